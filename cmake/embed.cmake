@@ -1,0 +1,10 @@
+# Generates a C++ source holding the text of data files (cmake -P). Inputs: DATA_DIR, OUT, FILES (;-list).
+set(body "// Generated from data/ by cmake/embed.cmake. Do not edit.\n#include \"core/embedded_data.h\"\nnamespace rm::embedded {\nconst std::vector<File>& files() {\n  static const std::vector<File> f = {\n")
+string(REPLACE "," ";" FILES "${FILES}")
+foreach(rel ${FILES})
+  file(READ "${DATA_DIR}/${rel}" text)
+  string(APPEND body "    {\"${rel}\", R\"RMEMBED(${text})RMEMBED\"},\n")
+endforeach()
+string(APPEND body "  };\n  return f;\n}\n}  // namespace rm::embedded\n")
+file(WRITE "${OUT}.tmp" "${body}")
+execute_process(COMMAND ${CMAKE_COMMAND} -E copy_if_different "${OUT}.tmp" "${OUT}")

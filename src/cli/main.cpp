@@ -1,0 +1,185 @@
+// The `ringmaster` command.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cluster/cluster_config.h"
+#include "core/error.h"
+#include "engine/simulation.h"
+#include "policy/registry.h"
+
+namespace {
+
+using namespace rm;
+
+// A progress bar on stderr, only when stderr is a terminal and the run has lasted over a second.
+class ProgressBar {
+ public:
+  ProgressBar() : tty_(isatty(STDERR_FILENO) != 0), t0_(std::chrono::steady_clock::now()) {}
+  void update(double frac) {
+    if (!tty_) return;
+    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+    if (el < 1.0) return;
+    const int w = 40, done = static_cast<int>(frac * w);
+    std::fprintf(stderr, "\r[%s%s] %5.1f%% %6.1fs", std::string(done, '#').c_str(),
+                 std::string(w - done, '.').c_str(), frac * 100, el);
+    shown_ = true;
+  }
+  void finish() {
+    if (shown_) std::fprintf(stderr, "\r%60s\r", "");
+    shown_ = false;
+  }
+
+ private:
+  bool tty_, shown_ = false;
+  std::chrono::steady_clock::time_point t0_;
+};
+
+std::string dir_name(const std::string& policy) {
+  std::string s;
+  for (char c : policy) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.') ? c : '_';
+  return s;
+}
+
+void print_table(const std::vector<std::pair<std::string, Summary>>& rows) {
+  std::cout << fmt::format("{:<22} {:>7} {:>12} {:>12} {:>12} {:>12} {:>9} {:>8}\n", "policy", "jobs", "avg_jct_s",
+                           "p50_jct_s", "p99_jct_s", "makespan_s", "gpu_util", "preempt");
+  for (const auto& [p, s] : rows)
+    std::cout << fmt::format("{:<22} {:>7} {:>12.1f} {:>12.1f} {:>12.1f} {:>12.1f} {:>9.3f} {:>8}\n", p, s.jobs,
+                             s.avg_jct_s, s.p50_jct_s, s.p99_jct_s, s.makespan_s, s.gpu_util, s.preemptions);
+}
+
+int cmd_simulate(SimConfig cfg, std::vector<std::string> policies, const std::string& out, bool quiet) {
+  if (policies.empty()) policies = {"fifo", "fifo-backfill", "sjf", "srtf", "srsf", "tiresias"};
+  std::vector<std::pair<std::string, Summary>> rows;
+  std::ofstream table;
+  for (const auto& p : policies) {
+    cfg.policy = p;
+    ProgressBar bar;
+    cfg.progress = [&bar](double f) { bar.update(f); };
+    auto r = simulate(cfg);
+    bar.finish();
+    const std::string dir = policies.size() == 1 ? out : out + "/" + dir_name(p);
+    write_outputs(dir, *r->engine, r->unschedulable, r->summary, r->info);
+    for (const auto& u : r->unschedulable) std::cerr << "warning: unschedulable: " << u.reason << "\n";
+    if (!quiet && policies.size() > 1) std::cerr << fmt::format("{}: {:.2f}s -> {}\n", p, r->info.wall_s, dir);
+    rows.emplace_back(p, r->summary);
+  }
+  if (policies.size() > 1) {
+    std::ofstream f(out + "/summary.csv");
+    f << "policy,jobs,avg_jct_s,p50_jct_s,p95_jct_s,p99_jct_s,makespan_s,avg_queue_s,gpu_util,preemptions\n";
+    for (const auto& [p, s] : rows)
+      f << fmt::format("{},{},{},{},{},{},{},{},{},{}\n", p, s.jobs, s.avg_jct_s, s.p50_jct_s, s.p95_jct_s,
+                       s.p99_jct_s, s.makespan_s, s.avg_queue_s, s.gpu_util, s.preemptions);
+  }
+  if (!quiet) {
+    print_table(rows);
+    std::cout << "results in " << out << "/\n";
+  }
+  return 0;
+}
+
+int cmd_validate(const SimConfig& cfg, bool with_cluster) {
+  std::vector<std::string> errors;
+  std::vector<Unschedulable> unsched;
+  ClusterSpec cluster = load_cluster(with_cluster ? cfg.cluster : "philly2400");
+  Workload w;
+  try {
+    w = load_workload(cfg, cluster, &unsched, &errors);
+  } catch (const InputError& e) {
+    errors.push_back(e.what());
+  }
+  for (const auto& e : errors) std::cerr << "error: " << e << "\n";
+  if (!errors.empty()) {
+    std::cerr << errors.size() << " problem(s) in " << cfg.trace << "\n";
+    return 2;
+  }
+  std::cout << fmt::format("{}: {} jobs OK ({} GPUs max, last submit {:.0f} s)\n", cfg.trace, w.jobs.size(),
+                           [&] {
+                             int m = 0;
+                             for (const auto& j : w.jobs) m = std::max(m, j.num_gpus);
+                             return m;
+                           }(),
+                           w.jobs.empty() ? 0.0 : to_seconds(w.jobs.back().submit));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"ringmaster: scheduler and trace-driven simulator for distributed DL training jobs"};
+  app.require_subcommand(1);
+  SimConfig cfg;
+  std::vector<std::string> policies;
+  std::string out = "results";
+  bool quiet = false;
+
+  auto* sim = app.add_subcommand("simulate", "simulate a trace on a cluster under one or more policies");
+  sim->add_option("--cluster", cfg.cluster, "cluster preset (list-clusters) or YAML file")->capture_default_str();
+  sim->add_option("--trace", cfg.trace, "trace file, or builtin:demo")->capture_default_str();
+  sim->add_option("--format", cfg.format, "auto|canonical|philly|tiresias|gavel|synergy|wang2020")
+      ->capture_default_str();
+  sim->add_option("--policy", policies,
+                  "preset or order+placement+flags (list-policies); repeat to compare several "
+                  "(default: fifo, fifo-backfill, sjf, srtf, srsf, tiresias)");
+  sim->add_option("--exec", cfg.exec, "execution model: rate")->capture_default_str();
+  sim->add_option("--seed", cfg.seed, "seed for every random choice")->capture_default_str();
+  sim->add_option("--preempt-overhead", cfg.preempt_overhead_s, "seconds of checkpoint/restart cost on resume")
+      ->capture_default_str();
+  sim->add_option("--models", cfg.models, "model catalogue CSV (default: the built-in data/models.csv)");
+  sim->add_flag("--skip-unschedulable", cfg.skip_unschedulable,
+                "report jobs that can never fit (jobs.csv status) instead of failing");
+  sim->add_option("--out", out, "output directory")->capture_default_str();
+  sim->add_flag("--quiet,-q", quiet, "print nothing on success");
+
+  auto* lp = app.add_subcommand("list-policies", "every plugin and preset, one line each");
+  auto* lc = app.add_subcommand("list-clusters", "built-in cluster presets");
+  auto* lm = app.add_subcommand("list-models", "the model catalogue");
+  auto* val = app.add_subcommand("validate", "parse a trace and report problems by file:line:field");
+  val->add_option("trace", cfg.trace, "trace file")->required();
+  val->add_option("--format", cfg.format, "trace format")->capture_default_str();
+  bool val_cluster = false;
+  val->add_option("--cluster", cfg.cluster, "also check every job fits this cluster")
+      ->each([&](const std::string&) { val_cluster = true; });
+  val->add_option("--models", cfg.models, "model catalogue CSV");
+
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (*sim) return cmd_simulate(cfg, policies, out, quiet);
+    if (*lp) {
+      for (const auto& p : policy_catalogue()) std::cout << fmt::format("{:<10} {:<18} {}\n", p.point, p.name, p.help);
+      return 0;
+    }
+    if (*lc) {
+      for (const auto& p : cluster_presets()) {
+        const auto c = parse_cluster_yaml(p.yaml, p.name);
+        std::cout << fmt::format("{:<12} {:>4} servers {:>5} GPUs  {:>4} Gbps  a={}\n", p.name, c.servers.size(),
+                                 c.total_gpus(), c.servers[0].nic_gbps, c.network.contention_a);
+      }
+      return 0;
+    }
+    if (*lm) {
+      for (const auto& m : load_catalogue(cfg.models).rows())
+        std::cout << fmt::format("{:<22} batch {:>5} compute {:>8.3f} ms grad {:>7.1f} MB mem {:>6.0f} MB  [{}]\n",
+                                 m.name, m.batch, m.compute_ms, m.grad_mb, m.gpu_mem_mb, m.source);
+      return 0;
+    }
+    if (*val) return cmd_validate(cfg, val_cluster);
+  } catch (const InputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const InvariantError& e) {
+    std::cerr << "internal error (invariant broken, please report): " << e.what() << "\n";
+    return 3;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 3;
+  }
+  return 0;
+}

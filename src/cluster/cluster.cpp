@@ -1,0 +1,66 @@
+#include "cluster/cluster.h"
+
+#include <string>
+
+#include "core/error.h"
+
+namespace rm {
+
+int ClusterSpec::total_gpus() const {
+  int n = 0;
+  for (const auto& s : servers) n += s.gpus;
+  return n;
+}
+
+Cluster::Cluster(ClusterSpec spec) : spec_(std::move(spec)) {
+  offset_.reserve(spec_.servers.size() + 1);
+  for (const auto& s : spec_.servers) {
+    offset_.push_back(total_gpus_);
+    free_per_server_.push_back(s.gpus);
+    total_gpus_ += s.gpus;
+  }
+  offset_.push_back(total_gpus_);
+  owner_.assign(total_gpus_, kNoJob);
+  free_total_ = total_gpus_;
+}
+
+int Cluster::index(GpuRef g) const {
+  if (g.server < 0 || g.server >= num_servers() || g.gpu < 0 || g.gpu >= spec_.servers[g.server].gpus)
+    throw InvariantError("GPU " + std::to_string(g.server) + "/" + std::to_string(g.gpu) +
+                         " does not exist");
+  return offset_[g.server] + g.gpu;
+}
+
+void Cluster::allocate(JobId job, const std::vector<GpuRef>& gpus) {
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    const int k = index(gpus[i]);
+    if (owner_[k] != kNoJob) {
+      for (std::size_t j = 0; j < i; ++j) {  // roll back so the cluster stays consistent
+        owner_[index(gpus[j])] = kNoJob;
+        ++free_per_server_[gpus[j].server];
+        ++free_total_;
+      }
+      throw InvariantError("GPU " + std::to_string(gpus[i].server) + "/" +
+                           std::to_string(gpus[i].gpu) + " double-booked: held by job " +
+                           std::to_string(owner_[k]) + ", asked for by job " + std::to_string(job));
+    }
+    owner_[k] = job;
+    --free_per_server_[gpus[i].server];
+    --free_total_;
+  }
+}
+
+void Cluster::release(JobId job, const std::vector<GpuRef>& gpus) {
+  for (const auto& g : gpus) {
+    const int k = index(g);
+    if (owner_[k] != job)
+      throw InvariantError("job " + std::to_string(job) + " releases GPU " +
+                           std::to_string(g.server) + "/" + std::to_string(g.gpu) +
+                           " it does not hold");
+    owner_[k] = kNoJob;
+    ++free_per_server_[g.server];
+    ++free_total_;
+  }
+}
+
+}  // namespace rm

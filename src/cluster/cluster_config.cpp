@@ -1,0 +1,151 @@
+#include "cluster/cluster_config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "core/error.h"
+#include "core/embedded_data.h"
+
+namespace rm {
+namespace {
+
+long line_of(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
+
+template <class T>
+T get(const YAML::Node& map, const char* key, T dflt, const std::string& src, const std::string& path) {
+  const YAML::Node n = map[key];
+  if (!n) return dflt;
+  try {
+    return n.as<T>();
+  } catch (const YAML::Exception&) {
+    throw InputError(src, line_of(n), path + key,
+                     "cannot read '" + (n.IsScalar() ? n.Scalar() : std::string("<non-scalar>")) +
+                         "' as " + (std::is_same_v<T, std::string> ? "text" : "a number"));
+  }
+}
+
+void require_nonneg(double v, const YAML::Node& map, const char* key, const std::string& src,
+                    const std::string& path) {
+  if (!(v >= 0) || std::isnan(v))
+    throw InputError(src, line_of(map[key]), path + key, "must be >= 0, got " + std::to_string(v));
+}
+
+const std::set<std::string> kServerKeys = {"count",     "gpus",       "gpu_mem_gb", "cpus",
+                                           "dram_gb",   "storage_mbps", "nic_gbps", "intra_gbps",
+                                           "gpu_type",  "gpu_speed",  "rack",       "servers_per_rack"};
+
+}  // namespace
+
+ClusterSpec parse_cluster_yaml(const std::string& text, const std::string& src) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw InputError(src, e.mark.line + 1, "", "bad YAML: " + e.msg);
+  }
+  if (!root.IsMap()) throw InputError(src, line_of(root), "", "expected a mapping with 'servers'");
+  ClusterSpec spec;
+  spec.name = get<std::string>(root, "name", std::filesystem::path(src).stem().string(), src, "");
+  if (const YAML::Node net = root["network"]) {
+    if (!net.IsMap()) throw InputError(src, line_of(net), "network", "expected a mapping");
+    spec.network.contention_a = get<double>(net, "contention_a", 0.0, src, "network.");
+    require_nonneg(spec.network.contention_a, net, "contention_a", src, "network.");
+    spec.network.latency_us = get<double>(net, "latency_us", 0.0, src, "network.");
+    require_nonneg(spec.network.latency_us, net, "latency_us", src, "network.");
+  }
+  std::map<std::string, int> rack_index;
+  if (const YAML::Node racks = root["racks"]) {
+    if (!racks.IsSequence()) throw InputError(src, line_of(racks), "racks", "expected a list");
+    for (std::size_t i = 0; i < racks.size(); ++i) {
+      const std::string p = "racks[" + std::to_string(i) + "].";
+      RackSpec r;
+      r.name = get<std::string>(racks[i], "name", "rack" + std::to_string(i), src, p);
+      r.oversubscription = get<double>(racks[i], "oversubscription", 1.0, src, p);
+      if (!(r.oversubscription >= 1.0))
+        throw InputError(src, line_of(racks[i]), p + "oversubscription", "must be >= 1");
+      rack_index[r.name] = static_cast<int>(spec.racks.size());
+      spec.racks.push_back(r);
+    }
+  }
+  const YAML::Node servers = root["servers"];
+  if (!servers) throw InputError(src, line_of(root), "servers", "missing (a list of server groups)");
+  if (!servers.IsSequence() || servers.size() == 0)
+    throw InputError(src, line_of(servers), "servers", "expected a non-empty list");
+  for (std::size_t i = 0; i < servers.size(); ++i) {
+    const YAML::Node g = servers[i];
+    const std::string p = "servers[" + std::to_string(i) + "].";
+    if (!g.IsMap()) throw InputError(src, line_of(g), p, "expected a mapping");
+    for (const auto& kv : g) {
+      const auto key = kv.first.as<std::string>();
+      if (!kServerKeys.count(key))
+        throw InputError(src, line_of(kv.first), p + key, "unknown server field");
+    }
+    ServerSpec s;
+    const int count = get<int>(g, "count", 1, src, p);
+    if (count < 1) throw InputError(src, line_of(g["count"]), p + "count", "must be >= 1");
+    s.gpus = get<int>(g, "gpus", 0, src, p);
+    if (!g["gpus"]) throw InputError(src, line_of(g), p + "gpus", "missing");
+    if (s.gpus < 1) throw InputError(src, line_of(g["gpus"]), p + "gpus", "must be >= 1");
+    s.gpu_mem_gb = get<double>(g, "gpu_mem_gb", 32.0, src, p);
+    s.cpus = get<int>(g, "cpus", 0, src, p);
+    s.dram_gb = get<double>(g, "dram_gb", 0.0, src, p);
+    s.storage_mbps = get<double>(g, "storage_mbps", 0.0, src, p);
+    s.nic_gbps = get<double>(g, "nic_gbps", 10.0, src, p);
+    s.intra_gbps = get<double>(g, "intra_gbps", std::numeric_limits<double>::infinity(), src, p);
+    s.gpu_type = get<std::string>(g, "gpu_type", "default", src, p);
+    s.gpu_speed = get<double>(g, "gpu_speed", 1.0, src, p);
+    for (const char* k : {"gpu_mem_gb", "dram_gb", "storage_mbps"})
+      require_nonneg(get<double>(g, k, 0.0, src, p), g, k, src, p);
+    if (s.cpus < 0) throw InputError(src, line_of(g["cpus"]), p + "cpus", "must be >= 0");
+    if (!(s.nic_gbps > 0)) throw InputError(src, line_of(g["nic_gbps"]), p + "nic_gbps", "must be > 0");
+    if (!(s.intra_gbps > 0)) throw InputError(src, line_of(g["intra_gbps"]), p + "intra_gbps", "must be > 0");
+    if (!(s.gpu_speed > 0)) throw InputError(src, line_of(g["gpu_speed"]), p + "gpu_speed", "must be > 0");
+    const int per_rack = get<int>(g, "servers_per_rack", 0, src, p);
+    if (per_rack < 0) throw InputError(src, line_of(g["servers_per_rack"]), p + "servers_per_rack", "must be >= 0");
+    int rack = 0;
+    if (g["rack"]) {
+      const auto name = get<std::string>(g, "rack", "", src, p);
+      auto it = rack_index.find(name);
+      if (it == rack_index.end()) throw InputError(src, line_of(g["rack"]), p + "rack", "unknown rack '" + name + "'");
+      rack = it->second;
+    }
+    for (int c = 0; c < count; ++c) {
+      ServerSpec copy = s;
+      copy.rack = per_rack > 0 ? static_cast<int>(spec.servers.size()) / per_rack : rack;
+      spec.servers.push_back(copy);
+    }
+  }
+  return spec;
+}
+
+const std::vector<ClusterPreset>& cluster_presets() {
+  static const std::vector<ClusterPreset> presets = [] {
+    std::vector<ClusterPreset> v;
+    for (const auto& f : embedded::files())
+      if (f.path.rfind("clusters/", 0) == 0)
+        v.push_back({std::filesystem::path(f.path).stem().string(), std::string(f.text)});
+    return v;
+  }();
+  return presets;
+}
+
+ClusterSpec load_cluster(const std::string& arg) {
+  for (const auto& p : cluster_presets())
+    if (p.name == arg) return parse_cluster_yaml(p.yaml, "preset:" + p.name);
+  std::ifstream in(arg);
+  if (!in) {
+    std::string names;
+    for (const auto& p : cluster_presets()) names += (names.empty() ? "" : ", ") + p.name;
+    throw InputError(arg, 0, "", "no such cluster file or preset (presets: " + names + ")");
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_cluster_yaml(ss.str(), arg);
+}
+
+}  // namespace rm

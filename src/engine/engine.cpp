@@ -1,0 +1,155 @@
+#include "engine/engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/error.h"
+#include "exec/comm_model.h"
+
+namespace rm {
+
+Engine::Engine(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs, Scheduler& scheduler,
+               std::unique_ptr<ExecutionModel> exec, EngineOptions opt)
+    : cluster_(cluster), scheduler_(scheduler), exec_(std::move(exec)), opt_(std::move(opt)) {
+  states_.resize(jobs.size());
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    if (jobs[i].id != static_cast<JobId>(i)) throw InvariantError("job ids must be dense and in order");
+    if (i > 0 && jobs[i].submit < jobs[i - 1].submit) throw InvariantError("jobs must be sorted by submit time");
+    JobState& s = states_[i];
+    s.spec = &jobs[i];
+    s.remaining = jobs[i].iterations;
+    s.ideal_iter_time = ideal_iteration_time_s(jobs[i], cluster);
+  }
+}
+
+void Engine::run() {
+  std::size_t next_arrival = 0;
+  std::vector<JobState*> completed;
+  std::int64_t loops = 0;
+  while (true) {
+    Time t = next_arrival < states_.size() ? states_[next_arrival].spec->submit : kNever;
+    t = std::min(t, exec_->next_event());
+    if (!wakeups_.empty()) t = std::min(t, wakeups_.top());
+    if (t == kNever) break;
+    if (t < now_) throw InvariantError("time went backwards: " + std::to_string(t) + " < " + std::to_string(now_));
+    busy_gpu_us_ += (t - now_) * (cluster_.total_gpus() - cluster_.free_gpus());
+    now_ = t;
+    bool changed = false;
+    while (next_arrival < states_.size() && states_[next_arrival].spec->submit == now_) {
+      JobState& j = states_[next_arrival++];
+      j.status = JobStatus::Queued;
+      active_.push_back(&j);
+      ++queued_;
+      ++events_;
+      changed = true;
+    }
+    if (exec_->next_event() == now_) {
+      completed.clear();
+      exec_->advance(now_, completed);
+      for (JobState* j : completed) complete(*j);
+      changed = changed || !completed.empty();
+    }
+    while (!wakeups_.empty() && wakeups_.top() <= now_) {
+      wakeups_.pop();
+      ++events_;
+      changed = true;
+    }
+    if (changed) schedule();
+    record();
+    if (opt_.progress && (++loops & 4095) == 0)
+      opt_.progress(static_cast<double>(finished_) / std::max<std::size_t>(1, states_.size()));
+  }
+  check_final();
+}
+
+void Engine::complete(JobState& j) {
+  if (j.status != JobStatus::Running) throw InvariantError("job " + j.spec->name + " completed while not running");
+  exec_->stop(j, now_);
+  // Work conservation: the execution model's completion must coincide with zero iterations left.
+  const double tol = 1e-6 * std::max(1.0, j.spec->iterations) + 2e-6 / std::max(j.iter_time, 1e-12);
+  if (std::fabs(j.remaining) > tol)
+    throw InvariantError("job " + j.spec->name + " completed with " + std::to_string(j.remaining) +
+                         " iterations left");
+  j.remaining = 0;
+  cluster_.release(j.id(), j.gpus);
+  j.run_us += now_ - j.last_start;
+  j.status = JobStatus::Finished;
+  j.finish = now_;
+  j.gpus.clear();
+  j.servers.clear();
+  --running_;
+  ++finished_;
+  ++events_;
+}
+
+void Engine::schedule() {
+  std::erase_if(active_, [](const JobState* j) { return j->status == JobStatus::Finished; });
+  view_.assign(active_.begin(), active_.end());
+  SchedContext ctx{now_, cluster_, view_};
+  apply(scheduler_.schedule(ctx));
+}
+
+void Engine::apply(const Decisions& d) {
+  auto state = [&](JobId id) -> JobState& {
+    if (id < 0 || id >= static_cast<JobId>(states_.size())) throw InvariantError("decision names unknown job");
+    return states_[id];
+  };
+  for (JobId id : d.preempt) {
+    JobState& j = state(id);
+    if (!j.running()) throw InvariantError("preempting job " + j.spec->name + " that is not running");
+    exec_->stop(j, now_);
+    cluster_.release(j.id(), j.gpus);
+    j.run_us += now_ - j.last_start;
+    j.status = JobStatus::Queued;
+    j.gpus.clear();
+    j.servers.clear();
+    ++j.preemptions;
+    ++preemptions_;
+    --running_;
+    ++queued_;
+  }
+  for (const auto& s : d.start) {
+    JobState& j = state(s.job);
+    if (j.status != JobStatus::Queued) throw InvariantError("starting job " + j.spec->name + " that is not queued");
+    if (static_cast<int>(s.gpus.size()) != j.spec->num_gpus)
+      throw InvariantError("job " + j.spec->name + " given " + std::to_string(s.gpus.size()) + " GPUs, asked for " +
+                           std::to_string(j.spec->num_gpus));
+    cluster_.allocate(j.id(), s.gpus);  // throws on double-booking
+    j.gpus = s.gpus;
+    j.status = JobStatus::Running;
+    if (j.first_start == kNever) j.first_start = now_;
+    j.last_start = now_;
+    j.stall_until = j.preemptions > 0 ? now_ + opt_.preempt_overhead : now_;
+    exec_->start(j, now_);
+    --queued_;
+    ++running_;
+  }
+  if (d.wake_at != kNever) {
+    if (d.wake_at <= now_) throw InvariantError("scheduler asked to be woken in the past");
+    if (wakeups_.empty() || wakeups_.top() != d.wake_at) wakeups_.push(d.wake_at);
+  }
+}
+
+void Engine::record() {
+  SeriesRow r{now_, queued_, running_, cluster_.total_gpus() - cluster_.free_gpus()};
+  if (!series_.empty() && series_.back().t == now_) series_.back() = r;
+  else if (series_.empty() || series_.back().queued != r.queued || series_.back().running != r.running ||
+           series_.back().busy_gpus != r.busy_gpus)
+    series_.push_back(r);
+}
+
+void Engine::check_final() const {
+  Time held = 0;
+  for (const auto& j : states_) {
+    if (j.status != JobStatus::Finished)
+      throw InvariantError("job " + j.spec->name + " never finished (nothing left that could start it)");
+    held += j.run_us * j.spec->num_gpus;
+  }
+  if (held != busy_gpu_us_)
+    throw InvariantError("GPU-seconds not conserved: jobs held " + std::to_string(held) + " GPU-us, cluster was busy " +
+                         std::to_string(busy_gpu_us_));
+  if (cluster_.free_gpus() != cluster_.total_gpus()) throw InvariantError("GPUs still held at the end");
+}
+
+}  // namespace rm

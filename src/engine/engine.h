@@ -1,0 +1,70 @@
+// The discrete-event engine: owns time, the cluster bookkeeping and job states; asks the scheduler
+// for decisions and the execution model for progress. Tie order at one instant (DESIGN.md section 3):
+// arrivals, then completions, then wake-ups, then one scheduling pass.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <queue>
+#include <vector>
+
+#include "cluster/cluster.h"
+#include "exec/execution_model.h"
+#include "policy/plugin.h"
+#include "workload/job.h"
+
+namespace rm {
+
+struct EngineOptions {
+  Time preempt_overhead = 0;  // no progress for this long after a preempted job restarts
+  // Called now and then with the fraction of jobs finished (for a progress bar); may be empty.
+  std::function<void(double)> progress;
+};
+
+struct SeriesRow {
+  Time t = 0;
+  int queued = 0;
+  int running = 0;
+  int busy_gpus = 0;
+};
+
+class Engine {
+ public:
+  Engine(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs, Scheduler& scheduler,
+         std::unique_ptr<ExecutionModel> exec, EngineOptions opt = {});
+  // Runs to the end. Throws InvariantError if an invariant breaks (double-booking, time going
+  // backwards, a job finishing twice or never, GPU-seconds not conserved).
+  void run();
+
+  const std::vector<JobState>& jobs() const { return states_; }
+  const std::vector<SeriesRow>& series() const { return series_; }
+  const Cluster& cluster() const { return cluster_; }
+  std::int64_t events() const { return events_; }
+  std::int64_t preemptions() const { return preemptions_; }
+  Time busy_gpu_us() const { return busy_gpu_us_; }  // integral of busy GPUs over time
+
+ private:
+  void schedule();
+  void apply(const Decisions& d);
+  void complete(JobState& j);
+  void record();
+  void check_final() const;
+
+  Cluster cluster_;
+  std::vector<JobState> states_;
+  Scheduler& scheduler_;
+  std::unique_ptr<ExecutionModel> exec_;
+  EngineOptions opt_;
+  Time now_ = 0;
+  std::vector<JobState*> active_;  // queued + running, arrival order (finished removed lazily)
+  std::vector<const JobState*> view_;
+  std::priority_queue<Time, std::vector<Time>, std::greater<>> wakeups_;
+  std::vector<SeriesRow> series_;
+  std::int64_t events_ = 0;
+  std::int64_t preemptions_ = 0;
+  std::int64_t finished_ = 0;
+  int queued_ = 0, running_ = 0;
+  Time busy_gpu_us_ = 0;
+};
+
+}  // namespace rm

@@ -1,0 +1,50 @@
+// A job's mutable state, owned by the engine. Policies see it read-only.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "core/time.h"
+#include "workload/job.h"
+
+namespace rm {
+
+enum class JobStatus { Pending, Queued, Running, Finished };
+
+struct JobState {
+  const JobSpec* spec = nullptr;
+  JobStatus status = JobStatus::Pending;
+  std::vector<GpuRef> gpus;     // current placement (empty unless running)
+  std::vector<int> servers;     // distinct servers of the placement, ascending
+  double remaining = 0;         // iterations left as of progress_time
+  Time progress_time = 0;       // when `remaining` was last brought up to date
+  double iter_time = 0;         // seconds per iteration now (running)
+  double ideal_iter_time = 0;   // on the ideal placement, no contention
+  Time stall_until = 0;         // restart overhead: no progress before this
+  Time first_start = kNever;
+  Time last_start = kNever;
+  Time finish = kNever;
+  Time run_us = 0;              // time holding GPUs, as of the last stop
+  int preemptions = 0;
+  std::uint64_t epoch = 0;      // bumped whenever a scheduled completion becomes stale
+
+  JobId id() const { return spec->id; }
+  bool running() const { return status == JobStatus::Running; }
+  bool split() const { return servers.size() > 1; }
+  // Iterations left at `now`, projecting progress since progress_time.
+  double remaining_at(Time now) const {
+    if (!running() || iter_time <= 0) return remaining;
+    const Time from = std::max(progress_time, stall_until);
+    return now > from ? std::max(0.0, remaining - to_seconds(now - from) / iter_time) : remaining;
+  }
+  // GPU-seconds of service received up to `now` (2D-LAS's attained service).
+  double attained_gpu_s(Time now) const {
+    Time t = run_us;
+    if (running() && now > last_start) t += now - last_start;
+    return to_seconds(t) * spec->num_gpus;
+  }
+  // Remaining time on the ideal placement (SRTF) and GPU-time (SRSF).
+  double remaining_time_s(Time now) const { return remaining_at(now) * ideal_iter_time; }
+};
+
+}  // namespace rm

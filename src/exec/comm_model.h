@@ -1,0 +1,37 @@
+// Per-iteration time of a data-parallel job: compute + ring all-reduce over its placement, with the
+// contention law of DESIGN.md section 4. Units: MB = 1e6 bytes, Gbps = 1e9 bit/s.
+#pragma once
+#include <functional>
+#include <vector>
+
+#include "cluster/cluster.h"
+#include "workload/job.h"
+
+namespace rm {
+
+// Share of a link's bandwidth each of k flows gets: 1 / (k + a(k-1)).
+inline double contention_share(int k, double a) { return k <= 1 ? 1.0 : 1.0 / (k + a * (k - 1)); }
+
+// Ring all-reduce of `grad_mb` over n workers at bottleneck bandwidth `gbps`:
+// 2(n-1)/n * M / B + 2(n-1) * latency.
+double ring_allreduce_s(double grad_mb, int n, double gbps, double latency_us);
+
+// Servers a placement spans, ascending, each with its GPU count.
+struct Span {
+  std::vector<int> servers;
+  std::vector<int> gpus_on;
+};
+Span span_of(const std::vector<GpuRef>& gpus);
+
+// Iteration time on a placement; `k_of(server)` gives the number of split jobs on that server
+// (this job included) and matters only when the job spans more than one server.
+double iteration_time_s(const JobSpec& job, const ClusterSpec& cluster, const Span& span,
+                        const std::function<int(int)>& k_of);
+
+// Iteration time on the best placement for this job on an idle cluster: fewest servers of the largest
+// kind, no contention. Used to turn durations into iterations and for size-based queue keys.
+double ideal_iteration_time_s(const JobSpec& job, const ClusterSpec& cluster);
+// Communication part of ideal_iteration_time_s.
+double ideal_comm_s(const JobSpec& job, const ClusterSpec& cluster);
+
+}  // namespace rm

@@ -1,0 +1,29 @@
+// How running jobs turn time into iterations. The engine tells the model when jobs start and stop,
+// asks when its next internal event is, and lets it advance to that time.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cluster/cluster.h"
+#include "engine/job_state.h"
+
+namespace rm {
+
+class ExecutionModel {
+ public:
+  virtual ~ExecutionModel() = default;
+  virtual std::string name() const = 0;
+  // `job` has just been given job.gpus at `now`; job.stall_until is already set.
+  virtual void start(JobState& job, Time now) = 0;
+  // `job` stops holding its GPUs at `now` (preempted or finished); bring its progress up to now.
+  virtual void stop(JobState& job, Time now) = 0;
+  // The time of the model's next internal event (a completion), kNever if none.
+  virtual Time next_event() = 0;
+  // Process internal events at `t` (== next_event()); append jobs that completed at t.
+  virtual void advance(Time t, std::vector<JobState*>& completed) = 0;
+};
+
+std::unique_ptr<ExecutionModel> make_rate_model(const ClusterSpec& cluster);
+
+}  // namespace rm

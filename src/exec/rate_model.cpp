@@ -1,0 +1,103 @@
+// Execution model `rate` (DESIGN.md section 3): a running job progresses at 1 / tau iterations per
+// second, tau = compute + ring all-reduce over its placement; the bottleneck NIC is shared by the
+// split jobs on it (counting mode "co-located split jobs", P2 eq. 6). tau is recomputed whenever a
+// split job starts or stops on a server the job uses.
+#include <algorithm>
+#include <queue>
+
+#include "core/error.h"
+#include "exec/comm_model.h"
+#include "exec/execution_model.h"
+
+namespace rm {
+namespace {
+
+struct Completion {
+  Time t;
+  JobId job;
+  std::uint64_t epoch;
+  JobState* state;
+  bool operator>(const Completion& o) const { return t != o.t ? t > o.t : job > o.job; }
+};
+
+class RateModel final : public ExecutionModel {
+ public:
+  explicit RateModel(const ClusterSpec& c) : cluster_(c), split_on_(c.servers.size()) {}
+  std::string name() const override { return "rate"; }
+
+  void start(JobState& j, Time now) override {
+    j.servers = span_of(j.gpus).servers;
+    j.progress_time = now;
+    if (j.split()) {
+      const auto others = neighbours(j);
+      for (JobState* o : others) bring_up_to_date(*o, now);
+      for (int s : j.servers) split_on_[s].push_back(&j);
+      for (JobState* o : others) rerate(*o, now);
+    }
+    rerate(j, now);
+  }
+
+  void stop(JobState& j, Time now) override {
+    bring_up_to_date(j, now);
+    ++j.epoch;
+    if (j.split()) {
+      const auto others = neighbours(j);
+      for (JobState* o : others) bring_up_to_date(*o, now);
+      for (int s : j.servers) {
+        auto& v = split_on_[s];
+        v.erase(std::find(v.begin(), v.end(), &j));
+      }
+      for (JobState* o : others) rerate(*o, now);
+    }
+  }
+
+  Time next_event() override {
+    while (!heap_.empty() && heap_.top().epoch != heap_.top().state->epoch) heap_.pop();
+    return heap_.empty() ? kNever : heap_.top().t;
+  }
+
+  void advance(Time t, std::vector<JobState*>& completed) override {
+    while (next_event() == t) {
+      JobState* j = heap_.top().state;
+      heap_.pop();
+      completed.push_back(j);
+    }
+  }
+
+ private:
+  int k_on(int s) const { return static_cast<int>(split_on_[s].size()); }
+
+  void bring_up_to_date(JobState& j, Time now) {
+    j.remaining = j.remaining_at(now);
+    j.progress_time = now;
+  }
+
+  // The other split jobs sharing a server with j (each once).
+  std::vector<JobState*> neighbours(const JobState& j) const {
+    std::vector<JobState*> v;
+    for (int s : j.servers)
+      for (JobState* o : split_on_[s])
+        if (o != &j && std::find(v.begin(), v.end(), o) == v.end()) v.push_back(o);
+    return v;
+  }
+
+  void rerate(JobState& j, Time now) {
+    j.iter_time = iteration_time_s(*j.spec, cluster_, span_of(j.gpus), [this](int s) { return k_on(s); });
+    if (!(j.iter_time > 0)) throw InvariantError("job " + j.spec->name + " has a non-positive iteration time");
+    ++j.epoch;
+    const Time from = std::max(now, j.stall_until);
+    heap_.push({from + from_seconds_ceil(j.remaining * j.iter_time), j.id(), j.epoch, &j});
+  }
+
+  const ClusterSpec& cluster_;
+  std::vector<std::vector<JobState*>> split_on_;
+  std::priority_queue<Completion, std::vector<Completion>, std::greater<>> heap_;
+};
+
+}  // namespace
+
+std::unique_ptr<ExecutionModel> make_rate_model(const ClusterSpec& cluster) {
+  return std::make_unique<RateModel>(cluster);
+}
+
+}  // namespace rm

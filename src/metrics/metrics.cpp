@@ -1,0 +1,124 @@
+#include "metrics/metrics.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+
+namespace rm {
+
+double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const double pos = q * (v.size() - 1);
+  const auto lo = static_cast<std::size_t>(pos);
+  const auto hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (v[hi] - v[lo]) * (pos - lo);
+}
+
+Summary summarize(const Engine& e, std::size_t unschedulable) {
+  Summary s;
+  std::vector<double> jct;
+  double queue = 0;
+  Time first_submit = kNever, last_finish = 0;
+  for (const auto& j : e.jobs()) {
+    jct.push_back(to_seconds(j.finish - j.spec->submit));
+    queue += to_seconds(j.finish - j.spec->submit - j.run_us);
+    first_submit = std::min(first_submit, j.spec->submit);
+    last_finish = std::max(last_finish, j.finish);
+  }
+  s.jobs = static_cast<std::int64_t>(jct.size());
+  s.unschedulable = static_cast<std::int64_t>(unschedulable);
+  if (!jct.empty()) {
+    double sum = 0;
+    for (double x : jct) sum += x;
+    s.avg_jct_s = sum / jct.size();
+    s.p50_jct_s = quantile(jct, 0.50);
+    s.p95_jct_s = quantile(jct, 0.95);
+    s.p99_jct_s = quantile(jct, 0.99);
+    s.max_jct_s = *std::max_element(jct.begin(), jct.end());
+    s.avg_queue_s = queue / jct.size();
+    s.makespan_s = to_seconds(last_finish - first_submit);
+    const double capacity = static_cast<double>(e.cluster().total_gpus()) * to_seconds(last_finish - first_submit);
+    s.gpu_util = capacity > 0 ? static_cast<double>(e.busy_gpu_us()) / 1e6 / capacity : 0;
+  }
+  s.preemptions = e.preemptions();
+  s.events = e.events();
+  return s;
+}
+
+namespace {
+
+std::string secs(Time t) { return t == kNever ? "" : fmt::format("{:.6f}", to_seconds(t)); }
+
+std::ofstream open_out(const std::string& path) {
+  std::ofstream f(path, std::ios::binary);
+  if (!f) throw InputError(path, 0, "", "cannot write");
+  return f;
+}
+
+}  // namespace
+
+void write_outputs(const std::string& dir, const Engine& e, const std::vector<Unschedulable>& unsched,
+                   const Summary& s, const RunInfo& info) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw InputError(dir, 0, "--out", "cannot create directory: " + ec.message());
+  {
+    auto f = open_out(dir + "/jobs.csv");
+    f << "job_id,submit_s,num_gpus,model,iterations,first_start_s,finish_s,jct_s,queue_s,run_s,preemptions,status\n";
+    std::string buf;
+    for (const auto& j : e.jobs()) {
+      const auto& sp = *j.spec;
+      buf.clear();
+      fmt::format_to(std::back_inserter(buf), "{},{},{},{},{:.6g},{},{},{},{},{},{},finished\n", sp.name,
+                     secs(sp.submit), sp.num_gpus, sp.model, sp.iterations, secs(j.first_start), secs(j.finish),
+                     secs(j.finish - sp.submit), secs(j.finish - sp.submit - j.run_us), secs(j.run_us),
+                     j.preemptions);
+      f << buf;
+    }
+    for (const auto& u : unsched)
+      f << fmt::format("{},{},{},{},{:.6g},,,,,,0,unschedulable\n", u.job.name, secs(u.job.submit), u.job.num_gpus,
+                       u.job.model, u.job.iterations);
+  }
+  {
+    auto f = open_out(dir + "/timeseries.csv");
+    f << "time_s,queued,running,busy_gpus,gpu_util\n";
+    const double total = e.cluster().total_gpus();
+    std::string buf;
+    for (const auto& r : e.series()) {
+      buf.clear();
+      fmt::format_to(std::back_inserter(buf), "{},{},{},{},{:.6f}\n", secs(r.t), r.queued, r.running, r.busy_gpus,
+                     r.busy_gpus / total);
+      f << buf;
+    }
+  }
+  nlohmann::ordered_json j;
+  j["policy"] = info.policy;
+  j["scheduler"] = info.scheduler;
+  j["cluster"] = info.cluster;
+  j["trace"] = info.trace;
+  j["exec"] = info.exec;
+  j["seed"] = info.seed;
+  j["jobs"] = s.jobs;
+  j["unschedulable"] = s.unschedulable;
+  j["avg_jct_s"] = s.avg_jct_s;
+  j["p50_jct_s"] = s.p50_jct_s;
+  j["p95_jct_s"] = s.p95_jct_s;
+  j["p99_jct_s"] = s.p99_jct_s;
+  j["max_jct_s"] = s.max_jct_s;
+  j["makespan_s"] = s.makespan_s;
+  j["avg_queue_s"] = s.avg_queue_s;
+  j["gpu_util"] = s.gpu_util;
+  j["preemptions"] = s.preemptions;
+  j["events"] = s.events;
+  j["wall_s"] = info.wall_s;  // the only field that differs between identical runs
+  auto f = open_out(dir + "/summary.json");
+  f << j.dump(2) << "\n";
+}
+
+}  // namespace rm

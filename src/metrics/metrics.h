@@ -1,0 +1,32 @@
+// Run outputs: jobs.csv, summary.json, timeseries.csv (docs/formats.md), and the summary numbers.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+#include "workload/trace.h"
+
+namespace rm {
+
+struct RunInfo {
+  std::string policy, scheduler, cluster, trace, exec;
+  std::uint64_t seed = 0;
+  double wall_s = 0;
+};
+
+struct Summary {
+  std::int64_t jobs = 0, unschedulable = 0;
+  double avg_jct_s = 0, p50_jct_s = 0, p95_jct_s = 0, p99_jct_s = 0, max_jct_s = 0;
+  double makespan_s = 0, avg_queue_s = 0, gpu_util = 0;
+  std::int64_t preemptions = 0, events = 0;
+};
+
+// Linear-interpolation quantile (numpy's default) of unsorted values; q in [0, 1].
+double quantile(std::vector<double> v, double q);
+
+Summary summarize(const Engine& e, std::size_t unschedulable);
+void write_outputs(const std::string& dir, const Engine& e, const std::vector<Unschedulable>& unsched,
+                   const Summary& s, const RunInfo& info);
+
+}  // namespace rm

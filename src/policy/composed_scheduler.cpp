@@ -1,0 +1,91 @@
+#include "policy/composed_scheduler.h"
+
+#include <algorithm>
+
+namespace rm {
+
+ComposedScheduler::ComposedScheduler(std::string name, std::unique_ptr<QueueOrder> order,
+                                     std::unique_ptr<Placement> placement, ComposedOptions opt)
+    : name_(std::move(name)), order_(std::move(order)), placement_(std::move(placement)), opt_(opt) {}
+
+Decisions ComposedScheduler::schedule(const SchedContext& ctx) {
+  Decisions d;
+  started_.clear();
+  // Nothing can change without free GPUs or preemption.
+  if (!opt_.preemptive && ctx.cluster.free_gpus() == 0) return d;
+  sorted_.clear();
+  for (const JobState* j : ctx.active)
+    if (opt_.preemptive || !j->running()) sorted_.emplace_back(order_->key(*j, ctx.now), j);
+  std::stable_sort(sorted_.begin(), sorted_.end(), [](const auto& a, const auto& b) {
+    if (a.first != b.first) return a.first < b.first;
+    if (a.second->spec->submit != b.second->spec->submit) return a.second->spec->submit < b.second->spec->submit;
+    return a.second->id() < b.second->id();
+  });
+  if (opt_.preemptive) schedule_preemptive(ctx, d);
+  else schedule_nonpreemptive(ctx, d);
+  // Wake up when a running job's key changes (2D-LAS thresholds).
+  auto wake = [&](const JobState& j) { d.wake_at = std::min(d.wake_at, order_->next_change(j, ctx.now)); };
+  std::vector<JobId> stopped = d.preempt;
+  std::sort(stopped.begin(), stopped.end());
+  for (const JobState* j : ctx.active)
+    if (j->running() && !std::binary_search(stopped.begin(), stopped.end(), j->id())) wake(*j);
+  for (const JobState* j : started_) wake(*j);
+  return d;
+}
+
+void ComposedScheduler::schedule_nonpreemptive(const SchedContext& ctx, Decisions& d) {
+  FreeMap free(ctx.cluster);
+  for (const auto& [key, j] : sorted_) {
+    if (free.total_free() == 0) break;
+    auto gpus = placement_->place(*j, free);
+    if (gpus) {
+      free.take(*gpus);
+      d.start.push_back({j->id(), std::move(*gpus)});
+      started_.push_back(j);
+    } else if (!opt_.backfill) {
+      break;
+    }
+  }
+}
+
+void ComposedScheduler::schedule_preemptive(const SchedContext& ctx, Decisions& d) {
+  // 1. Choose who should run by GPU count, in priority order.
+  int budget = ctx.cluster.total_gpus();
+  std::vector<char> chosen(sorted_.size(), 0);
+  for (std::size_t i = 0; i < sorted_.size(); ++i) {
+    const int n = sorted_[i].second->spec->num_gpus;
+    if (n <= budget) {
+      chosen[i] = 1;
+      budget -= n;
+    } else if (!opt_.backfill) {
+      break;
+    }
+  }
+  // 2. Free the GPUs of running jobs that were not chosen, then place the chosen waiting jobs.
+  FreeMap free(ctx.cluster);
+  std::vector<const JobState*> victims;
+  for (std::size_t i = 0; i < sorted_.size(); ++i)
+    if (!chosen[i] && sorted_[i].second->running()) {
+      victims.push_back(sorted_[i].second);
+      free.give(sorted_[i].second->gpus);
+    }
+  for (std::size_t i = 0; i < sorted_.size(); ++i) {
+    const JobState* j = sorted_[i].second;
+    if (!chosen[i] || j->running()) continue;
+    auto gpus = placement_->place(*j, free);
+    if (gpus) {
+      free.take(*gpus);
+      d.start.push_back({j->id(), std::move(*gpus)});
+      started_.push_back(j);
+    }
+  }
+  // 3. A victim whose GPUs nobody took keeps running: no preemption without a beneficiary.
+  for (const JobState* v : victims) {
+    bool untouched = true;
+    for (const auto& g : v->gpus) untouched = untouched && free.is_free(g);
+    if (untouched) free.take(v->gpus);
+    else d.preempt.push_back(v->id());
+  }
+}
+
+}  // namespace rm

@@ -1,0 +1,39 @@
+// 2D-LAS (Tiresias, discretised): a job's queue is the number of thresholds its attained service
+// (GPU-seconds) has passed; lower queues first, FIFO within a queue. Preemptive. The scheduler is
+// woken when a running job crosses its next threshold. Parameter: thresholds=<GPU-s>,<GPU-s>,...
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.h"
+#include "policy/order/orders.h"
+
+namespace rm {
+namespace {
+class Las2d final : public QueueOrder {
+ public:
+  explicit Las2d(std::vector<double> t) : thresholds_(std::move(t)) {}
+  std::string name() const override { return "2d-las"; }
+  double key(const JobState& j, Time now) const override {
+    const double a = j.attained_gpu_s(now);
+    return static_cast<double>(std::upper_bound(thresholds_.begin(), thresholds_.end(), a) - thresholds_.begin());
+  }
+  Time next_change(const JobState& j, Time now) const override {
+    const double a = j.attained_gpu_s(now);
+    auto it = std::upper_bound(thresholds_.begin(), thresholds_.end(), a);
+    if (it == thresholds_.end()) return kNever;
+    return now + std::max<Time>(1, from_seconds_ceil((*it - a) / j.spec->num_gpus));
+  }
+  bool default_preemptive() const override { return true; }
+
+ private:
+  std::vector<double> thresholds_;
+};
+}  // namespace
+std::unique_ptr<QueueOrder> make_las2d(PluginParams& p) {
+  auto t = p.get_list("thresholds", {3600.0, 36000.0});
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (!(t[i] > 0) || (i > 0 && t[i] <= t[i - 1]))
+      throw InputError("--policy", 0, "2d-las:thresholds", "must be positive and increasing");
+  return std::make_unique<Las2d>(std::move(t));
+}
+}  // namespace rm

@@ -1,0 +1,17 @@
+// Queue-order plugins, one file each.
+#pragma once
+#include <memory>
+
+#include "policy/params.h"
+#include "policy/plugin.h"
+
+namespace rm {
+
+std::unique_ptr<QueueOrder> make_fifo(PluginParams& p);
+std::unique_ptr<QueueOrder> make_sjf(PluginParams& p);
+std::unique_ptr<QueueOrder> make_shortest(PluginParams& p);
+std::unique_ptr<QueueOrder> make_srtf(PluginParams& p);
+std::unique_ptr<QueueOrder> make_srsf(PluginParams& p);
+std::unique_ptr<QueueOrder> make_las2d(PluginParams& p);
+
+}  // namespace rm

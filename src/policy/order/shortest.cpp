@@ -1,0 +1,13 @@
+// Shortest job (total duration on the ideal placement) first; a static key, non-preemptive.
+#include "policy/order/orders.h"
+
+namespace rm {
+namespace {
+class Shortest final : public QueueOrder {
+ public:
+  std::string name() const override { return "shortest"; }
+  double key(const JobState& j, Time) const override { return j.spec->iterations * j.ideal_iter_time; }
+};
+}  // namespace
+std::unique_ptr<QueueOrder> make_shortest(PluginParams&) { return std::make_unique<Shortest>(); }
+}  // namespace rm

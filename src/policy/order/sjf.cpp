@@ -1,0 +1,13 @@
+// SJF in the GPU sense: fewest GPUs first (ties FIFO).
+#include "policy/order/orders.h"
+
+namespace rm {
+namespace {
+class Sjf final : public QueueOrder {
+ public:
+  std::string name() const override { return "sjf"; }
+  double key(const JobState& j, Time) const override { return j.spec->num_gpus; }
+};
+}  // namespace
+std::unique_ptr<QueueOrder> make_sjf(PluginParams&) { return std::make_unique<Sjf>(); }
+}  // namespace rm

@@ -1,0 +1,30 @@
+#include "policy/params.h"
+
+#include "core/error.h"
+#include "workload/parse_util.h"
+
+namespace rm {
+
+double PluginParams::get_double(const std::string& key, double dflt) {
+  used_.insert(key);
+  auto it = kv_.find(key);
+  if (it == kv_.end()) return dflt;
+  return parse_double(it->second, "--policy", 0, plugin_ + ":" + key);
+}
+
+std::vector<double> PluginParams::get_list(const std::string& key, std::vector<double> dflt) {
+  used_.insert(key);
+  auto it = kv_.find(key);
+  if (it == kv_.end()) return dflt;
+  std::vector<double> out;
+  for (const auto& s : split_simple(it->second, ','))
+    out.push_back(parse_double(s, "--policy", 0, plugin_ + ":" + key));
+  return out;
+}
+
+void PluginParams::check_all_used() const {
+  for (const auto& [k, v] : kv_)
+    if (!used_.count(k)) throw InputError("--policy", 0, plugin_ + ":" + k, "unknown parameter of " + plugin_);
+}
+
+}  // namespace rm

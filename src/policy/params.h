@@ -1,0 +1,28 @@
+// Parameters of a plugin, written in a policy string as name:key=value;key=value.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace rm {
+
+class PluginParams {
+ public:
+  PluginParams(std::string plugin, std::map<std::string, std::string> kv, std::uint64_t seed)
+      : plugin_(std::move(plugin)), kv_(std::move(kv)), seed_(seed) {}
+  std::uint64_t seed() const { return seed_; }
+  double get_double(const std::string& key, double dflt);
+  std::vector<double> get_list(const std::string& key, std::vector<double> dflt);
+  // Throws InputError if a given key was never asked for (a typo).
+  void check_all_used() const;
+
+ private:
+  std::string plugin_;
+  std::map<std::string, std::string> kv_;
+  std::set<std::string> used_;
+  std::uint64_t seed_;
+};
+
+}  // namespace rm

@@ -1,0 +1,82 @@
+// The scheduler's extension points (DESIGN.md section 5). Plugins see read-only views and return
+// decisions; they never mutate engine state.
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cluster/cluster.h"
+#include "engine/job_state.h"
+
+namespace rm {
+
+// What the scheduler sees at a decision point.
+struct SchedContext {
+  Time now = 0;
+  const Cluster& cluster;
+  const std::vector<const JobState*>& active;  // queued and running jobs, in arrival order
+};
+
+struct StartDecision {
+  JobId job = kNoJob;
+  std::vector<GpuRef> gpus;
+};
+
+struct Decisions {
+  std::vector<JobId> preempt;        // applied first
+  std::vector<StartDecision> start;  // then these, in order
+  Time wake_at = kNever;             // call the scheduler again at this time even if nothing happens
+};
+
+// A scratch copy of which GPUs are free, for trying placements within one decision.
+class FreeMap {
+ public:
+  explicit FreeMap(const Cluster& c);
+  const ClusterSpec& spec() const { return *spec_; }
+  int num_servers() const { return static_cast<int>(free_.size()); }
+  int free_on(int s) const { return count_[s]; }
+  int total_free() const { return total_; }
+  bool is_free(GpuRef g) const { return free_[g.server][g.gpu]; }
+  // The first `n` free GPUs of server s, in index order.
+  std::vector<GpuRef> take_from(int s, int n) const;
+  void take(const std::vector<GpuRef>& gpus);
+  void give(const std::vector<GpuRef>& gpus);
+  // Can job j's workers use server s (GPU memory)?
+  bool fits_memory(const JobSpec& j, int s) const { return spec_->servers[s].gpu_mem_gb * 1024.0 >= j.gpu_mem_mb; }
+
+ private:
+  const ClusterSpec* spec_;
+  std::vector<std::vector<char>> free_;
+  std::vector<int> count_;
+  int total_ = 0;
+};
+
+// Queue order: smaller key = served first. Ties: earlier submit, then lower id.
+class QueueOrder {
+ public:
+  virtual ~QueueOrder() = default;
+  virtual std::string name() const = 0;
+  virtual double key(const JobState& j, Time now) const = 0;
+  // When a running job's key may next change in a way that needs a new decision (kNever if not).
+  virtual Time next_change(const JobState&, Time) const { return kNever; }
+  // Whether this order is preemptive and backfills by default.
+  virtual bool default_preemptive() const { return false; }
+};
+
+// Placement: choose GPUs for a job from the free map, or nothing if it cannot be placed now.
+class Placement {
+ public:
+  virtual ~Placement() = default;
+  virtual std::string name() const = 0;
+  virtual std::optional<std::vector<GpuRef>> place(const JobState& j, const FreeMap& free) = 0;
+};
+
+class Scheduler {
+ public:
+  virtual ~Scheduler() = default;
+  virtual std::string name() const = 0;
+  virtual Decisions schedule(const SchedContext& ctx) = 0;
+};
+
+}  // namespace rm

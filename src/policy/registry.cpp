@@ -1,0 +1,138 @@
+#include "policy/registry.h"
+
+#include <functional>
+#include <map>
+
+#include "core/error.h"
+#include "policy/composed_scheduler.h"
+#include "policy/order/orders.h"
+#include "policy/placement/placements.h"
+#include "workload/parse_util.h"
+
+namespace rm {
+namespace {
+
+using OrderFactory = std::function<std::unique_ptr<QueueOrder>(PluginParams&)>;
+using PlacementFactory = std::function<std::unique_ptr<Placement>(PluginParams&)>;
+
+struct OrderEntry { const char* name; OrderFactory make; const char* help; };
+struct PlacementEntry { const char* name; PlacementFactory make; const char* help; };
+struct PresetEntry { const char* name; const char* expands_to; const char* help; };
+
+const std::vector<OrderEntry>& orders() {
+  static const std::vector<OrderEntry> v = {
+      {"fifo", make_fifo, "first come, first served (non-preemptive, no backfill by default)"},
+      {"sjf", make_sjf, "fewest GPUs first (non-preemptive)"},
+      {"shortest", make_shortest, "shortest total duration first (non-preemptive)"},
+      {"srtf", make_srtf, "shortest remaining time first (preemptive, backfill)"},
+      {"srsf", make_srsf, "smallest remaining service = remaining time x GPUs first (preemptive, backfill)"},
+      {"2d-las", make_las2d,
+       "Tiresias 2D-LAS: queues by attained GPU-seconds, FIFO within a queue; thresholds=3600,36000 (preemptive)"},
+  };
+  return v;
+}
+
+const std::vector<PlacementEntry>& placements() {
+  static const std::vector<PlacementEntry> v = {
+      {"first-fit", make_first_fit, "servers in index order, lowest free GPUs first (default)"},
+      {"consolidated", make_consolidated, "fewest servers: best-fit single server, else largest free first"},
+      {"random", make_random, "uniform over free GPUs, seeded by --seed"},
+  };
+  return v;
+}
+
+const std::vector<PresetEntry>& presets() {
+  static const std::vector<PresetEntry> v = {
+      {"fifo-backfill", "fifo+first-fit+backfill", "FIFO that lets smaller jobs past a blocked head"},
+      {"tiresias", "2d-las+consolidated", "Tiresias-style 2D-LAS with consolidated placement"},
+      {"srsf-consolidated", "srsf+consolidated", "preemptive SRSF with consolidated placement"},
+  };
+  return v;
+}
+
+const std::map<std::string, std::string> kAliases = {
+    {"las", "2d-las"}, {"dlas", "2d-las"}, {"ff", "first-fit"}, {"firstfit", "first-fit"},
+    {"consolidate", "consolidated"}, {"pack", "consolidated"}};
+
+struct Part {
+  std::string name;
+  std::map<std::string, std::string> kv;
+};
+
+Part parse_part(const std::string& token) {
+  Part p;
+  const auto colon = token.find(':');
+  p.name = trim(token.substr(0, colon));
+  auto a = kAliases.find(p.name);
+  if (a != kAliases.end()) p.name = a->second;
+  if (colon != std::string::npos)
+    for (const auto& kv : split_simple(token.substr(colon + 1), ';')) {
+      const auto eq = kv.find('=');
+      if (eq == std::string::npos) throw InputError("--policy", 0, p.name, "parameter '" + kv + "' is not key=value");
+      p.kv[trim(kv.substr(0, eq))] = trim(kv.substr(eq + 1));
+    }
+  return p;
+}
+
+}  // namespace
+
+const std::vector<PolicyInfo>& policy_catalogue() {
+  static const std::vector<PolicyInfo> v = [] {
+    std::vector<PolicyInfo> out;
+    for (const auto& o : orders()) out.push_back({"order", o.name, o.help});
+    for (const auto& p : placements()) out.push_back({"placement", p.name, p.help});
+    out.push_back({"flag", "preempt", "make the order preemptive"});
+    out.push_back({"flag", "no-preempt", "make the order non-preemptive"});
+    out.push_back({"flag", "backfill", "let later jobs start when an earlier one cannot"});
+    out.push_back({"flag", "no-backfill", "strict order: stop at the first job that cannot start"});
+    for (const auto& p : presets()) out.push_back({"preset", p.name, std::string(p.help) + " = " + p.expands_to});
+    return out;
+  }();
+  return v;
+}
+
+std::unique_ptr<Scheduler> make_scheduler(const std::string& spec, std::uint64_t seed) {
+  std::string expanded = spec;
+  for (const auto& p : presets())
+    if (spec == p.name) expanded = p.expands_to;
+  std::unique_ptr<QueueOrder> order;
+  std::unique_ptr<Placement> placement;
+  int preempt = -1, backfill = -1;
+  for (const auto& token : split_simple(expanded, '+')) {
+    Part part = parse_part(token);
+    if (part.name.empty()) throw InputError("--policy", 0, spec, "empty part in policy '" + spec + "'");
+    PluginParams params(part.name, part.kv, seed);
+    bool found = false;
+    for (const auto& o : orders())
+      if (part.name == o.name) {
+        if (order) throw InputError("--policy", 0, part.name, "a second queue order in '" + spec + "'");
+        order = o.make(params);
+        found = true;
+      }
+    for (const auto& p : placements())
+      if (part.name == p.name) {
+        if (placement) throw InputError("--policy", 0, part.name, "a second placement in '" + spec + "'");
+        placement = p.make(params);
+        found = true;
+      }
+    if (part.name == "preempt" || part.name == "no-preempt") preempt = part.name == "preempt", found = true;
+    if (part.name == "backfill" || part.name == "no-backfill") backfill = part.name == "backfill", found = true;
+    if (!found)
+      throw InputError("--policy", 0, part.name,
+                       "unknown policy or plugin '" + part.name + "' (see `ringmaster list-policies`)");
+    params.check_all_used();
+  }
+  if (!order) throw InputError("--policy", 0, spec, "no queue order in '" + spec + "' (e.g. fifo, srsf)");
+  if (!placement) {
+    PluginParams none("first-fit", {}, seed);
+    placement = make_first_fit(none);
+  }
+  ComposedOptions opt;
+  opt.preemptive = preempt >= 0 ? preempt == 1 : order->default_preemptive();
+  opt.backfill = backfill >= 0 ? backfill == 1 : order->default_preemptive();
+  std::string name = order->name() + "+" + placement->name() + (opt.preemptive ? "+preempt" : "") +
+                     (opt.backfill ? "+backfill" : "");
+  return std::make_unique<ComposedScheduler>(name, std::move(order), std::move(placement), opt);
+}
+
+}  // namespace rm

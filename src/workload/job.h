@@ -1,0 +1,49 @@
+// A job as the trace describes it (immutable once the workload is resolved).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "cluster/cluster.h"
+#include "core/time.h"
+
+namespace rm {
+
+struct JobSpec {
+  JobId id = 0;            // dense index 0..n-1, in trace order
+  std::string name;        // the trace's own job id
+  Time submit = 0;
+  int num_gpus = 0;
+  std::string model;       // catalogue name after resolution
+  int batch_size = 0;      // 0 = the model's reference batch
+  double iterations = 0;   // total iterations (may be fractional when derived from a duration)
+  double duration_s = 0;   // the trace's run time, when it gives one (0 = none)
+  // Per-iteration figures after resolution (trace values win over the catalogue):
+  double compute_s = 0;    // forward + backward per worker
+  double grad_mb = 0;      // all-reduce size
+  double gpu_mem_mb = 0;   // per worker
+  std::string user;        // user or virtual cluster
+  std::string recurrence_key;
+  int dp = 0, pp = 1, tp = 1;  // parallel config (dp = 0: pure data parallel over num_gpus)
+  // Where it came from, for error messages.
+  std::string file;
+  long line = 0;
+};
+
+// Fields a reader may leave unset; resolve_workload() fills them from the catalogue.
+struct RawTimes {
+  double iter_time_s = 0;  // the trace's own isolated per-iteration time (0 = none)
+  double compute_s = 0;    // explicit compute per iteration (0 = none)
+  double grad_mb = -1;     // explicit gradient size (-1 = none)
+  double gpu_mem_mb = -1;  // explicit memory per worker (-1 = none)
+};
+
+struct Workload {
+  std::vector<JobSpec> jobs;       // sorted by (submit, id) after resolution
+  std::vector<RawTimes> raw;       // parallel to jobs during reading
+  std::vector<std::string> model_qualifier;  // per job: reader's namespace ("gavel", "synergy", "")
+  std::string source;
+  // When set, readers record a bad row here and go on (ringmaster validate); otherwise they throw.
+  std::vector<std::string>* errors = nullptr;
+};
+
+}  // namespace rm

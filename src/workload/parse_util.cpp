@@ -1,0 +1,88 @@
+#include "workload/parse_util.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+#include "core/error.h"
+
+namespace rm {
+
+std::vector<std::string> split_simple(const std::string& line, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : line) {
+    if (c == sep) {
+      out.push_back(cur);
+      cur.clear();
+    } else if (c != '\r') {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+std::vector<std::string> split_csv(const std::string& line, char sep, const std::string& file, long ln) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        cur += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        cur += c;
+      }
+    } else if (c == '"' && trim(cur).empty()) {
+      quoted = true;
+      cur.clear();
+    } else if (c == sep) {
+      out.push_back(cur);
+      cur.clear();
+    } else if (c != '\r') {
+      cur += c;
+    }
+  }
+  if (quoted) throw InputError(file, ln, "", "unterminated quoted field");
+  out.push_back(cur);
+  return out;
+}
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return "";
+  const auto e = s.find_last_not_of(" \t\r");
+  return s.substr(b, e - b + 1);
+}
+
+double parse_double(const std::string& raw, const std::string& file, long line, const std::string& field) {
+  const std::string s = trim(raw);
+  if (s.empty()) throw InputError(file, line, field, "empty, expected a number");
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(v))
+    throw InputError(file, line, field, "'" + s + "' is not a number");
+  return v;
+}
+
+long long parse_int(const std::string& raw, const std::string& file, long line, const std::string& field) {
+  const std::string s = trim(raw);
+  if (s.empty()) throw InputError(file, line, field, "empty, expected an integer");
+  char* end = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(s.c_str(), &end, 10);
+  if (end == s.c_str() + s.size() && errno == 0) return v;
+  // Accept integral floats such as "4.0" (several public traces write them).
+  const double d = parse_double(s, file, line, field);
+  if (d != std::floor(d) || std::fabs(d) > 9e15)
+    throw InputError(file, line, field, "'" + s + "' is not an integer");
+  return static_cast<long long>(d);
+}
+
+}  // namespace rm

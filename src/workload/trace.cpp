@@ -1,0 +1,106 @@
+#include "workload/trace.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+#include "workload/parse_util.h"
+#include "workload/table_reader.h"
+
+namespace rm {
+
+const std::vector<TraceFormat>& trace_formats() {
+  static const std::vector<TraceFormat> f = {
+      {"canonical", "ringmaster CSV: job_id,submit_s,num_gpus,model,iterations|duration_s[,...] (docs/formats.md)"},
+      {"philly", "Philly job list: timestamp,duration,num_gpus,gpu_time,cluster (shared/traces/philly-jobs)"},
+      {"tiresias", "Tiresias/Muri CSV: job_id,num_gpu,submit_time,iterations,model_name,duration,... (Muri: ms)"},
+      {"gavel", "Gavel TSV, 7 columns, no header (shared/traces/philly-gavel-vc)"},
+      {"synergy", "Synergy replay CSV, no header: job_id,model,arrival_s,iterations,gpus"},
+      {"wang2020", "Wang et al. 2020 job sets: job_id,arrival_ms,model,num_gpus,iterations,fw_ms,bw_ms,..."},
+  };
+  return f;
+}
+
+std::string detect_format(const std::string& first, const std::string& path) {
+  auto has = [&](const char* s) { return first.find(s) != std::string::npos; };
+  if (first.find('\t') != std::string::npos) return "gavel";
+  if (has("timestamp") && has("duration") && has("num_gpus")) return "philly";
+  if (has("num_gpu") && has("submit_time")) return "tiresias";
+  if (has("arrival_ms") && has("fw_ms")) return "wang2020";
+  if (has("submit_s") && has("num_gpus")) return "canonical";
+  const auto f = split_simple(first, ',');
+  if (f.size() == 5) return "synergy";
+  throw InputError(path, 1, "", "cannot tell the trace format from its first line; pass --format (" +
+                                    [] {
+                                      std::string s;
+                                      for (const auto& f : trace_formats()) s += (s.empty() ? "" : "|") + f.name;
+                                      return s;
+                                    }() + ")");
+}
+
+namespace {
+
+Workload read_with(TableReader& t, const std::string& format, std::vector<std::string>* errors) {
+  Workload w;
+  w.errors = errors;
+  w.source = t.file();
+  if (format == "canonical") read_canonical(t, w);
+  else if (format == "philly") read_philly(t, w);
+  else if (format == "tiresias" || format == "muri") read_tiresias(t, w);
+  else if (format == "gavel") read_gavel(t, w);
+  else if (format == "synergy") read_synergy(t, w);
+  else if (format == "wang2020") read_wang2020(t, w);
+  else throw InputError("--format: unknown trace format '" + format + "'");
+  if (w.jobs.empty() && !(errors && !errors->empty())) throw InputError(t.file(), t.line(), "", "the trace has no jobs");
+  return w;
+}
+
+char sep_for(const std::string& format) { return format == "gavel" ? '\t' : ','; }
+
+}  // namespace
+
+Workload read_trace(const std::string& path, const std::string& format, std::vector<std::string>* errors) {
+  std::string fmt = format;
+  if (fmt == "auto") {
+    auto first = TableReader::first_line(path);
+    if (!first) throw InputError(path, 0, "", "cannot open file");
+    fmt = detect_format(*first, path);
+  }
+  TableReader t(path, sep_for(fmt));
+  return read_with(t, fmt, errors);
+}
+
+Workload read_trace_text(const std::string& text, const std::string& name, const std::string& format) {
+  std::string fmt = format;
+  if (fmt == "auto") {
+    std::string first;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+      const auto end = std::min(text.find('\n', pos), text.size());
+      first = trim(text.substr(pos, end - pos));
+      pos = end + 1;
+      if (!first.empty() && first[0] != '#') break;
+    }
+    fmt = detect_format(first, name);
+  }
+  TableReader t(name, sep_for(fmt), &text);
+  return read_with(t, fmt, nullptr);
+}
+
+void add_job(Workload& w, JobSpec job, RawTimes raw, const std::string& qualifier, const TableReader& t) {
+  job.file = t.file();
+  job.line = t.line();
+  if (job.num_gpus < 1)
+    throw InputError(t.file(), t.line(), "num_gpus", "must be >= 1, got " + std::to_string(job.num_gpus));
+  if (job.submit < 0) throw InputError(t.file(), t.line(), "submit", "negative submit time");
+  if (job.iterations < 0 || (job.iterations == 0 && job.duration_s <= 0))
+    throw InputError(t.file(), t.line(), "iterations", "need iterations > 0 or a duration > 0");
+  if (job.duration_s < 0) throw InputError(t.file(), t.line(), "duration", "negative duration");
+  if (job.batch_size < 0) throw InputError(t.file(), t.line(), "batch_size", "negative batch size");
+  job.id = static_cast<JobId>(w.jobs.size());
+  if (job.name.empty()) job.name = std::to_string(job.id);
+  w.jobs.push_back(std::move(job));
+  w.raw.push_back(raw);
+  w.model_qualifier.push_back(qualifier);
+}
+
+}  // namespace rm

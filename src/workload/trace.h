@@ -1,0 +1,69 @@
+// Reading traces in the supported formats, and resolving jobs against the model catalogue.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cluster/cluster.h"
+#include "core/error.h"
+#include "workload/job.h"
+#include "workload/model_catalogue.h"
+
+namespace rm {
+
+class TableReader;
+
+struct TraceFormat {
+  std::string name;
+  std::string help;
+};
+const std::vector<TraceFormat>& trace_formats();
+
+// Reads a trace file. format "auto" detects it from the header (docs/formats.md). Every bad row is
+// an InputError naming file:line:field; no row is ever skipped silently.
+Workload read_trace(const std::string& path, const std::string& format = "auto",
+                    std::vector<std::string>* errors = nullptr);
+// The same from text in memory (the bundled default trace); `name` stands for the file in errors.
+Workload read_trace_text(const std::string& text, const std::string& name, const std::string& format);
+std::string detect_format(const std::string& first_line, const std::string& path);
+
+struct ResolveOptions {
+  std::uint64_t seed = 1;          // for the model-assignment rule of jobs without a model
+  bool skip_unschedulable = false; // report jobs that can never fit instead of failing
+};
+
+// A job that can never run on the cluster, with the reason (file:line:field: message).
+struct Unschedulable {
+  JobSpec job;
+  std::string reason;
+};
+
+// Fills compute/gradient/memory from the catalogue, derives iterations from durations, checks each job
+// fits the cluster, and sorts by (submit, id). Jobs that cannot fit are an InputError unless
+// skip_unschedulable, in which case they are moved to `unschedulable`.
+void resolve_workload(Workload& w, const ModelCatalogue& cat, const ClusterSpec& cluster,
+                      const ResolveOptions& opt, std::vector<Unschedulable>* unschedulable);
+
+// Per-format readers (one file each). They append to `w` via add_job().
+void read_canonical(TableReader& t, Workload& w);
+void read_philly(TableReader& t, Workload& w);
+void read_tiresias(TableReader& t, Workload& w);  // Tiresias and Muri CSV
+void read_gavel(TableReader& t, Workload& w);
+void read_synergy(TableReader& t, Workload& w);
+void read_wang2020(TableReader& t, Workload& w);
+
+// Runs one row's parsing; with w.errors set, a bad row is recorded there instead of thrown.
+template <class F>
+void per_row(Workload& w, F&& f) {
+  if (!w.errors) return f();
+  try {
+    f();
+  } catch (const InputError& e) {
+    w.errors->push_back(e.what());
+  }
+}
+
+// Shared checks: num_gpus >= 1, submit >= 0, iterations/duration > 0 where given.
+void add_job(Workload& w, JobSpec job, RawTimes raw, const std::string& qualifier, const TableReader& t);
+
+}  // namespace rm

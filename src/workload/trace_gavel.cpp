@@ -1,0 +1,34 @@
+// Gavel traces (shared/traces/philly-gavel-vc): tab-separated, no header, 7 columns
+// job_type, command, num_steps_arg, needs_data_dir, total_steps, arrival_time (s), scale_factor (#GPUs).
+// job_type is "<Model> (batch size <B>)"; models resolve to the catalogue's gavel: rows.
+#include "core/error.h"
+#include "workload/parse_util.h"
+#include "workload/table_reader.h"
+#include "workload/trace.h"
+
+namespace rm {
+
+void read_gavel(TableReader& t, Workload& w) {
+  std::vector<std::string> row;
+  while (t.next(row)) per_row(w, [&] {
+    if (row.size() != 7)
+      throw InputError(t.file(), t.line(), "", "expected 7 tab-separated fields, got " + std::to_string(row.size()));
+    JobSpec j;
+    const std::string& type = row[0];
+    const auto paren = type.find(" (batch size ");
+    j.model = trim(type.substr(0, paren));
+    if (j.model.empty()) throw InputError(t.file(), t.line(), "job_type", "empty");
+    if (paren != std::string::npos) {
+      const auto close = type.find(')', paren);
+      j.batch_size = static_cast<int>(
+          parse_int(type.substr(paren + 13, close - paren - 13), t.file(), t.line(), "job_type.batch_size"));
+    }
+    j.iterations = parse_double(row[4], t.file(), t.line(), "total_steps");
+    if (j.iterations <= 0) throw InputError(t.file(), t.line(), "total_steps", "must be > 0");
+    j.submit = from_seconds(parse_double(row[5], t.file(), t.line(), "arrival_time"));
+    j.num_gpus = static_cast<int>(parse_int(row[6], t.file(), t.line(), "scale_factor"));
+    add_job(w, std::move(j), RawTimes{}, "gavel", t);
+  });
+}
+
+}  // namespace rm

@@ -1,0 +1,60 @@
+// The Philly job list (shared/traces/philly-jobs): timestamp,duration,num_gpus,gpu_time,cluster.
+// Submit times are made relative to the earliest timestamp. No model: resolve_workload assigns one.
+#include <algorithm>
+#include <cstdio>
+
+#include "core/error.h"
+#include "workload/parse_util.h"
+#include "workload/table_reader.h"
+#include "workload/trace.h"
+
+namespace rm {
+namespace {
+
+// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's civil-days algorithm).
+long long days_from_civil(long long y, unsigned m, unsigned d) {
+  y -= m <= 2;
+  const long long era = (y >= 0 ? y : y - 399) / 400;
+  const unsigned yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<long long>(doe) - 719468;
+}
+
+long long parse_timestamp(const std::string& s, const TableReader& t) {
+  int y, mo, d, h, mi, se;
+  char tail;
+  if (std::sscanf(s.c_str(), "%d-%d-%d %d:%d:%d%c", &y, &mo, &d, &h, &mi, &se, &tail) != 6 || mo < 1 ||
+      mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 60)
+    throw InputError(t.file(), t.line(), "timestamp", "'" + s + "' is not YYYY-MM-DD HH:MM:SS");
+  return days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se;
+}
+
+}  // namespace
+
+void read_philly(TableReader& t, Workload& w) {
+  std::vector<std::string> row;
+  if (!t.next(row)) throw InputError(t.file(), 0, "", "empty file");
+  t.set_header(row);
+  for (const char* need : {"timestamp", "duration", "num_gpus"})
+    if (!t.column(need)) throw InputError(t.file(), t.line(), need, "required column missing");
+  const std::size_t first = w.jobs.size();
+  long long t0 = 0;
+  long row_index = 0;
+  while (t.next(row)) per_row(w, [&] {
+    JobSpec j;
+    j.name = std::to_string(row_index++);  // Philly rows have no id: the data-row index
+    const long long ts = parse_timestamp(t.require(row, "timestamp"), t);
+    if (w.jobs.size() == first || ts < t0) t0 = ts;
+    j.submit = ts * kUsPerS;  // absolute for now, made relative below
+    j.duration_s = parse_double(t.require(row, "duration"), t.file(), t.line(), "duration");
+    if (j.duration_s <= 0) throw InputError(t.file(), t.line(), "duration", "must be > 0");
+    j.num_gpus = static_cast<int>(parse_int(t.require(row, "num_gpus"), t.file(), t.line(), "num_gpus"));
+    j.user = t.get(row, "cluster");
+    j.recurrence_key = j.user + "/" + std::to_string(j.num_gpus);
+    add_job(w, std::move(j), RawTimes{}, "", t);
+  });
+  for (std::size_t i = first; i < w.jobs.size(); ++i) w.jobs[i].submit -= t0 * kUsPerS;
+}
+
+}  // namespace rm
