@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 build dependencies (if missing) and builds ringmaster in Release with Ninja.
+# Idempotent. Usage: scripts/setup.sh [build-dir] [extra cmake args...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${1:-build}
+shift || true
+PKGS="cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libyaml-cpp-dev libfmt-dev libfccp-dev
+      libgtest-dev libbenchmark-dev time"
+missing=()
+for p in $PKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+ninja -C "$BUILD" -j "$(nproc)"

@@ -1,0 +1,85 @@
+// Helpers for tests: tiny clusters and traces from strings, one-call runs.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "cluster/cluster_config.h"
+#include "engine/engine.h"
+#include "engine/simulation.h"
+#include "policy/registry.h"
+#include "workload/trace.h"
+
+namespace rm::test {
+
+inline ClusterSpec cluster(int servers, int gpus, double nic_gbps = 10, double a = 0.0) {
+  return parse_cluster_yaml("network: {contention_a: " + std::to_string(a) + "}\nservers:\n  - {count: " +
+                                std::to_string(servers) + ", gpus: " + std::to_string(gpus) +
+                                ", gpu_mem_gb: 32, nic_gbps: " + std::to_string(nic_gbps) + "}\n",
+                            "test.yaml");
+}
+
+// Rows: "id,submit_s,num_gpus,iterations,compute_ms[,grad_mb]" -> canonical trace with explicit times.
+inline std::vector<JobSpec> jobs(const ClusterSpec& c, const std::vector<std::string>& rows) {
+  std::string text = "job_id,submit_s,num_gpus,iterations,compute_ms,grad_mb,model,gpu_mem_mb\n";
+  for (const auto& r : rows) {
+    std::string row = r;
+    if (std::count(row.begin(), row.end(), ',') == 4) row += ",0";
+    text += row + ",m,1000\n";
+  }
+  Workload w = read_trace_text(text, "test.csv", "canonical");
+  resolve_workload(w, ModelCatalogue::builtin(), c, {}, nullptr);
+  return w.jobs;
+}
+
+struct Run {
+  ClusterSpec cluster;
+  std::vector<JobSpec> specs;
+  std::unique_ptr<Scheduler> sched;
+  std::unique_ptr<Engine> engine;
+  const JobState& job(const std::string& name) const {
+    for (const auto& j : engine->jobs())
+      if (j.spec->name == name) return j;
+    throw std::runtime_error("no job " + name);
+  }
+  double finish(const std::string& name) const { return to_seconds(job(name).finish); }
+  double start(const std::string& name) const { return to_seconds(job(name).first_start); }
+};
+
+inline std::unique_ptr<Run> run(const ClusterSpec& c, const std::vector<std::string>& rows, const std::string& policy,
+                                double preempt_overhead_s = 0) {
+  auto r = std::make_unique<Run>();
+  r->cluster = c;
+  r->specs = jobs(c, rows);
+  r->sched = make_scheduler(policy, 7);
+  EngineOptions eo;
+  eo.preempt_overhead = from_seconds(preempt_overhead_s);
+  r->engine = std::make_unique<Engine>(r->cluster, r->specs, *r->sched, make_rate_model(r->cluster), eo);
+  r->engine->run();
+  return r;
+}
+
+inline std::string temp_dir() {
+  auto d = std::filesystem::temp_directory_path() /
+           ("rm_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  std::filesystem::create_directories(d);
+  return d.string();
+}
+
+inline std::string write_file(const std::string& dir, const std::string& name, const std::string& text) {
+  const std::string p = dir + "/" + name;
+  std::ofstream(p) << text;
+  return p;
+}
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+}  // namespace rm::test
