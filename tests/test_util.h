@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cluster/cluster_config.h"
+#include "core/embedded_data.h"
 #include "engine/engine.h"
 #include "engine/simulation.h"
 #include "policy/registry.h"

@@ -1,0 +1,116 @@
+// The `ringmaster` command end to end: outputs, determinism, exit codes and messages.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "test_util.h"
+
+namespace rm::test {
+namespace {
+
+struct Out {
+  int code;
+  std::string text;  // stdout + stderr
+};
+
+Out sh(const std::string& args) {
+  const std::string cmd = std::string(RM_BINARY) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string text;
+  char buf[4096];
+  while (std::size_t n = fread(buf, 1, sizeof buf, p)) text.append(buf, n);
+  const int st = pclose(p);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, text};
+}
+
+std::string without_wall(const std::string& json) {
+  auto j = nlohmann::ordered_json::parse(json);
+  j.erase("wall_s");
+  return j.dump();
+}
+
+TEST(Cli, SimulateWritesTheThreeFilesWithTheContractKeys) {
+  const std::string d = temp_dir();
+  auto r = sh("simulate --cluster tiny --trace builtin:demo --policy srsf --out " + d);
+  ASSERT_EQ(r.code, 0) << r.text;
+  EXPECT_NE(r.text.find("avg_jct_s"), std::string::npos);  // the summary table
+  auto j = nlohmann::json::parse(read_file(d + "/summary.json"));
+  for (const char* k : {"jobs", "avg_jct_s", "p50_jct_s", "p95_jct_s", "p99_jct_s", "makespan_s", "avg_queue_s",
+                        "gpu_util", "preemptions", "events", "wall_s"})
+    EXPECT_TRUE(j.contains(k)) << k;
+  EXPECT_EQ(j["jobs"], 60);
+  EXPECT_GT(j["gpu_util"].get<double>(), 0.0);
+  EXPECT_LE(j["gpu_util"].get<double>(), 1.0);
+  const std::string jobs = read_file(d + "/jobs.csv");
+  EXPECT_EQ(std::count(jobs.begin(), jobs.end(), '\n'), 61);
+  EXPECT_EQ(read_file(d + "/timeseries.csv").rfind("time_s,queued,running,busy_gpus,gpu_util\n", 0), 0u);
+}
+
+TEST(Cli, SameSeedGivesByteIdenticalOutputs) {
+  const std::string a = temp_dir() + "/a", b = temp_dir() + "/b";
+  for (const auto& d : {a, b})
+    ASSERT_EQ(sh("simulate --trace builtin:demo --policy 2d-las+random --seed 42 --preempt-overhead 10 -q --out " + d).code,
+              0);
+  EXPECT_EQ(read_file(a + "/jobs.csv"), read_file(b + "/jobs.csv"));
+  EXPECT_EQ(read_file(a + "/timeseries.csv"), read_file(b + "/timeseries.csv"));
+  EXPECT_EQ(without_wall(read_file(a + "/summary.json")), without_wall(read_file(b + "/summary.json")));
+  // A different seed changes the random placement, hence the schedule.
+  const std::string c = temp_dir() + "/c";
+  ASSERT_EQ(sh("simulate --trace builtin:demo --policy 2d-las+random --seed 43 --preempt-overhead 10 -q --out " + c).code, 0);
+  EXPECT_NE(read_file(a + "/jobs.csv"), read_file(c + "/jobs.csv"));
+}
+
+TEST(Cli, SeveralPoliciesGiveATableAndOneFolderEach) {
+  const std::string d = temp_dir();
+  auto r = sh("simulate --policy fifo --policy tiresias --out " + d);
+  ASSERT_EQ(r.code, 0) << r.text;
+  EXPECT_TRUE(std::filesystem::exists(d + "/fifo/summary.json"));
+  EXPECT_TRUE(std::filesystem::exists(d + "/tiresias/summary.json"));
+  const std::string table = read_file(d + "/summary.csv");
+  EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 3);
+}
+
+TEST(Cli, BadInputExitsNonZeroWithLocation) {
+  const std::string d = temp_dir();
+  const auto bad = write_file(d, "bad.csv", "job_id,submit_s,num_gpus,model,iterations\na,0,1,resnet50,100\nb,0,x,resnet50,1\n");
+  auto r = sh("simulate --trace " + bad + " --policy fifo --out " + d + "/o");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.text.find(bad + ":3:num_gpus: 'x' is not"), std::string::npos) << r.text;
+  auto p = sh("simulate --policy warp-drive --out " + d + "/o");
+  EXPECT_EQ(p.code, 2);
+  EXPECT_NE(p.text.find("unknown policy or plugin 'warp-drive'"), std::string::npos);
+  auto c = sh("simulate --cluster /no/such.yaml --out " + d + "/o");
+  EXPECT_EQ(c.code, 2);
+  EXPECT_NE(c.text.find("/no/such.yaml: no such cluster file or preset"), std::string::npos);
+  auto e = sh("simulate --exec warp --out " + d + "/o");
+  EXPECT_EQ(e.code, 2);
+}
+
+TEST(Cli, ValidateReportsEveryProblem) {
+  const std::string d = temp_dir();
+  const auto bad = write_file(d, "bad.csv",
+                              "job_id,submit_s,num_gpus,model,iterations\na,-1,1,resnet50,100\nb,0,1,resnet50,100\n"
+                              "c,0,1,alexnet2,100\n");
+  auto r = sh("validate " + bad);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.text.find(bad + ":2:submit"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find(bad + ":4:model"), std::string::npos) << r.text;
+  auto ok = sh("validate " + std::string(RM_SHARED_DIR) + "/traces/tiresias/60_job.csv");
+  EXPECT_EQ(ok.code, 0) << ok.text;
+  EXPECT_NE(ok.text.find("60 jobs OK"), std::string::npos);
+}
+
+TEST(Cli, ListsEveryPluginAndPreset) {
+  auto r = sh("list-policies");
+  ASSERT_EQ(r.code, 0);
+  for (const char* p : {"fifo", "sjf", "shortest", "srtf", "srsf", "2d-las", "first-fit", "consolidated", "random",
+                        "preempt", "backfill", "tiresias", "fifo-backfill"})
+    EXPECT_NE(r.text.find(std::string(" ") + p + " "), std::string::npos) << p;
+  auto c = sh("list-clusters");
+  for (const char* p : {"wang2020", "synergy128", "synergy32", "philly2400", "tiny"})
+    EXPECT_NE(c.text.find(p), std::string::npos) << p;
+}
+
+}  // namespace
+}  // namespace rm::test

@@ -1,0 +1,117 @@
+// Invariants on random workloads under every policy, and proof that the checker catches violations.
+#include "core/error.h"
+#include "core/rng.h"
+#include "test_util.h"
+
+namespace rm::test {
+namespace {
+
+std::vector<std::string> random_rows(std::uint64_t seed, int n, int max_gpus) {
+  Rng rng(seed);
+  std::vector<std::string> rows;
+  double t = 0;
+  for (int i = 0; i < n; ++i) {
+    t += rng.uniform() * 20;
+    const int g = 1 << rng.below(5);
+    rows.push_back("J" + std::to_string(i) + "," + std::to_string(t) + "," + std::to_string(std::min(g, max_gpus)) +
+                   "," + std::to_string(10 + rng.below(500)) + "," + std::to_string(20 + rng.below(200)) + "," +
+                   std::to_string(rng.below(600)));
+  }
+  return rows;
+}
+
+class EveryPolicy : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryPolicy, InvariantsHoldOnRandomWorkloads) {
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    auto c = cluster(3, 4, 10, 0.2745);
+    auto rows = random_rows(seed, 80, 8);
+    std::unique_ptr<rm::test::Run> r;
+    // The engine itself throws InvariantError on double-booking, time going backwards, a job
+    // completing with work left, GPU-seconds not conserved, or a job never finishing.
+    ASSERT_NO_THROW(r = run(c, rows, GetParam(), seed % 2 ? 3.0 : 0.0)) << "seed " << seed;
+    // Every job finished exactly once, after it arrived and started.
+    Time prev = -1;
+    for (const auto& row : r->engine->series()) {
+      EXPECT_GT(row.t, prev);  // time strictly increases between records
+      EXPECT_LE(row.busy_gpus, r->engine->cluster().total_gpus());
+      prev = row.t;
+    }
+    ASSERT_EQ(r->engine->jobs().size(), rows.size());
+    for (const auto& j : r->engine->jobs()) {
+      EXPECT_EQ(j.status, JobStatus::Finished);
+      EXPECT_GE(j.first_start, j.spec->submit);
+      EXPECT_GT(j.finish, j.first_start);
+      EXPECT_LE(j.run_us, j.finish - j.spec->submit);
+      // No job can beat its ideal-placement, uncontended run time (minus microsecond rounding).
+      EXPECT_GE(to_seconds(j.run_us) + 1e-5, j.spec->iterations * j.ideal_iter_time);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Policies, EveryPolicy,
+                         ::testing::Values("fifo", "fifo-backfill", "sjf", "shortest", "srtf", "srsf", "2d-las",
+                                           "tiresias", "fifo+random", "srsf+consolidated", "sjf+preempt+backfill",
+                                           "2d-las:thresholds=50,500+random"),
+                         [](const auto& info) {
+                           std::string s;
+                           for (char c : info.param) s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                           return s;
+                         });
+
+// A scheduler that breaks the rules on purpose.
+class Rogue : public Scheduler {
+ public:
+  explicit Rogue(int mode) : mode_(mode) {}
+  std::string name() const override { return "rogue"; }
+  Decisions schedule(const SchedContext& ctx) override {
+    Decisions d;
+    for (const JobState* j : ctx.active) {
+      if (j->running()) continue;
+      if (mode_ == 0) d.start.push_back({j->id(), std::vector<GpuRef>(j->spec->num_gpus, GpuRef{0, 0})});
+      if (mode_ == 1) d.start.push_back({j->id(), {}});
+      if (mode_ == 2) d.preempt.push_back(j->id());
+    }
+    return d;
+  }
+
+ private:
+  int mode_;
+};
+
+TEST(Invariants, EngineRefusesDoubleBookingWrongSizesAndBadPreemption) {
+  auto c = cluster(1, 4);
+  auto specs = jobs(c, {"A,0,1,10,100", "B,0,1,10,100"});
+  for (int mode : {0, 1, 2}) {
+    Rogue rogue(mode);
+    Engine e(c, specs, rogue, make_rate_model(c));
+    EXPECT_THROW(e.run(), InvariantError) << "mode " << mode;
+  }
+}
+
+TEST(Invariants, ClusterRefusesDoubleBookingAndForeignRelease) {
+  Cluster c(cluster(2, 2));
+  c.allocate(1, {{0, 0}, {1, 1}});
+  EXPECT_THROW(c.allocate(2, {{0, 1}, {1, 1}}), InvariantError);
+  EXPECT_EQ(c.free_gpus(), 2);  // the failed allocation rolled back
+  EXPECT_TRUE(c.is_free({0, 1}));
+  EXPECT_THROW(c.release(2, {{0, 0}}), InvariantError);
+  EXPECT_THROW(c.allocate(3, {{5, 0}}), InvariantError);
+  c.release(1, {{0, 0}, {1, 1}});
+  EXPECT_EQ(c.free_gpus(), 4);
+}
+
+TEST(Invariants, SchedulerThatStarvesAJobIsCaught) {
+  class Idle : public Scheduler {
+   public:
+    std::string name() const override { return "idle"; }
+    Decisions schedule(const SchedContext&) override { return {}; }
+  } idle;
+  auto c = cluster(1, 4);
+  auto specs = jobs(c, {"A,0,1,10,100"});
+  Engine e(c, specs, idle, make_rate_model(c));
+  EXPECT_THROW(e.run(), InvariantError);
+}
+
+}  // namespace
+}  // namespace rm::test
