@@ -21,8 +21,15 @@ Decisions ComposedScheduler::schedule(const SchedContext& ctx) {
     if (a.second->spec->submit != b.second->spec->submit) return a.second->spec->submit < b.second->spec->submit;
     return a.second->id() < b.second->id();
   });
-  if (opt_.preemptive) schedule_preemptive(ctx, d);
-  else schedule_nonpreemptive(ctx, d);
+  const bool anyone_waiting =
+      std::any_of(sorted_.begin(), sorted_.end(), [](const auto& e) { return !e.second->running(); });
+  if (!anyone_waiting) {
+    // Nothing to start and, without a waiting job, nobody to preempt for.
+  } else if (opt_.preemptive) {
+    schedule_preemptive(ctx, d);
+  } else {
+    schedule_nonpreemptive(ctx, d);
+  }
   // Wake up when a running job's key changes (2D-LAS thresholds).
   auto wake = [&](const JobState& j) { d.wake_at = std::min(d.wake_at, order_->next_change(j, ctx.now)); };
   std::vector<JobId> stopped = d.preempt;
