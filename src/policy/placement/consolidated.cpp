@@ -21,13 +21,7 @@ class Consolidated final : public Placement {
     for (int s = 0; s < free.num_servers(); ++s)
       if (free.free_on(s) > 0 && free.fits_memory(*j.spec, s)) order.push_back(s);
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return free.free_on(a) > free.free_on(b); });
-    std::vector<GpuRef> out;
-    for (int s : order) {
-      if (static_cast<int>(out.size()) >= n) break;
-      for (const auto& g : free.take_from(s, n - static_cast<int>(out.size()))) out.push_back(g);
-    }
-    if (static_cast<int>(out.size()) < n) return std::nullopt;
-    return out;
+    return fill_in_order(*j.spec, free, order);
   }
 };
 }  // namespace
