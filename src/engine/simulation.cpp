@@ -12,13 +12,6 @@
 
 namespace rm {
 
-std::vector<std::string> builtin_traces() {
-  std::vector<std::string> v;
-  for (const auto& f : embedded::files())
-    if (f.path.rfind("traces/", 0) == 0) v.push_back(std::string(f.path.substr(7, f.path.size() - 11)));
-  return v;
-}
-
 const ModelCatalogue& load_catalogue(const std::string& path) {
   if (path.empty()) return ModelCatalogue::builtin();
   static std::map<std::string, ModelCatalogue> cache;

@@ -43,6 +43,5 @@ Workload load_workload(const SimConfig& cfg, const ClusterSpec& cluster, std::ve
                        std::vector<std::string>* errors = nullptr);
 
 const ModelCatalogue& load_catalogue(const std::string& path);
-std::vector<std::string> builtin_traces();
 
 }  // namespace rm

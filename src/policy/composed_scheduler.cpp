@@ -13,22 +13,20 @@ Decisions ComposedScheduler::schedule(const SchedContext& ctx) {
   started_.clear();
   // Nothing can change without free GPUs or preemption.
   if (!opt_.preemptive && ctx.cluster.free_gpus() == 0) return d;
-  sorted_.clear();
-  for (const JobState* j : ctx.active)
-    if (opt_.preemptive || !j->running()) sorted_.emplace_back(order_->key(*j, ctx.now), j);
-  std::stable_sort(sorted_.begin(), sorted_.end(), [](const auto& a, const auto& b) {
-    if (a.first != b.first) return a.first < b.first;
-    if (a.second->spec->submit != b.second->spec->submit) return a.second->spec->submit < b.second->spec->submit;
-    return a.second->id() < b.second->id();
-  });
+  // Without a waiting job there is nothing to start and nobody to preempt for: skip the sort.
   const bool anyone_waiting =
-      std::any_of(sorted_.begin(), sorted_.end(), [](const auto& e) { return !e.second->running(); });
-  if (!anyone_waiting) {
-    // Nothing to start and, without a waiting job, nobody to preempt for.
-  } else if (opt_.preemptive) {
-    schedule_preemptive(ctx, d);
-  } else {
-    schedule_nonpreemptive(ctx, d);
+      std::any_of(ctx.active.begin(), ctx.active.end(), [](const JobState* j) { return !j->running(); });
+  if (anyone_waiting) {
+    sorted_.clear();
+    for (const JobState* j : ctx.active)
+      if (opt_.preemptive || !j->running()) sorted_.emplace_back(order_->key(*j, ctx.now), j);
+    std::stable_sort(sorted_.begin(), sorted_.end(), [](const auto& a, const auto& b) {
+      if (a.first != b.first) return a.first < b.first;
+      if (a.second->spec->submit != b.second->spec->submit) return a.second->spec->submit < b.second->spec->submit;
+      return a.second->id() < b.second->id();
+    });
+    if (opt_.preemptive) schedule_preemptive(ctx, d);
+    else schedule_nonpreemptive(ctx, d);
   }
   // Wake up when a running job's key changes (2D-LAS thresholds).
   auto wake = [&](const JobState& j) { d.wake_at = std::min(d.wake_at, order_->next_change(j, ctx.now)); };

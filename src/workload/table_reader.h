@@ -22,7 +22,6 @@ class TableReader {
   bool next(std::vector<std::string>& fields);
   long line() const { return line_; }
   const std::string& file() const { return path_; }
-  char sep() const { return sep_; }
   // Peek at the first data line without consuming it (for format detection).
   static std::optional<std::string> first_line(const std::string& path);
 
