@@ -13,6 +13,8 @@
 #include "core/error.h"
 #include "engine/simulation.h"
 #include "policy/registry.h"
+#include "policy/task/task_registry.h"
+#include "workload/generators.h"
 
 namespace {
 
@@ -66,7 +68,7 @@ int cmd_simulate(SimConfig cfg, std::vector<std::string> policies, const std::st
     auto r = simulate(cfg);
     bar.finish();
     const std::string dir = policies.size() == 1 ? out : out + "/" + dir_name(p);
-    write_outputs(dir, *r->engine, r->unschedulable, r->summary, r->info);
+    write_outputs(dir, r->record, r->unschedulable, r->summary, r->info);
     for (const auto& u : r->unschedulable) std::cerr << "warning: unschedulable: " << u.reason << "\n";
     if (!quiet && policies.size() > 1) std::cerr << fmt::format("{}: {:.2f}s -> {}\n", p, r->info.wall_s, dir);
     rows.emplace_back(p, r->summary);
@@ -80,6 +82,12 @@ int cmd_simulate(SimConfig cfg, std::vector<std::string> policies, const std::st
   }
   if (!quiet) {
     print_table(rows);
+    for (const auto& [p, sum] : rows)
+      if (!sum.extra.empty()) {
+        std::cout << p << ":";
+        for (const auto& [k, v] : sum.extra) std::cout << fmt::format(" {}={}", k, v);
+        std::cout << "\n";
+      }
     std::cout << "results in " << out << "/\n";
   }
   return 0;
@@ -128,7 +136,14 @@ int main(int argc, char** argv) {
   sim->add_option("--policy", policies,
                   "preset or order+placement+flags (list-policies); repeat to compare several "
                   "(default: fifo, fifo-backfill, sjf, srtf, srsf, tiresias)");
-  sim->add_option("--exec", cfg.exec, "execution model: rate")->capture_default_str();
+  sim->add_option("--workload", cfg.workload, "generate the jobs instead of reading a trace: wang2020");
+  sim->add_option("--scale", cfg.gen.scale, "generator scale (wang2020: iterations in [scale, 6 scale])")
+      ->capture_default_str();
+  sim->add_option("--jobs", cfg.gen.jobs, "generator job count")->capture_default_str();
+  sim->add_option("--exec", cfg.exec, "execution model: rate | task | auto (task for task-model policies)")
+      ->capture_default_str();
+  sim->add_option("--compat", cfg.compat,
+                  "reproduce a paper's own simulator: wang2020 (task model, 1-ms steps and the authors' quirks)");
   sim->add_option("--seed", cfg.seed, "seed for every random choice")->capture_default_str();
   sim->add_option("--preempt-overhead", cfg.preempt_overhead_s, "seconds of checkpoint/restart cost on resume")
       ->capture_default_str();
@@ -137,6 +152,14 @@ int main(int argc, char** argv) {
                 "report jobs that can never fit (jobs.csv status) instead of failing");
   sim->add_option("--out", out, "output directory")->capture_default_str();
   sim->add_flag("--quiet,-q", quiet, "print nothing on success");
+
+  auto* gen = app.add_subcommand("generate", "write a generated workload as a trace file");
+  std::string gen_out;
+  gen->add_option("--workload", cfg.workload, "generator: wang2020")->required();
+  gen->add_option("--seed", cfg.seed, "seed")->capture_default_str();
+  gen->add_option("--scale", cfg.gen.scale, "generator scale")->capture_default_str();
+  gen->add_option("--jobs", cfg.gen.jobs, "job count")->capture_default_str();
+  gen->add_option("--out", gen_out, "output file (default: standard output)");
 
   auto* lp = app.add_subcommand("list-policies", "every plugin and preset, one line each");
   auto* lc = app.add_subcommand("list-clusters", "built-in cluster presets");
@@ -151,9 +174,27 @@ int main(int argc, char** argv) {
 
   CLI11_PARSE(app, argc, argv);
   try {
-    if (*sim) return cmd_simulate(cfg, policies, out, quiet);
+    if (*sim) {
+      if (!cfg.workload.empty() && sim->count("--trace"))
+        throw InputError("--workload", 0, cfg.workload, "give either --trace or --workload, not both");
+      return cmd_simulate(cfg, policies, out, quiet);
+    }
+    if (*gen) {
+      GenOptions g = cfg.gen;
+      g.seed = cfg.seed;
+      const auto t = generate_workload(cfg.workload, g);
+      if (gen_out.empty()) {
+        std::cout << t.text;
+      } else {
+        std::ofstream f(gen_out, std::ios::binary);
+        if (!(f << t.text)) throw InputError(gen_out, 0, "--out", "cannot write");
+      }
+      return 0;
+    }
     if (*lp) {
-      for (const auto& p : policy_catalogue()) std::cout << fmt::format("{:<10} {:<18} {}\n", p.point, p.name, p.help);
+      for (const auto& p : policy_catalogue()) std::cout << fmt::format("{:<12} {:<18} {}\n", p.point, p.name, p.help);
+      for (const auto& p : task::task_policy_catalogue())
+        std::cout << fmt::format("{:<12} {:<18} {}\n", p.point, p.name, p.help);
       return 0;
     }
     if (*lc) {

@@ -34,6 +34,10 @@ struct NetworkSpec {
   // Contention law (DESIGN section 4): k flows on a link each get B / (k + a(k-1)).
   double contention_a = 0.0;
   double latency_us = 0.0;  // per ring step latency
+  // Task model (P1's per-MB cost law, spec A.4): all-reduce time per MB alone on a NIC (beta) and the
+  // extra per competing flow (eta). 0 = derive: beta = 8 / nic_gbps ms per MB, eta = a * beta.
+  double beta_ms_per_mb = 0.0;
+  double eta_ms_per_mb = 0.0;
 };
 
 struct RackSpec {

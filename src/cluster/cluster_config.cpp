@@ -57,6 +57,10 @@ ClusterSpec parse_cluster_yaml(const std::string& text, const std::string& src) 
     require_nonneg(spec.network.contention_a, net, "contention_a", src, "network.");
     spec.network.latency_us = get<double>(net, "latency_us", 0.0, src, "network.");
     require_nonneg(spec.network.latency_us, net, "latency_us", src, "network.");
+    spec.network.beta_ms_per_mb = get<double>(net, "beta_ms_per_mb", 0.0, src, "network.");
+    require_nonneg(spec.network.beta_ms_per_mb, net, "beta_ms_per_mb", src, "network.");
+    spec.network.eta_ms_per_mb = get<double>(net, "eta_ms_per_mb", 0.0, src, "network.");
+    require_nonneg(spec.network.eta_ms_per_mb, net, "eta_ms_per_mb", src, "network.");
   }
   std::map<std::string, int> rack_index;
   if (const YAML::Node racks = root["racks"]) {

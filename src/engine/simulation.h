@@ -7,7 +7,10 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "engine/task_engine.h"
 #include "metrics/metrics.h"
+#include "policy/task/task_plugin.h"
+#include "workload/generators.h"
 #include "workload/trace.h"
 
 namespace rm {
@@ -15,9 +18,12 @@ namespace rm {
 struct SimConfig {
   std::string cluster = "tiny";          // preset or YAML file
   std::string trace = "builtin:demo";    // file, or builtin:<name> for a bundled trace
+  std::string workload;                  // a generator (generators.h) instead of a trace
+  GenOptions gen;                        // its options (seed is taken from `seed`)
   std::string format = "auto";
   std::string policy = "fifo";
-  std::string exec = "rate";
+  std::string exec = "auto";             // rate | task | auto (task for task-model policies)
+  std::string compat;                    // "" or wang2020 (task model)
   std::uint64_t seed = 1;
   double preempt_overhead_s = 0;
   bool skip_unschedulable = false;
@@ -29,14 +35,21 @@ struct SimResult {
   ClusterSpec cluster;
   Workload workload;
   std::vector<Unschedulable> unschedulable;
-  std::unique_ptr<Scheduler> scheduler;
+  std::string exec;                          // the execution model that ran
+  std::unique_ptr<Scheduler> scheduler;      // rate model
   std::unique_ptr<Engine> engine;
+  std::unique_ptr<task::TaskPolicy> task_policy;  // task model
+  std::unique_ptr<TaskEngine> task;
+  RunRecord record;
   Summary summary;
   RunInfo info;
 };
 
 // Loads everything, runs, and summarises. Throws InputError on bad input, InvariantError on a bug.
 std::unique_ptr<SimResult> simulate(const SimConfig& cfg);
+
+// The execution model a config runs under ("auto" resolved).
+std::string resolve_exec(const SimConfig& cfg);
 
 // The workload of a config (reading, catalogue, resolution) without running it.
 Workload load_workload(const SimConfig& cfg, const ClusterSpec& cluster, std::vector<Unschedulable>* unsched,

@@ -20,12 +20,24 @@ double quantile(std::vector<double> v, double q) {
   return v[lo] + (v[hi] - v[lo]) * (pos - lo);
 }
 
-Summary summarize(const Engine& e, std::size_t unschedulable) {
+RunRecord record_of(const Engine& e) {
+  RunRecord r;
+  r.jobs.reserve(e.jobs().size());
+  for (const auto& j : e.jobs()) r.jobs.push_back({j.spec, j.first_start, j.finish, j.run_us, j.preemptions});
+  r.series = e.series();
+  r.total_gpus = e.cluster().total_gpus();
+  r.busy_gpu_us = e.busy_gpu_us();
+  r.events = e.events();
+  r.preemptions = e.preemptions();
+  return r;
+}
+
+Summary summarize(const RunRecord& e, std::size_t unschedulable) {
   Summary s;
   std::vector<double> jct;
   double queue = 0;
   Time first_submit = kNever, last_finish = 0;
-  for (const auto& j : e.jobs()) {
+  for (const auto& j : e.jobs) {
     jct.push_back(to_seconds(j.finish - j.spec->submit));
     queue += to_seconds(j.finish - j.spec->submit - j.run_us);
     first_submit = std::min(first_submit, j.spec->submit);
@@ -43,11 +55,12 @@ Summary summarize(const Engine& e, std::size_t unschedulable) {
     s.max_jct_s = *std::max_element(jct.begin(), jct.end());
     s.avg_queue_s = queue / jct.size();
     s.makespan_s = to_seconds(last_finish - first_submit);
-    const double capacity = static_cast<double>(e.cluster().total_gpus()) * to_seconds(last_finish - first_submit);
-    s.gpu_util = capacity > 0 ? static_cast<double>(e.busy_gpu_us()) / 1e6 / capacity : 0;
+    const double capacity = static_cast<double>(e.total_gpus) * to_seconds(last_finish - first_submit);
+    s.gpu_util = capacity > 0 ? static_cast<double>(e.busy_gpu_us) / 1e6 / capacity : 0;
   }
-  s.preemptions = e.preemptions();
-  s.events = e.events();
+  s.preemptions = e.preemptions;
+  s.events = e.events;
+  s.extra = e.extra;
   return s;
 }
 
@@ -63,7 +76,7 @@ std::ofstream open_out(const std::string& path) {
 
 }  // namespace
 
-void write_outputs(const std::string& dir, const Engine& e, const std::vector<Unschedulable>& unsched,
+void write_outputs(const std::string& dir, const RunRecord& e, const std::vector<Unschedulable>& unsched,
                    const Summary& s, const RunInfo& info) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -72,7 +85,7 @@ void write_outputs(const std::string& dir, const Engine& e, const std::vector<Un
     auto f = open_out(dir + "/jobs.csv");
     f << "job_id,submit_s,num_gpus,model,iterations,first_start_s,finish_s,jct_s,queue_s,run_s,preemptions,status\n";
     std::string buf;
-    for (const auto& j : e.jobs()) {
+    for (const auto& j : e.jobs) {
       const auto& sp = *j.spec;
       buf.clear();
       fmt::format_to(std::back_inserter(buf), "{},{},{},{},{:.6g},{},{},{},{},{},{},finished\n", sp.name,
@@ -88,9 +101,9 @@ void write_outputs(const std::string& dir, const Engine& e, const std::vector<Un
   {
     auto f = open_out(dir + "/timeseries.csv");
     f << "time_s,queued,running,busy_gpus,gpu_util\n";
-    const double total = e.cluster().total_gpus();
+    const double total = e.total_gpus;
     std::string buf;
-    for (const auto& r : e.series()) {
+    for (const auto& r : e.series) {
       buf.clear();
       fmt::format_to(std::back_inserter(buf), "{},{},{},{},{:.6f}\n", secs(r.t), r.queued, r.running, r.busy_gpus,
                      r.busy_gpus / total);
@@ -116,6 +129,7 @@ void write_outputs(const std::string& dir, const Engine& e, const std::vector<Un
   j["gpu_util"] = s.gpu_util;
   j["preemptions"] = s.preemptions;
   j["events"] = s.events;
+  for (const auto& [k, v] : s.extra) j[k] = v;
   j["wall_s"] = info.wall_s;  // the only field that differs between identical runs
   auto f = open_out(dir + "/summary.json");
   f << j.dump(2) << "\n";

@@ -12,6 +12,25 @@ double PluginParams::get_double(const std::string& key, double dflt) {
   return parse_double(it->second, "--policy", 0, plugin_ + ":" + key);
 }
 
+std::string PluginParams::get_string(const std::string& key, const std::string& dflt) {
+  used_.insert(key);
+  auto it = kv_.find(key);
+  return it == kv_.end() ? dflt : it->second;
+}
+
+PolicyPart parse_policy_part(const std::string& token) {
+  PolicyPart p;
+  const auto colon = token.find(':');
+  p.name = trim(token.substr(0, colon));
+  if (colon != std::string::npos)
+    for (const auto& kv : split_simple(token.substr(colon + 1), ';')) {
+      const auto eq = kv.find('=');
+      if (eq == std::string::npos) throw InputError("--policy", 0, p.name, "parameter '" + kv + "' is not key=value");
+      p.kv[trim(kv.substr(0, eq))] = trim(kv.substr(eq + 1));
+    }
+  return p;
+}
+
 std::vector<double> PluginParams::get_list(const std::string& key, std::vector<double> dflt) {
   used_.insert(key);
   auto it = kv_.find(key);

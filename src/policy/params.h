@@ -8,12 +8,20 @@
 
 namespace rm {
 
+// One part of a policy string, "name[:key=value;key=value]" (no alias resolution).
+struct PolicyPart {
+  std::string name;
+  std::map<std::string, std::string> kv;
+};
+PolicyPart parse_policy_part(const std::string& token);
+
 class PluginParams {
  public:
   PluginParams(std::string plugin, std::map<std::string, std::string> kv, std::uint64_t seed)
       : plugin_(std::move(plugin)), kv_(std::move(kv)), seed_(seed) {}
   std::uint64_t seed() const { return seed_; }
   double get_double(const std::string& key, double dflt);
+  std::string get_string(const std::string& key, const std::string& dflt);
   std::vector<double> get_list(const std::string& key, std::vector<double> dflt);
   // Throws InputError if a given key was never asked for (a typo).
   void check_all_used() const;

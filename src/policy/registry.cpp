@@ -54,23 +54,10 @@ const std::map<std::string, std::string> kAliases = {
     {"las", "2d-las"}, {"dlas", "2d-las"}, {"ff", "first-fit"}, {"firstfit", "first-fit"},
     {"consolidate", "consolidated"}, {"pack", "consolidated"}};
 
-struct Part {
-  std::string name;
-  std::map<std::string, std::string> kv;
-};
-
-Part parse_part(const std::string& token) {
-  Part p;
-  const auto colon = token.find(':');
-  p.name = trim(token.substr(0, colon));
+PolicyPart parse_part(const std::string& token) {
+  PolicyPart p = parse_policy_part(token);
   auto a = kAliases.find(p.name);
   if (a != kAliases.end()) p.name = a->second;
-  if (colon != std::string::npos)
-    for (const auto& kv : split_simple(token.substr(colon + 1), ';')) {
-      const auto eq = kv.find('=');
-      if (eq == std::string::npos) throw InputError("--policy", 0, p.name, "parameter '" + kv + "' is not key=value");
-      p.kv[trim(kv.substr(0, eq))] = trim(kv.substr(eq + 1));
-    }
   return p;
 }
 
@@ -99,7 +86,7 @@ std::unique_ptr<Scheduler> make_scheduler(const std::string& spec, std::uint64_t
   std::unique_ptr<Placement> placement;
   int preempt = -1, backfill = -1;
   for (const auto& token : split_simple(expanded, '+')) {
-    Part part = parse_part(token);
+    PolicyPart part = parse_part(token);
     if (part.name.empty()) throw InputError("--policy", 0, spec, "empty part in policy '" + spec + "'");
     PluginParams params(part.name, part.kv, seed);
     bool found = false;

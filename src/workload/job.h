@@ -19,6 +19,7 @@ struct JobSpec {
   double duration_s = 0;   // the trace's run time, when it gives one (0 = none)
   // Per-iteration figures after resolution (trace values win over the catalogue):
   double compute_s = 0;    // forward + backward per worker
+  double forward_s = 0;    // forward part of compute_s (0 = unknown; the task model then takes 40 %)
   double grad_mb = 0;      // all-reduce size
   double gpu_mem_mb = 0;   // per worker
   std::string user;        // user or virtual cluster
@@ -33,6 +34,7 @@ struct JobSpec {
 struct RawTimes {
   double iter_time_s = 0;  // the trace's own isolated per-iteration time (0 = none)
   double compute_s = 0;    // explicit compute per iteration (0 = none)
+  double forward_s = 0;    // explicit forward part of compute_s (0 = none)
   double grad_mb = -1;     // explicit gradient size (-1 = none)
   double gpu_mem_mb = -1;  // explicit memory per worker (-1 = none)
 };

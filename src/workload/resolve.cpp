@@ -29,6 +29,7 @@ void resolve_workload(Workload& w, const ModelCatalogue& cat, const ClusterSpec&
       throw InputError(j.file, j.line, "model", "unknown model '" + j.model + "' (see `ringmaster list-models`)");
     if (prof) j.model = prof->name;
     j.compute_s = raw.compute_s > 0 ? raw.compute_s : prof->compute_ms / 1000.0;
+    if (raw.compute_s > 0 && raw.forward_s > 0) j.forward_s = raw.forward_s;
     j.grad_mb = raw.grad_mb >= 0 ? raw.grad_mb : prof->grad_mb;
     j.gpu_mem_mb = raw.gpu_mem_mb >= 0 ? raw.gpu_mem_mb : prof->gpu_mem_mb;
     if (raw.iter_time_s > 0) {

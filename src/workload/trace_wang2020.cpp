@@ -20,7 +20,11 @@ void read_wang2020(TableReader& t, Workload& w) {
     j.model = t.require(row, "model");
     j.num_gpus = static_cast<int>(parse_int(t.require(row, "num_gpus"), t.file(), t.line(), "num_gpus"));
     j.iterations = num("iterations");
-    raw.compute_s = (num("fw_ms") + num("bw_ms")) / 1000.0;
+    const double fw = num("fw_ms"), bw = num("bw_ms");
+    if (fw < 0) throw InputError(t.file(), t.line(), "fw_ms", "must be >= 0");
+    if (bw < 0) throw InputError(t.file(), t.line(), "bw_ms", "must be >= 0");
+    raw.compute_s = (fw + bw) / 1000.0;
+    raw.forward_s = fw / 1000.0;
     raw.grad_mb = num("model_size_mb");
     raw.gpu_mem_mb = num("gpu_mem_mb");
     j.batch_size = static_cast<int>(num("batch_size"));

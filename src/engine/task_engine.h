@@ -1,0 +1,118 @@
+// The task execution model (--exec task; Wang et al. 2020, spec contention-and-sjf-bco.md Part A).
+// Every iteration of a job is a DAG: forward then backward on each worker, then one all-reduce of the
+// job's gradient (a barrier). GPUs are shared by memory and run one task at a time; an all-reduce is
+// free inside one server, otherwise one flow on the NIC of every server the job spans, progressing at
+// 1 / (k beta + (k-1) eta) MB/ms with k the flow count on the job's busiest NIC.
+//
+// Default: event-driven in continuous time (ms as double), the physically correct model.
+// compat=true (--compat wang2020): the authors' 1-ms step loop of spec A.11 item 3, quirks included
+// (placement skip, late release, integer-ms flow completion, per-step re-rating, persistent LWF
+// server order, 1 GbE beta in the LWF workload), which reproduces their simulator's numbers exactly.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <vector>
+
+#include "cluster/cluster.h"
+#include "metrics/metrics.h"
+#include "policy/task/task_plugin.h"
+#include "workload/job.h"
+
+namespace rm {
+
+struct TaskOptions {
+  bool compat = false;
+  std::function<void(double)> progress;  // fraction of jobs done, now and then; may be empty
+};
+
+class TaskEngine : public task::TaskView {
+ public:
+  // Throws InputError if a job cannot run in this model (compat needs whole milliseconds).
+  TaskEngine(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs, task::TaskPolicy& policy,
+             TaskOptions opt = {});
+  // Runs to the end. Throws InvariantError on a broken invariant or a deadlock.
+  void run();
+
+  RunRecord record() const;
+  double total_time_ms() const { return total_time_; }  // authors' makespan (A.11 item 23)
+  double avg_jct_ms() const;
+  double finish_ms(int job) const { return jobs_[job].finish; }  // absolute time of the final sync
+  double jct_ms(int job) const { return jobs_[job].finish - jobs_[job].v.arrival; }
+  double gpu_active_ms() const;  // sum over GPUs of busy time
+  std::int64_t max_gpu_sharing() const { return max_sharing_; }  // most jobs ever on one GPU
+  std::int64_t max_link_flows() const { return max_flows_; }     // most flows ever on one NIC
+
+  // TaskView
+  const std::vector<task::TGpu>& gpus() const override { return gpus_; }
+  int num_servers() const override { return static_cast<int>(server_gpus_.size()); }
+  const std::vector<int>& server_gpus(int s) const override { return server_gpus_[s]; }
+  const std::vector<int>& server_flows(int s) const override { return server_flows_[s]; }
+  const task::TFlow& flow_of(int job) const override { return jobs_[job].flow; }
+  const task::TJob& job(int id) const override { return jobs_[id].v; }
+  int eligible_count(double mem) const override;
+  std::uint64_t workload_version() const override { return wl_version_; }
+  double beta() const override { return beta_; }
+  double eta() const override { return eta_; }
+  bool compat() const override { return opt_.compat; }
+  double probe_rest(int job, double t, bool mutating) override;
+
+ private:
+  enum Phase : std::uint8_t { FF, BP, WAIT };
+  struct Job {
+    task::TJob v;
+    const JobSpec* spec = nullptr;
+    std::vector<Phase> phase;
+    int waiting = 0;
+    std::int64_t iter = 1;
+    bool placed = false, in_comm = false, finished = false, released = false, ready = false;
+    double comm_once = 0;
+    double placed_at = -1, finish = -1;
+    std::int64_t seq = -1;  // placement order
+    task::TFlow flow;
+  };
+  struct GpuRt {
+    bool busy = false, dirty = false;
+    double end = 0;
+    int job = -1, worker = -1;
+    std::vector<std::pair<int, int>> jobs;  // (job, worker) in placement order
+    double active = 0;
+  };
+
+  void step(double t);
+  void retire_gpu(int g);
+  void sync(Job& j, double t);
+  void release(Job& j);
+  bool try_place(Job& j, double t);
+  void start_flow(Job& j, double t);
+  void rerate(Job& j, double t);
+  void dispatch(int g, double t);
+  void mark_dirty(int g);
+  void set_ready(Job& j, bool on);
+  double next_event() const;
+  void check_final() const;
+
+  TaskOptions opt_;
+  task::TaskPolicy& policy_;
+  int total_gpus_ = 0;
+  double beta_ = 0, eta_ = 0, lwf_beta_ = 0;
+  std::vector<task::TGpu> gpus_;
+  std::vector<GpuRt> rt_;
+  std::vector<std::vector<int>> server_gpus_, server_flows_;
+  std::vector<Job> jobs_;  // in arrival order (= JobSpec order)
+
+  std::vector<int> queue_, running_, ready_, comm_, dirty_;
+  std::size_t next_arrival_ = 0;
+  std::int64_t seq_ = 0, released_ = 0, unreleased_finished_ = 0;
+  std::priority_queue<std::pair<double, int>, std::vector<std::pair<double, int>>, std::greater<>> ends_;
+  bool queue_sorted_ = true, flows_changed_ = false, changed_ = false;
+  std::uint64_t mem_version_ = 0, wl_version_ = 0, placed_at_version_ = ~std::uint64_t{0};
+  std::uint64_t placed_at_wl_ = ~std::uint64_t{0};
+  mutable std::vector<std::tuple<double, std::uint64_t, int>> eligible_cache_;
+  std::vector<int> chosen_, cands_;
+  double total_time_ = 0;
+  std::int64_t events_ = 0, max_sharing_ = 0, max_flows_ = 0;
+  std::vector<SeriesRow> series_;
+};
+
+}  // namespace rm

@@ -1,0 +1,25 @@
+// First-fit by memory ("bp" in the authors' code, spec A.6.3): the first n eligible GPUs in the fixed
+// server-major order. With shared GPUs this piles jobs onto the lowest-numbered GPUs.
+#include "policy/task/task_placements.h"
+
+namespace rm::task {
+namespace {
+
+class FirstFit : public TaskPlacement {
+ public:
+  std::string name() const override { return "first-fit"; }
+  bool place(const TJob& j, const TaskView& v, std::vector<int>& out) override {
+    if (v.eligible_count(j.mem) < j.n) return false;
+    out.clear();
+    const auto& g = v.gpus();
+    for (int i = 0; i < static_cast<int>(g.size()) && static_cast<int>(out.size()) < j.n; ++i)
+      if (g[i].free_mem >= j.mem) out.push_back(i);
+    return true;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<TaskPlacement> make_task_first_fit(PluginParams&) { return std::make_unique<FirstFit>(); }
+
+}  // namespace rm::task

@@ -1,0 +1,100 @@
+// LWF-kappa, Least Workload First with consolidation threshold kappa (Wang et al. 2020, spec A.6.3,
+// A.11 item 11). A job of at most kappa GPUs takes the eligible GPUs of least workload (balance); a
+// larger job walks the servers by mean GPU workload and takes each one's eligible GPUs, least loaded
+// first (consolidate). Workloads are the engine's A.6.2 bookkeeping.
+//
+// history=true (the default under --compat wang2020) keeps the authors' persistent server list: it is
+// stable-sorted in place on every large-job attempt, so ties keep the order left by earlier sorts.
+// history=false sorts afresh by (mean workload, server id).
+#include <algorithm>
+#include <numeric>
+
+#include "core/error.h"
+#include "policy/task/task_placements.h"
+
+namespace rm::task {
+namespace {
+
+class Lwf : public TaskPlacement {
+ public:
+  Lwf(int kappa, int history) : kappa_(kappa), history_(history) {}
+  std::string name() const override { return "lwf:kappa=" + std::to_string(kappa_); }
+
+  bool place(const TJob& j, const TaskView& v, std::vector<int>& out) override {
+    const auto& g = v.gpus();
+    out.clear();
+    if (j.n <= kappa_) {
+      if (v.eligible_count(j.mem) < j.n) return false;
+      std::vector<int> e;
+      for (int i = 0; i < static_cast<int>(g.size()); ++i)
+        if (g[i].free_mem >= j.mem) e.push_back(i);
+      // Stable sort by (workload, server) over the server-major order = sort by (workload, id).
+      std::partial_sort(e.begin(), e.begin() + j.n, e.end(), [&](int a, int b) {
+        return g[a].workload != g[b].workload ? g[a].workload < g[b].workload : a < b;
+      });
+      out.assign(e.begin(), e.begin() + j.n);
+      return true;
+    }
+    sort_servers(v);
+    if (v.eligible_count(j.mem) < j.n) return false;
+    std::vector<int> e;
+    for (int s : order_) {
+      e.clear();
+      for (int i : v.server_gpus(s))
+        if (g[i].free_mem >= j.mem) e.push_back(i);
+      std::stable_sort(e.begin(), e.end(), [&](int a, int b) { return g[a].workload < g[b].workload; });
+      for (int i : e) {
+        out.push_back(i);
+        if (static_cast<int>(out.size()) == j.n) return true;
+      }
+    }
+    return false;  // unreachable: eligible_count said there are enough
+  }
+
+ private:
+  void sort_servers(const TaskView& v) {
+    const int ns = v.num_servers();
+    const bool history = history_ < 0 ? v.compat() : history_ == 1;
+    if (static_cast<int>(order_.size()) != ns) {
+      order_.resize(ns);
+      std::iota(order_.begin(), order_.end(), 0);
+      mean_.assign(ns, 0);
+      sorted_at_ = ~std::uint64_t{0};
+    }
+    // Re-sorting by unchanged keys is a no-op for a stable sort, so skip it when no workload moved.
+    if (v.workload_version() == sorted_at_) return;
+    sorted_at_ = v.workload_version();
+    const auto& g = v.gpus();
+    for (int s = 0; s < ns; ++s) {
+      double sum = 0;
+      for (int i : v.server_gpus(s)) sum += g[i].workload;  // ((w0 + w1) + w2) + w3, as NumPy does
+      mean_[s] = sum / static_cast<double>(v.server_gpus(s).size());
+    }
+    if (history) {
+      std::stable_sort(order_.begin(), order_.end(), [&](int a, int b) { return mean_[a] < mean_[b]; });
+    } else {
+      std::iota(order_.begin(), order_.end(), 0);
+      std::sort(order_.begin(), order_.end(),
+                [&](int a, int b) { return mean_[a] != mean_[b] ? mean_[a] < mean_[b] : a < b; });
+    }
+  }
+
+  int kappa_;
+  int history_;  // -1 = follow --compat
+  std::vector<int> order_;
+  std::vector<double> mean_;
+  std::uint64_t sorted_at_ = ~std::uint64_t{0};
+};
+
+}  // namespace
+
+std::unique_ptr<TaskPlacement> make_lwf(PluginParams& p) {
+  const double k = p.get_double("kappa", 2);
+  if (!(k >= 1) || k != static_cast<int>(k)) throw InputError("--policy", 0, "lwf:kappa", "must be an integer >= 1");
+  const std::string h = p.get_string("history", "auto");
+  if (h != "auto" && h != "true" && h != "false")
+    throw InputError("--policy", 0, "lwf:history", "must be auto, true or false");
+  return std::make_unique<Lwf>(static_cast<int>(k), h == "auto" ? -1 : h == "true");
+}
+
+}  // namespace rm::task

@@ -1,0 +1,30 @@
+// Synthetic workload generators (--workload NAME). Each writes a job list in one of the trace
+// formats, so `ringmaster generate` output read back with --trace gives the same run.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rm {
+
+struct GenOptions {
+  std::uint64_t seed = 1;
+  double scale = 10;  // wang2020: iterations in [scale, 6 scale], arrivals in [0, 1200 scale) ms
+  int jobs = 160;
+};
+
+struct GeneratedTrace {
+  std::string text;    // the job list
+  std::string format;  // its trace format
+};
+
+// Throws InputError for an unknown generator or bad options.
+GeneratedTrace generate_workload(const std::string& name, const GenOptions& opt);
+const std::vector<std::pair<std::string, std::string>>& workload_generators();  // name, description
+
+// Wang et al. 2020 (spec A.7): the Microsoft GPU-count mix 80/14/26/30/8/2 of 1/2/4/8/16/32 GPUs per 160
+// jobs (in id order), a model uniform over VGG-16 / ResNet-50 / Inception-v3 / LSTM (table A.3.1),
+// iterations uniform in {scale..6 scale}, arrivals floor(U[0, 1200 scale)) ms.
+GeneratedTrace generate_wang2020(const GenOptions& opt);
+
+}  // namespace rm
