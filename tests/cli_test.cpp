@@ -47,6 +47,35 @@ TEST(Cli, SimulateWritesTheThreeFilesWithTheContractKeys) {
   EXPECT_EQ(read_file(d + "/timeseries.csv").rfind("time_s,queued,running,busy_gpus,gpu_util\n", 0), 0u);
 }
 
+TEST(Cli, TaskModelContract) {
+  // Issue 3's contract: the authors' configuration strings with --exec task [--compat wang2020].
+  const std::string golden = std::string(RM_SHARED_DIR) + "/goldens/p1-ada-srsf/jobs_seed1.csv";
+  for (const std::string compat : {"", " --compat wang2020"}) {
+    const std::string d = temp_dir();
+    auto r = sh("simulate --cluster wang2020 --trace " + golden +
+                " --format wang2020 --exec task --policy ssf-lwf2-srsf-1-true" + compat + " --out " + d);
+    ASSERT_EQ(r.code, 0) << r.text;
+    auto j = nlohmann::json::parse(read_file(d + "/summary.json"));
+    ASSERT_TRUE(j.contains("avg_jct_ms") && j.contains("makespan_ms")) << j.dump();
+    EXPECT_EQ(j["jobs"], 160);
+    if (!compat.empty()) {
+      EXPECT_NEAR(j["avg_jct_ms"].get<double>(), 12313.2, 0.05);
+      EXPECT_EQ(j["makespan_ms"].get<double>(), 73573.0);
+    }
+  }
+  // A generated workload round-trips through `generate` and --trace.
+  const std::string d = temp_dir();
+  ASSERT_EQ(sh("generate --workload wang2020 --seed 9 --out " + d + "/g.csv").code, 0);
+  auto a = sh("simulate --cluster wang2020 --workload wang2020 --seed 9 --policy srsf2 -q --out " + d + "/a");
+  auto b = sh("simulate --cluster wang2020 --trace " + d + "/g.csv --seed 9 --policy srsf2 -q --out " + d + "/b");
+  ASSERT_EQ(a.code, 0) << a.text;
+  ASSERT_EQ(b.code, 0) << b.text;
+  EXPECT_EQ(read_file(d + "/a/jobs.csv"), read_file(d + "/b/jobs.csv"));
+  auto bad = sh("simulate --cluster wang2020 --workload wang2020 --policy ada-srsf+lwf:kappa=x --out " + d + "/c");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.text.find("lwf:kappa"), std::string::npos) << bad.text;
+}
+
 TEST(Cli, SameSeedGivesByteIdenticalOutputs) {
   const std::string a = temp_dir() + "/a", b = temp_dir() + "/b";
   for (const auto& d : {a, b})

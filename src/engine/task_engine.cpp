@@ -45,7 +45,8 @@ TaskEngine::TaskEngine(const ClusterSpec& cluster, const std::vector<JobSpec>& j
   beta_ = cluster.network.beta_ms_per_mb > 0 ? cluster.network.beta_ms_per_mb
                                              : (min_nic > 0 && std::isfinite(min_nic) ? 8.0 / min_nic : 0.8);
   eta_ = cluster.network.eta_ms_per_mb > 0 ? cluster.network.eta_ms_per_mb : cluster.network.contention_a * beta_;
-  lwf_beta_ = opt_.compat ? kLwfBetaCompat : beta_;
+  lwf_beta_ = policy_.placement->workload_beta() > 0 ? policy_.placement->workload_beta()
+                                                      : (opt_.compat ? kLwfBetaCompat : beta_);
 
   jobs_.resize(jobs.size());
   for (std::size_t i = 0; i < jobs.size(); ++i) {

@@ -3,6 +3,8 @@
 // larger job walks the servers by mean GPU workload and takes each one's eligible GPUs, least loaded
 // first (consolidate). Workloads are the engine's A.6.2 bookkeeping.
 //
+// beta=B charges communication at B ms/MB in the workload (default: the authors' 1 GbE 7.8125 under
+// --compat wang2020, the network's beta otherwise; A.9 Q7).
 // history=true (the default under --compat wang2020) keeps the authors' persistent server list: it is
 // stable-sorted in place on every large-job attempt, so ties keep the order left by earlier sorts.
 // history=false sorts afresh by (mean workload, server id).
@@ -17,8 +19,9 @@ namespace {
 
 class Lwf : public TaskPlacement {
  public:
-  Lwf(int kappa, int history) : kappa_(kappa), history_(history) {}
+  Lwf(int kappa, int history, double beta) : kappa_(kappa), history_(history), beta_(beta) {}
   std::string name() const override { return "lwf:kappa=" + std::to_string(kappa_); }
+  double workload_beta() const override { return beta_; }
 
   bool place(const TJob& j, const TaskView& v, std::vector<int>& out) override {
     const auto& g = v.gpus();
@@ -81,6 +84,7 @@ class Lwf : public TaskPlacement {
 
   int kappa_;
   int history_;  // -1 = follow --compat
+  double beta_;  // 0 = engine default
   std::vector<int> order_;
   std::vector<double> mean_;
   std::uint64_t sorted_at_ = ~std::uint64_t{0};
@@ -94,7 +98,9 @@ std::unique_ptr<TaskPlacement> make_lwf(PluginParams& p) {
   const std::string h = p.get_string("history", "auto");
   if (h != "auto" && h != "true" && h != "false")
     throw InputError("--policy", 0, "lwf:history", "must be auto, true or false");
-  return std::make_unique<Lwf>(static_cast<int>(k), h == "auto" ? -1 : h == "true");
+  const double beta = p.get_double("beta", 0);
+  if (beta < 0) throw InputError("--policy", 0, "lwf:beta", "must be > 0");
+  return std::make_unique<Lwf>(static_cast<int>(k), h == "auto" ? -1 : h == "true", beta);
 }
 
 }  // namespace rm::task

@@ -76,6 +76,9 @@ class TaskPlacement {
   virtual ~TaskPlacement() = default;
   virtual std::string name() const = 0;
   virtual bool place(const TJob& j, const TaskView& v, std::vector<int>& out) = 0;
+  // ms per MB at which the engine's GPU-workload bookkeeping (A.6.2) charges communication;
+  // 0 = the engine's default (7.8125 under --compat wang2020, the network's beta otherwise).
+  virtual double workload_beta() const { return 0; }
 };
 
 // May job j's all-reduce start now, given the flows already on its servers' NICs?
