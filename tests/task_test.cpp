@@ -127,6 +127,8 @@ class FakeView : public task::TaskView {
   const std::vector<int>& server_flows(int s) const override { return flows_[s]; }
   const task::TFlow& flow_of(int) const override { return flow_; }
   const task::TJob& job(int) const override { return job_; }
+  int server_split_jobs(int s) const override { return split[s]; }
+  std::vector<int> split = std::vector<int>(16, 0);
   int eligible_count(double mem) const override {
     return static_cast<int>(std::count_if(g_.begin(), g_.end(), [&](const auto& g) { return g.free_mem >= mem; }));
   }

@@ -41,6 +41,7 @@ TaskEngine::TaskEngine(const ClusterSpec& cluster, const std::vector<JobSpec>& j
   total_gpus_ = static_cast<int>(gpus_.size());
   rt_.resize(gpus_.size());
   server_flows_.resize(server_gpus_.size());
+  split_.assign(server_gpus_.size(), 0);
   // One law for every NIC: the network's beta/eta, else 1 MB over the slowest NIC and eta = a * beta.
   beta_ = cluster.network.beta_ms_per_mb > 0 ? cluster.network.beta_ms_per_mb
                                              : (min_nic > 0 && std::isfinite(min_nic) ? 8.0 / min_nic : 0.8);
@@ -181,6 +182,8 @@ void TaskEngine::release(Job& j) {
     auto& list = rt_[g].jobs;
     list.erase(std::find(list.begin(), list.end(), std::make_pair(j.v.id, static_cast<int>(i))));
   }
+  if (j.v.servers.size() > 1)
+    for (int s : j.v.servers) --split_[s];
   j.released = true;
   ++released_;
   --unreleased_finished_;
@@ -204,6 +207,8 @@ bool TaskEngine::try_place(Job& j, double t) {
     if (std::find(servers.begin(), servers.end(), gpus_[g].server) == servers.end())
       servers.push_back(gpus_[g].server);
   }
+  if (servers.size() > 1)
+    for (int s : servers) ++split_[s];
   const double iters = static_cast<double>(j.v.iters);
   j.comm_once = servers.size() > 1 ? j.v.size * lwf_beta_ : 0.0;
   const double comm_total = j.comm_once * iters;

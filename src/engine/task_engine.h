@@ -50,6 +50,7 @@ class TaskEngine : public task::TaskView {
   const std::vector<int>& server_flows(int s) const override { return server_flows_[s]; }
   const task::TFlow& flow_of(int job) const override { return jobs_[job].flow; }
   const task::TJob& job(int id) const override { return jobs_[id].v; }
+  int server_split_jobs(int s) const override { return split_[s]; }
   int eligible_count(double mem) const override;
   std::uint64_t workload_version() const override { return wl_version_; }
   double beta() const override { return beta_; }
@@ -99,6 +100,7 @@ class TaskEngine : public task::TaskView {
   std::vector<task::TGpu> gpus_;
   std::vector<GpuRt> rt_;
   std::vector<std::vector<int>> server_gpus_, server_flows_;
+  std::vector<int> split_;  // per server: placed multi-server jobs
   std::vector<Job> jobs_;  // in arrival order (= JobSpec order)
 
   std::vector<int> queue_, running_, ready_, comm_, dirty_;

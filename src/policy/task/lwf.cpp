@@ -3,6 +3,8 @@
 // larger job walks the servers by mean GPU workload and takes each one's eligible GPUs, least loaded
 // first (consolidate). Workloads are the engine's A.6.2 bookkeeping.
 //
+// nic=true (ours, beyond the paper): a large job walks the servers by the number of placed split jobs
+// using their NIC first, then by mean workload, so split jobs land on disjoint NICs where possible.
 // beta=B charges communication at B ms/MB in the workload (default: the authors' 1 GbE 7.8125 under
 // --compat wang2020, the network's beta otherwise; A.9 Q7).
 // history=true (the default under --compat wang2020) keeps the authors' persistent server list: it is
@@ -19,8 +21,8 @@ namespace {
 
 class Lwf : public TaskPlacement {
  public:
-  Lwf(int kappa, int history, double beta) : kappa_(kappa), history_(history), beta_(beta) {}
-  std::string name() const override { return "lwf:kappa=" + std::to_string(kappa_); }
+  Lwf(int kappa, int history, double beta, bool nic) : kappa_(kappa), history_(history), beta_(beta), nic_(nic) {}
+  std::string name() const override { return "lwf:kappa=" + std::to_string(kappa_) + (nic_ ? ";nic=true" : ""); }
   double workload_beta() const override { return beta_; }
 
   bool place(const TJob& j, const TaskView& v, std::vector<int>& out) override {
@@ -64,7 +66,8 @@ class Lwf : public TaskPlacement {
       mean_.assign(ns, 0);
       sorted_at_ = ~std::uint64_t{0};
     }
-    // Re-sorting by unchanged keys is a no-op for a stable sort, so skip it when no workload moved.
+    // Re-sorting by unchanged keys is a no-op for a stable sort, so skip it when no workload moved
+    // (nic=true also reads the split-job counts, which change only with placements, which move workloads).
     if (v.workload_version() == sorted_at_) return;
     sorted_at_ = v.workload_version();
     const auto& g = v.gpus();
@@ -72,6 +75,16 @@ class Lwf : public TaskPlacement {
       double sum = 0;
       for (int i : v.server_gpus(s)) sum += g[i].workload;  // ((w0 + w1) + w2) + w3, as NumPy does
       mean_[s] = sum / static_cast<double>(v.server_gpus(s).size());
+    }
+    if (nic_) {  // servers whose NIC carries fewer split jobs first, then by mean workload
+      split_.resize(ns);
+      for (int s = 0; s < ns; ++s) split_[s] = v.server_split_jobs(s);
+      std::iota(order_.begin(), order_.end(), 0);
+      std::sort(order_.begin(), order_.end(), [&](int a, int b) {
+        if (split_[a] != split_[b]) return split_[a] < split_[b];
+        return mean_[a] != mean_[b] ? mean_[a] < mean_[b] : a < b;
+      });
+      return;
     }
     if (history) {
       std::stable_sort(order_.begin(), order_.end(), [&](int a, int b) { return mean_[a] < mean_[b]; });
@@ -85,6 +98,8 @@ class Lwf : public TaskPlacement {
   int kappa_;
   int history_;  // -1 = follow --compat
   double beta_;  // 0 = engine default
+  bool nic_;     // contention-aware server order (ours, beyond the paper)
+  std::vector<int> split_;
   std::vector<int> order_;
   std::vector<double> mean_;
   std::uint64_t sorted_at_ = ~std::uint64_t{0};
@@ -100,7 +115,9 @@ std::unique_ptr<TaskPlacement> make_lwf(PluginParams& p) {
     throw InputError("--policy", 0, "lwf:history", "must be auto, true or false");
   const double beta = p.get_double("beta", 0);
   if (beta < 0) throw InputError("--policy", 0, "lwf:beta", "must be > 0");
-  return std::make_unique<Lwf>(static_cast<int>(k), h == "auto" ? -1 : h == "true", beta);
+  const std::string nic = p.get_string("nic", "false");
+  if (nic != "true" && nic != "false") throw InputError("--policy", 0, "lwf:nic", "must be true or false");
+  return std::make_unique<Lwf>(static_cast<int>(k), h == "auto" ? -1 : h == "true", beta, nic == "true");
 }
 
 }  // namespace rm::task

@@ -58,6 +58,8 @@ class TaskView {
   virtual const std::vector<int>& server_flows(int s) const = 0;  // communicating job ids, start order
   virtual const TFlow& flow_of(int job) const = 0;
   virtual const TJob& job(int id) const = 0;
+  // Placed jobs spanning several servers that use server s (its NIC's potential flows).
+  virtual int server_split_jobs(int s) const = 0;
   // How many GPUs have at least `mem` MB free (cached per memory state).
   virtual int eligible_count(double mem) const = 0;
   // A counter that changes whenever any GPU workload changes.
