@@ -127,6 +127,7 @@ void TaskEngine::set_ready(Job& j, bool on) {
     auto pos = std::upper_bound(ready_.begin(), ready_.end(), j.seq,
                                 [&](std::int64_t s, int id) { return s < jobs_[id].seq; });
     ready_.insert(pos, j.v.id);
+    new_ready_ = true;
   } else {
     ready_.erase(std::find(ready_.begin(), ready_.end(), j.v.id));
   }
@@ -321,8 +322,8 @@ void TaskEngine::step(double t) {
   // Default mode: a single-server job whose workers all wait syncs now (its all-reduce is free), so
   // its memory is released below at the same instant (compat syncs it in P5, releases next step).
   if (!opt_.compat && !ready_.empty()) {
-    cands_ = ready_;
-    for (int id : cands_)
+    scratch_ = ready_;
+    for (int id : scratch_)
       if (jobs_[id].v.servers.size() == 1) sync(jobs_[id], t);
   }
   // P2: release finished jobs' memory.
@@ -373,18 +374,27 @@ void TaskEngine::step(double t) {
       queue_.swap(left);
     }
   }
-  // P5: all-reduces of jobs whose workers all finished backward.
-  if (!ready_.empty()) {
+  // P5: all-reduces of jobs whose workers all finished backward. Event-driven, a stable admission
+  // rule is re-asked only when a job became ready or the flow set changed since the last pass.
+  const bool p5 = opt_.compat || new_ready_ || flows_changed_ || !policy_.admission->stable();
+  new_ready_ = false;
+  if (!ready_.empty() && p5) {
     cands_.clear();
-    const std::vector<int> ready = ready_;
-    for (int id : ready) {
+    scratch_ = ready_;
+    for (int id : scratch_) {
       Job& j = jobs_[id];
       if (j.v.servers.size() == 1) sync(j, t);  // free inside one server
       else cands_.push_back(id);
     }
+    // Stable by key: ties keep placement order (A.11 item 15). Insertion sort: a handful of jobs.
     const task::Key key = policy_.comm;
-    std::stable_sort(cands_.begin(), cands_.end(),
-                     [&](int a, int b) { return jobs_[a].v.key(key) < jobs_[b].v.key(key); });
+    for (std::size_t i = 1; i < cands_.size(); ++i) {
+      const int id = cands_[i];
+      const double k = jobs_[id].v.key(key);
+      std::size_t j = i;
+      for (; j > 0 && jobs_[cands_[j - 1]].v.key(key) > k; --j) cands_[j] = cands_[j - 1];
+      cands_[j] = id;
+    }
     for (int id : cands_)
       if (policy_.admission->admit(jobs_[id].v, t, *this)) start_flow(jobs_[id], t);
   }
@@ -395,9 +405,9 @@ void TaskEngine::step(double t) {
   // P8: idle GPUs pick their next task.
   if (!dirty_.empty()) {
     std::sort(dirty_.begin(), dirty_.end());
-    const std::vector<int> dirty = std::move(dirty_);
+    scratch_.swap(dirty_);
     dirty_.clear();
-    for (int g : dirty) dispatch(g, t);
+    for (int g : scratch_) dispatch(g, t);
   }
 }
 

@@ -107,11 +107,11 @@ class TaskEngine : public task::TaskView {
   std::size_t next_arrival_ = 0;
   std::int64_t seq_ = 0, released_ = 0, unreleased_finished_ = 0;
   std::priority_queue<std::pair<double, int>, std::vector<std::pair<double, int>>, std::greater<>> ends_;
-  bool queue_sorted_ = true, flows_changed_ = false, changed_ = false;
+  bool queue_sorted_ = true, flows_changed_ = false, changed_ = false, new_ready_ = false;
   std::uint64_t mem_version_ = 0, wl_version_ = 0, placed_at_version_ = ~std::uint64_t{0};
   std::uint64_t placed_at_wl_ = ~std::uint64_t{0};
   mutable std::vector<std::tuple<double, std::uint64_t, int>> eligible_cache_;
-  std::vector<int> chosen_, cands_;
+  std::vector<int> chosen_, cands_, scratch_;
   double total_time_ = 0;
   std::int64_t events_ = 0, max_sharing_ = 0, max_flows_ = 0;
   std::vector<SeriesRow> series_;

@@ -26,6 +26,10 @@ class AdaDual : public CommAdmission {
     return s;
   }
 
+  // A waiting job's test only gets stricter as the running flow drains; the authors' probe, though,
+  // changes state on every test.
+  bool stable() const override { return mutating_ != 1; }
+
   bool admit(const TJob& j, double t, TaskView& v) override {
     const int c = busiest_link(j, v);
     if (c == 0) return true;

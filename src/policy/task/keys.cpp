@@ -1,4 +1,4 @@
-// Priority keys of spec A.6.1 and the link count c of A.6.4.
+// Names of the priority keys of spec A.6.1 (the keys themselves are inline in task_plugin.h).
 #include <algorithm>
 
 #include "core/error.h"
@@ -24,23 +24,6 @@ const char* key_name(Key k) {
     case Key::SF: return "sf";
   }
   return "?";
-}
-
-double TJob::key(Key k) const {
-  switch (k) {
-    case Key::SSF: return static_cast<double>(n) * static_cast<double>(iters) * (fw + bw);
-    case Key::SRSF: return rem_service;
-    case Key::SRTF: return rem_time;
-    case Key::STF: return static_cast<double>(iters) * (fw + bw);
-    case Key::SF: return n;
-  }
-  return 0;
-}
-
-int busiest_link(const TJob& j, const TaskView& v) {
-  int c = 0;
-  for (int s : j.servers) c = std::max(c, static_cast<int>(v.server_flows(s).size()));
-  return c;
 }
 
 }  // namespace rm::task

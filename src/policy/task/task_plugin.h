@@ -2,6 +2,7 @@
 // GPUs are shared by memory, jobs are DAGs of forward / backward tasks and one all-reduce flow per
 // iteration. Plugins read the task engine's state (TaskView) and return choices; the engine applies them.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -33,7 +34,16 @@ struct TJob {
   double rem_service = 0, rem_time = 0;
   std::vector<int> gpus;     // worker i on gpus[i] (global GPU ids)
   std::vector<int> servers;  // distinct servers, in order of first appearance in gpus
-  double key(Key k) const;
+  double key(Key k) const {
+    switch (k) {
+      case Key::SSF: return static_cast<double>(n) * static_cast<double>(iters) * (fw + bw);
+      case Key::SRSF: return rem_service;
+      case Key::SRTF: return rem_time;
+      case Key::STF: return static_cast<double>(iters) * (fw + bw);
+      case Key::SF: return n;
+    }
+    return 0;
+  }
 };
 
 struct TGpu {
@@ -89,6 +99,9 @@ class CommAdmission {
   virtual ~CommAdmission() = default;
   virtual std::string name() const = 0;
   virtual bool admit(const TJob& j, double t, TaskView& v) = 0;
+  // True if a refused job stays refused until the set of flows changes (lets the event-driven engine
+  // skip re-testing waiting jobs between flow starts and ends).
+  virtual bool stable() const { return true; }
 };
 
 struct TaskPolicy {
@@ -99,6 +112,10 @@ struct TaskPolicy {
 };
 
 // Largest number of flows on any of the job's servers' NICs (spec A.6.4's c).
-int busiest_link(const TJob& j, const TaskView& v);
+inline int busiest_link(const TJob& j, const TaskView& v) {
+  std::size_t c = 0;
+  for (int s : j.servers) c = std::max(c, v.server_flows(s).size());
+  return static_cast<int>(c);
+}
 
 }  // namespace rm::task
