@@ -5,6 +5,9 @@
 #include "cluster/cluster_config.h"
 #include "core/rng.h"
 #include "engine/engine.h"
+#include "engine/task_engine.h"
+#include "policy/task/task_registry.h"
+#include "workload/generators.h"
 #include "exec/comm_model.h"
 #include "policy/placement/placements.h"
 #include "policy/registry.h"
@@ -97,5 +100,26 @@ BENCHMARK_CAPTURE(BM_Engine, srsf, "srsf")->Arg(10000)->Unit(benchmark::kMillise
 
 }  // namespace
 }  // namespace rm
+
+// The task model on one generated Wang et al. job set (160 jobs, 64 GPUs): Arg = scale (10 is the
+// authors' setting, 100 has 10x the iterations). Second arg: 1 = --compat wang2020 (1-ms steps).
+void BM_TaskEngine(benchmark::State& st) {
+  const auto cluster = rm::load_cluster("wang2020");
+  rm::GenOptions g;
+  g.seed = 1;
+  g.scale = static_cast<double>(st.range(0));
+  const auto gt = rm::generate_wang2020(g);
+  rm::Workload w = rm::read_trace_text(gt.text, "gen", gt.format);
+  rm::resolve_workload(w, rm::ModelCatalogue::builtin(), cluster, {}, nullptr);
+  rm::TaskOptions opt;
+  opt.compat = st.range(1) == 1;
+  for (auto _ : st) {
+    auto policy = rm::task::make_task_policy("ssf-lwf2-srsf-1-true", 1);
+    rm::TaskEngine e(cluster, w.jobs, policy, opt);
+    e.run();
+    benchmark::DoNotOptimize(e.avg_jct_ms());
+  }
+}
+BENCHMARK(BM_TaskEngine)->Args({10, 0})->Args({10, 1})->Args({100, 0})->Args({100, 1})->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -148,7 +148,10 @@ void TaskEngine::retire_gpu(int g) {
     gpus_[g].workload -= j.v.bw;
     j.v.rem_service -= j.v.bw;
     ph = WAIT;
-    if (++j.waiting == j.v.n) set_ready(j, true);
+    if (++j.waiting == j.v.n) {
+      if (!opt_.compat && j.v.servers.size() == 1) single_ready_.push_back(j.v.id);  // synced this instant
+      else set_ready(j, true);
+    }
   }
   ++wl_version_;
   changed_ = true;
@@ -321,10 +324,11 @@ void TaskEngine::step(double t) {
   }
   // Default mode: a single-server job whose workers all wait syncs now (its all-reduce is free), so
   // its memory is released below at the same instant (compat syncs it in P5, releases next step).
-  if (!opt_.compat && !ready_.empty()) {
-    scratch_ = ready_;
-    for (int id : scratch_)
-      if (jobs_[id].v.servers.size() == 1) sync(jobs_[id], t);
+  if (!single_ready_.empty()) {
+    std::sort(single_ready_.begin(), single_ready_.end(),
+              [&](int a, int b) { return jobs_[a].seq < jobs_[b].seq; });
+    for (int id : single_ready_) sync(jobs_[id], t);
+    single_ready_.clear();
   }
   // P2: release finished jobs' memory.
   if (unreleased_finished_ > 0) {

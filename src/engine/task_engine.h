@@ -104,6 +104,7 @@ class TaskEngine : public task::TaskView {
   std::vector<Job> jobs_;  // in arrival order (= JobSpec order)
 
   std::vector<int> queue_, running_, ready_, comm_, dirty_;
+  std::vector<int> single_ready_;  // default mode: single-server jobs whose workers all wait
   std::size_t next_arrival_ = 0;
   std::int64_t seq_ = 0, released_ = 0, unreleased_finished_ = 0;
   std::priority_queue<std::pair<double, int>, std::vector<std::pair<double, int>>, std::greater<>> ends_;
