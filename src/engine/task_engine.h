@@ -66,7 +66,7 @@ class TaskEngine : public task::TaskView {
     std::vector<Phase> phase;
     int waiting = 0;
     std::int64_t iter = 1;
-    bool placed = false, in_comm = false, finished = false, released = false, ready = false;
+    bool in_comm = false, finished = false, released = false, ready = false;
     double comm_once = 0;
     double placed_at = -1, finish = -1;
     std::int64_t seq = -1;  // placement order
@@ -90,6 +90,7 @@ class TaskEngine : public task::TaskView {
   void dispatch(int g, double t);
   void mark_dirty(int g);
   void set_ready(Job& j, bool on);
+  void insert_by_seq(std::vector<int>& list, const Job& j);
   double next_event() const;
   void check_final() const;
 
