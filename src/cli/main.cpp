@@ -129,17 +129,22 @@ int main(int argc, char** argv) {
   bool quiet = false;
 
   auto* sim = app.add_subcommand("simulate", "simulate a trace on a cluster under one or more policies");
-  sim->add_option("--cluster", cfg.cluster, "cluster preset (list-clusters) or YAML file")->capture_default_str();
+  sim->add_option("--cluster", cfg.cluster, "cluster preset (list-clusters), YAML file, or yu2022 (generated)")
+      ->capture_default_str();
   sim->add_option("--trace", cfg.trace, "trace file, or builtin:demo")->capture_default_str();
   sim->add_option("--format", cfg.format, "auto|canonical|philly|tiresias|gavel|synergy|wang2020")
       ->capture_default_str();
   sim->add_option("--policy", policies,
                   "preset or order+placement+flags (list-policies); repeat to compare several "
                   "(default: fifo, fifo-backfill, sjf, srtf, srsf, tiresias)");
-  sim->add_option("--workload", cfg.workload, "generate the jobs instead of reading a trace: wang2020");
+  sim->add_option("--workload", cfg.workload, "generate the jobs instead of reading a trace: wang2020, yu2022");
   sim->add_option("--scale", cfg.gen.scale, "generator scale (wang2020: iterations in [scale, 6 scale])")
       ->capture_default_str();
   sim->add_option("--jobs", cfg.gen.jobs, "generator job count")->capture_default_str();
+  sim->add_option("--servers", cfg.gen.servers, "servers of the generated yu2022 cluster (--cluster yu2022)")
+      ->capture_default_str();
+  sim->add_option("--xi", cfg.yu.xi, "Yu et al.'s contention/overhead scale for the planners' model")
+      ->capture_default_str();
   sim->add_option("--exec", cfg.exec, "execution model: rate | task | auto (task for task-model policies)")
       ->capture_default_str();
   sim->add_option("--compat", cfg.compat,
@@ -155,7 +160,7 @@ int main(int argc, char** argv) {
 
   auto* gen = app.add_subcommand("generate", "write a generated workload as a trace file");
   std::string gen_out;
-  gen->add_option("--workload", cfg.workload, "generator: wang2020")->required();
+  gen->add_option("--workload", cfg.workload, "generator: wang2020, yu2022")->required();
   gen->add_option("--seed", cfg.seed, "seed")->capture_default_str();
   gen->add_option("--scale", cfg.gen.scale, "generator scale")->capture_default_str();
   gen->add_option("--jobs", cfg.gen.jobs, "job count")->capture_default_str();
@@ -195,6 +200,13 @@ int main(int argc, char** argv) {
       for (const auto& p : policy_catalogue()) std::cout << fmt::format("{:<12} {:<18} {}\n", p.point, p.name, p.help);
       for (const auto& p : task::task_policy_catalogue())
         std::cout << fmt::format("{:<12} {:<18} {}\n", p.point, p.name, p.help);
+      for (const auto& [n, h] : std::vector<std::pair<const char*, const char*>>{
+               {"sjf-bco", "Yu et al.'s SJF-BCO: bisection on the load cap, kappa loop, FA-FFP / LBSGF "
+                           "(kappa=, lambda=, horizon=1200, u=1, lbsgf=prefix|global)"},
+               {"ls", "list scheduling: least-loaded GPUs under the cap, bisection (horizon=, u=)"},
+               {"ff", "first-fit under the cap, bisection (horizon=, u=)"},
+               {"rand", "random idle GPUs, no cap, seeded (horizon=)"}})
+        std::cout << fmt::format("{:<12} {:<18} {}\n", "planner", n, h);
       return 0;
     }
     if (*lc) {

@@ -1,6 +1,7 @@
 #include "engine/simulation.h"
 
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -9,6 +10,8 @@
 #include "core/error.h"
 #include "core/embedded_data.h"
 #include "policy/registry.h"
+#include "policy/params.h"
+#include "policy/planner/plan_scheduler.h"
 #include "policy/task/task_registry.h"
 
 namespace rm {
@@ -50,8 +53,76 @@ Workload load_workload(const SimConfig& cfg, const ClusterSpec& cluster, std::ve
   return w;
 }
 
+ClusterSpec load_config_cluster(const SimConfig& cfg) {
+  if (cfg.cluster != "yu2022") return load_cluster(cfg.cluster);
+  GenOptions g = cfg.gen;
+  g.seed = cfg.seed;
+  return parse_cluster_yaml(generate_yu2022_cluster(g), "cluster:yu2022");
+}
+
+namespace {
+
+// Planner policies ("sjf-bco[:kappa=K;lambda=L;horizon=T;u=U;lbsgf=prefix|global]", "ls", "ff", "rand"):
+// plan the whole (offline) job set, then let the engine execute the plan under the same model.
+void run_planner(const SimConfig& cfg, SimResult& r) {
+  const PolicyPart part = parse_policy_part(cfg.policy);
+  PluginParams pp(part.name, part.kv, cfg.seed);
+  plan::PlanOptions opt;
+  opt.seed = cfg.seed;
+  opt.horizon = pp.get_double("horizon", 1200);
+  opt.u = pp.get_double("u", 1);
+  const double lambda = pp.get_double("lambda", 1);
+  opt.kappa = static_cast<int>(pp.get_double("kappa", 0));
+  const std::string lb = pp.get_string("lbsgf", "prefix");
+  if (lb != "prefix" && lb != "global") throw InputError("--policy", 0, part.name + ":lbsgf", "must be prefix or global");
+  opt.lbsgf_global = lb == "global";
+  pp.check_all_used();
+  if (!(opt.horizon >= 1) || !(opt.u > 0) || !(lambda >= 1) || opt.kappa < 0)
+    throw InputError("--policy", 0, cfg.policy, "needs horizon >= 1, u > 0, lambda >= 1, kappa >= 0");
+  plan::Instance in;
+  for (const auto& s : r.cluster.servers) in.server_gpus.push_back(s.gpus);
+  for (const auto& j : r.workload.jobs) {
+    if (j.submit != 0)
+      throw InputError(j.file, j.line, "submit", "the offline planners need every job at time 0 (" + part.name + ")");
+    const double tau0 = j.compute_s / cfg.yu.slot_s;
+    in.jobs.push_back({static_cast<int>(j.id), j.num_gpus, j.iterations, tau0, j.iterations * tau0, lambda});
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  r.plan = plan::make_plan(part.name, in, cfg.yu, opt);
+  const double plan_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!r.plan.ok)
+    throw InputError("--policy", 0, cfg.policy,
+                     "no schedule fits within the horizon of " + std::to_string(opt.horizon) + " slots (raise horizon=)");
+  r.scheduler = std::make_unique<plan::PlanScheduler>(cfg.policy, r.plan, r.cluster, cfg.yu.slot_s);
+  EngineOptions eo;
+  eo.progress = cfg.progress;
+  r.engine = std::make_unique<Engine>(r.cluster, r.workload.jobs, *r.scheduler, make_rate_model(r.cluster, &cfg.yu), eo);
+  r.engine->run();
+  r.record = record_of(*r.engine);
+  // The engine must reproduce the plan (same model, same starts): a mismatch is a bug.
+  double makespan = 0, sum = 0;
+  for (const auto& j : r.record.jobs) {
+    const double f = to_seconds(j.finish) / cfg.yu.slot_s;
+    makespan = std::max(makespan, f);
+    sum += f;
+    if (std::abs(f - r.plan.jobs[j.spec->id].finish) > 1e-6 * (1 + f))
+      throw InvariantError("job " + j.spec->name + " finished at slot " + std::to_string(f) + ", planned " +
+                           std::to_string(r.plan.jobs[j.spec->id].finish));
+  }
+  r.record.extra = {{"makespan_slots", makespan},
+                    {"avg_jct_slots", r.record.jobs.empty() ? 0 : sum / static_cast<double>(r.record.jobs.size())},
+                    {"slot_s", cfg.yu.slot_s},
+                    {"theta", static_cast<double>(r.plan.theta)},
+                    {"kappa", static_cast<double>(r.plan.kappa)},
+                    {"passes", static_cast<double>(r.plan.passes)},
+                    {"plan_s", plan_s}};
+}
+
+}  // namespace
+
 std::string resolve_exec(const SimConfig& cfg) {
-  if (cfg.exec == "auto") return task::is_task_policy(cfg.policy) ? "task" : "rate";
+  if (cfg.exec == "auto")
+    return !plan::is_planner(parse_policy_part(cfg.policy).name) && task::is_task_policy(cfg.policy) ? "task" : "rate";
   if (cfg.exec != "rate" && cfg.exec != "task")
     throw InputError("--exec", 0, cfg.exec, "unknown execution model '" + cfg.exec + "' (available: rate, task, auto)");
   return cfg.exec;
@@ -60,8 +131,9 @@ std::string resolve_exec(const SimConfig& cfg) {
 std::unique_ptr<SimResult> simulate(const SimConfig& cfg) {
   auto r = std::make_unique<SimResult>();
   const auto t0 = std::chrono::steady_clock::now();
-  r->cluster = load_cluster(cfg.cluster);
+  r->cluster = load_config_cluster(cfg);
   r->exec = resolve_exec(cfg);
+  const bool planner = plan::is_planner(parse_policy_part(cfg.policy).name);
   if (!cfg.compat.empty() && cfg.compat != "wang2020")
     throw InputError("--compat", 0, cfg.compat, "unknown compatibility mode '" + cfg.compat + "' (available: wang2020)");
   if (cfg.compat == "wang2020" && r->exec != "task")
@@ -69,8 +141,11 @@ std::unique_ptr<SimResult> simulate(const SimConfig& cfg) {
   if (!(cfg.preempt_overhead_s >= 0)) throw InputError("--preempt-overhead", 0, "", "must be >= 0");
   std::string scheduler_name;
   if (r->exec == "task") {
+    if (planner) throw InputError("--policy", 0, cfg.policy, "the planners run on the rate model (--exec rate)");
     r->task_policy = std::make_unique<task::TaskPolicy>(task::make_task_policy(cfg.policy, cfg.seed));
     scheduler_name = r->task_policy->name;
+  } else if (planner) {
+    scheduler_name = cfg.policy + " (planned, yu2022 model)";
   } else {
     if (task::is_task_policy(cfg.policy))
       throw InputError("--policy", 0, cfg.policy, "policy '" + cfg.policy + "' is for the task model (--exec task)");
@@ -85,6 +160,8 @@ std::unique_ptr<SimResult> simulate(const SimConfig& cfg) {
     r->task = std::make_unique<TaskEngine>(r->cluster, r->workload.jobs, *r->task_policy, to);
     r->task->run();
     r->record = r->task->record();
+  } else if (planner) {
+    run_planner(cfg, *r);
   } else {
     EngineOptions eo;
     eo.preempt_overhead = from_seconds(cfg.preempt_overhead_s);

@@ -9,6 +9,7 @@
 #include "engine/engine.h"
 #include "engine/task_engine.h"
 #include "metrics/metrics.h"
+#include "policy/planner/planner.h"
 #include "policy/task/task_plugin.h"
 #include "workload/generators.h"
 #include "workload/trace.h"
@@ -24,6 +25,7 @@ struct SimConfig {
   std::string policy = "fifo";
   std::string exec = "auto";             // rate | task | auto (task for task-model policies)
   std::string compat;                    // "" or wang2020 (task model)
+  yu::ModelParams yu;                    // Yu et al.'s model, for the planners (sjf-bco, ls, ff, rand)
   std::uint64_t seed = 1;
   double preempt_overhead_s = 0;
   bool skip_unschedulable = false;
@@ -40,6 +42,7 @@ struct SimResult {
   std::unique_ptr<Engine> engine;
   std::unique_ptr<task::TaskPolicy> task_policy;  // task model
   std::unique_ptr<TaskEngine> task;
+  plan::Plan plan;                           // planners: the schedule the engine executed
   RunRecord record;
   Summary summary;
   RunInfo info;
@@ -47,6 +50,9 @@ struct SimResult {
 
 // Loads everything, runs, and summarises. Throws InputError on bad input, InvariantError on a bug.
 std::unique_ptr<SimResult> simulate(const SimConfig& cfg);
+
+// The cluster of a config: a preset, a YAML file, or "yu2022" (generated from --seed and --servers).
+ClusterSpec load_config_cluster(const SimConfig& cfg);
 
 // The execution model a config runs under ("auto" resolved).
 std::string resolve_exec(const SimConfig& cfg);

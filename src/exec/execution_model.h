@@ -7,6 +7,7 @@
 
 #include "cluster/cluster.h"
 #include "engine/job_state.h"
+#include "exec/yu2022_model.h"
 
 namespace rm {
 
@@ -24,6 +25,8 @@ class ExecutionModel {
   virtual void advance(Time t, std::vector<JobState*>& completed) = 0;
 };
 
-std::unique_ptr<ExecutionModel> make_rate_model(const ClusterSpec& cluster);
+// `yu2022` (optional) switches the per-iteration time from the physical ring all-reduce law to Yu et
+// al.'s eq. (6)-(8) in the abstract mode of exec/yu2022_model.h (tau0 = compute_s / slot_s).
+std::unique_ptr<ExecutionModel> make_rate_model(const ClusterSpec& cluster, const yu::ModelParams* yu2022 = nullptr);
 
 }  // namespace rm

@@ -22,8 +22,10 @@ struct Completion {
 
 class RateModel final : public ExecutionModel {
  public:
-  explicit RateModel(const ClusterSpec& c) : cluster_(c), split_on_(c.servers.size()) {}
-  std::string name() const override { return "rate"; }
+  RateModel(const ClusterSpec& c, const yu::ModelParams* yu) : cluster_(c), split_on_(c.servers.size()) {
+    if (yu) yu_ = *yu, use_yu_ = true;
+  }
+  std::string name() const override { return use_yu_ ? "rate+yu2022" : "rate"; }
 
   void start(JobState& j, Time now) override {
     j.servers = span_of(j.gpus).servers;
@@ -81,8 +83,18 @@ class RateModel final : public ExecutionModel {
     return v;
   }
 
+  // Yu et al.'s eq. (6)-(8): p = most split jobs (j included) on any of j's servers.
+  double yu_iteration_time_s(const JobState& j) const {
+    int p = 0;
+    if (j.split())
+      for (int s : j.servers) p = std::max(p, k_on(s));
+    const double tau0 = j.spec->compute_s / yu_.slot_s;
+    return yu::tau_slots(tau0, p, static_cast<int>(j.servers.size()), yu_) * yu_.slot_s;
+  }
+
   void rerate(JobState& j, Time now) {
-    j.iter_time = iteration_time_s(*j.spec, cluster_, span_of(j.gpus), [this](int s) { return k_on(s); });
+    j.iter_time = use_yu_ ? yu_iteration_time_s(j)
+                          : iteration_time_s(*j.spec, cluster_, span_of(j.gpus), [this](int s) { return k_on(s); });
     if (!(j.iter_time > 0)) throw InvariantError("job " + j.spec->name + " has a non-positive iteration time");
     ++j.epoch;
     const Time from = std::max(now, j.stall_until);
@@ -90,14 +102,16 @@ class RateModel final : public ExecutionModel {
   }
 
   const ClusterSpec& cluster_;
+  yu::ModelParams yu_;
+  bool use_yu_ = false;
   std::vector<std::vector<JobState*>> split_on_;
   std::priority_queue<Completion, std::vector<Completion>, std::greater<>> heap_;
 };
 
 }  // namespace
 
-std::unique_ptr<ExecutionModel> make_rate_model(const ClusterSpec& cluster) {
-  return std::make_unique<RateModel>(cluster);
+std::unique_ptr<ExecutionModel> make_rate_model(const ClusterSpec& cluster, const yu::ModelParams* yu2022) {
+  return std::make_unique<RateModel>(cluster, yu2022);
 }
 
 }  // namespace rm

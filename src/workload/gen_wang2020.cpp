@@ -18,8 +18,9 @@ constexpr P1Model kModels[] = {
     {"lstm", 251.8, 32, 47, 64, 2751},
 };
 
-// GPU count of job i of n: cumulative cut points 40, 47, 60, 75, 79, 80 per 80 jobs.
-int gpus_of(int i, int n) {
+}  // namespace
+
+int microsoft_mix_gpus(int i, int n) {
   const long x = static_cast<long>(i) * 80 / n;
   if (x < 40) return 1;
   if (x < 47) return 2;
@@ -28,8 +29,6 @@ int gpus_of(int i, int n) {
   if (x < 79) return 16;
   return 32;
 }
-
-}  // namespace
 
 GeneratedTrace generate_wang2020(const GenOptions& opt) {
   if (opt.jobs < 1) throw InputError("--jobs", 0, "", "must be >= 1");
@@ -42,7 +41,7 @@ GeneratedTrace generate_wang2020(const GenOptions& opt) {
     const std::uint64_t iters = scale + rng.below(5 * scale + 1);
     const auto arrival = static_cast<std::uint64_t>(std::floor(rng.uniform() * 1200.0 * static_cast<double>(scale)));
     fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},{},{}\n", i, arrival, m.name,
-                   gpus_of(i, opt.jobs), iters, m.fw_ms, m.bw_ms, m.size_mb, m.mem_mb, m.batch);
+                   microsoft_mix_gpus(i, opt.jobs), iters, m.fw_ms, m.bw_ms, m.size_mb, m.mem_mb, m.batch);
   }
   return {out, "wang2020"};
 }
@@ -50,12 +49,14 @@ GeneratedTrace generate_wang2020(const GenOptions& opt) {
 const std::vector<std::pair<std::string, std::string>>& workload_generators() {
   static const std::vector<std::pair<std::string, std::string>> v = {
       {"wang2020", "Wang et al. 2020: 160 jobs, Microsoft GPU mix, P1's four models (--scale, --seed)"},
+      {"yu2022", "Yu et al. 2022: 160 jobs at time 0, Microsoft GPU mix, F in 1000..6000 (--seed; cluster yu2022)"},
   };
   return v;
 }
 
 GeneratedTrace generate_workload(const std::string& name, const GenOptions& opt) {
   if (name == "wang2020") return generate_wang2020(opt);
+  if (name == "yu2022") return generate_yu2022(opt);
   std::string known;
   for (const auto& [n, d] : workload_generators()) known += (known.empty() ? "" : ", ") + n;
   throw InputError("--workload", 0, name, "unknown workload generator '" + name + "' (" + known + ")");

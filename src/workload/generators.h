@@ -11,7 +11,12 @@ struct GenOptions {
   std::uint64_t seed = 1;
   double scale = 10;  // wang2020: iterations in [scale, 6 scale], arrivals in [0, 1200 scale) ms
   int jobs = 160;
+  int servers = 20;   // yu2022: servers of the generated cluster
 };
+
+// GPU count of job i of n in the Microsoft (Philly) mix used by Wang et al. and Yu et al.: cumulative
+// cut points 40, 47, 60, 75, 79, 80 per 80 jobs (80/14/26/30/8/2 jobs of 1/2/4/8/16/32 GPUs per 160).
+int microsoft_mix_gpus(int i, int n);
 
 struct GeneratedTrace {
   std::string text;    // the job list
@@ -26,5 +31,12 @@ const std::vector<std::pair<std::string, std::string>>& workload_generators();  
 // jobs (in id order), a model uniform over VGG-16 / ResNet-50 / Inception-v3 / LSTM (table A.3.1),
 // iterations uniform in {scale..6 scale}, arrivals floor(U[0, 1200 scale)) ms.
 GeneratedTrace generate_wang2020(const GenOptions& opt);
+
+// Yu et al. 2022 (spec B.6, B.9 S3(b), S10): the same GPU mix, iterations F uniform in {1000..6000},
+// contention-free iteration time tau0 uniform in [0.01, 0.05] slots, both redrawn until the estimate
+// F tau0 >= 50 slots; all jobs at time 0. compute_ms = tau0 x the slot length (yu::ModelParams).
+GeneratedTrace generate_yu2022(const GenOptions& opt);
+// Its cluster: opt.servers servers with GPUs uniform in {4, 8, 16, 32}, redrawn until there are >= 32.
+std::string generate_yu2022_cluster(const GenOptions& opt);
 
 }  // namespace rm

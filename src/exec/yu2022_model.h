@@ -1,0 +1,29 @@
+// The job-level model of Yu, Ji, Rajan, Liu 2022 (spec contention-and-sjf-bco.md B.2, B.9 S3(b), S4):
+// exclusive, gang-scheduled, non-preemptive GPUs; a split job's contention count p_j (eq. 6) is the
+// largest number of split jobs (itself included) on any server it uses; k_j = max(1, p_j); and its
+// per-iteration time in slots is
+//     tau_j = tau0_j * (1 + min(cap, xi * ((f(alpha, k_j) - 1) + (sigma_j - 1)))),  f(a, k) = k + a(k - 1),
+// with sigma_j its number of servers. A single-server job runs at tau0_j. This is the paper-calibrated
+// abstract mode of S3(b): contention and per-server overhead add at most `cap` (the paper's "<= 15 %"),
+// with xi1 = xi2 = xi (the paper's "xi1 = xi2"). Progress is fractional: 1 / tau iterations per slot
+// (S5's recommendation; the paper's floor(1 / tau) whole iterations per slot is not implemented).
+#pragma once
+#include <algorithm>
+
+namespace rm::yu {
+
+struct ModelParams {
+  double xi = 0.02;
+  double alpha = 0.2745;  // P1's eta / beta on 10 GbE
+  double cap = 0.15;
+  double slot_s = 10;     // seconds per slot when reported in seconds (S3: tau in [0.01, 0.05] slot)
+};
+
+inline double tau_slots(double tau0, int p, int sigma, const ModelParams& m) {
+  if (sigma <= 1) return tau0;
+  const double k = std::max(1, p);
+  const double f = k + m.alpha * (k - 1);
+  return tau0 * (1 + std::min(m.cap, m.xi * ((f - 1) + (sigma - 1))));
+}
+
+}  // namespace rm::yu
