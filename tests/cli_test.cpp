@@ -76,6 +76,19 @@ TEST(Cli, TaskModelContract) {
   EXPECT_NE(bad.text.find("lwf:kappa"), std::string::npos) << bad.text;
 }
 
+TEST(Cli, PlannerContract) {
+  // Issue 4's contract: generated cluster and jobs per seed, planned, executed, slots converted.
+  for (const char* p : {"sjf-bco", "ls", "ff", "rand"}) {
+    const std::string d = temp_dir() + "/" + p;
+    auto r = sh(std::string("simulate --cluster yu2022 --workload yu2022 --seed 2 --policy ") + p + " --out " + d);
+    ASSERT_EQ(r.code, 0) << r.text;
+    auto j = nlohmann::json::parse(read_file(d + "/summary.json"));
+    EXPECT_EQ(j["jobs"], 160);
+    EXPECT_NEAR(j["makespan_s"].get<double>(), 10 * j["makespan_slots"].get<double>(), 1e-3);
+    EXPECT_NEAR(j["avg_jct_s"].get<double>(), 10 * j["avg_jct_slots"].get<double>(), 1e-3);
+  }
+}
+
 TEST(Cli, SameSeedGivesByteIdenticalOutputs) {
   const std::string a = temp_dir() + "/a", b = temp_dir() + "/b";
   for (const auto& d : {a, b})

@@ -9,6 +9,7 @@
 // (S5's recommendation; the paper's floor(1 / tau) whole iterations per slot is not implemented).
 #pragma once
 #include <algorithm>
+#include <vector>
 
 namespace rm::yu {
 
@@ -24,6 +25,19 @@ inline double tau_slots(double tau0, int p, int sigma, const ModelParams& m) {
   const double k = std::max(1, p);
   const double f = k + m.alpha * (k - 1);
   return tau0 * (1 + std::min(m.cap, m.xi * ((f - 1) + (sigma - 1))));
+}
+
+// Eq. (6) for a set of running jobs given each one's distinct servers: a split job's p is the largest
+// number of split jobs (itself included) on any of its servers; a single-server job has p = 0.
+inline std::vector<int> contention_counts(const std::vector<std::vector<int>>& servers_of, int num_servers) {
+  std::vector<int> split_on(num_servers, 0), p(servers_of.size(), 0);
+  for (const auto& sv : servers_of)
+    if (sv.size() > 1)
+      for (int s : sv) ++split_on[s];
+  for (std::size_t i = 0; i < servers_of.size(); ++i)
+    if (servers_of[i].size() > 1)
+      for (int s : servers_of[i]) p[i] = std::max(p[i], split_on[s]);
+  return p;
 }
 
 }  // namespace rm::yu

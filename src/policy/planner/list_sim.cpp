@@ -33,26 +33,13 @@ void ListSim::start(const PJob& j, const std::vector<int>& gpus) {
 
 // Eq. (6)-(8) for every running job (its contention count depends on who else is split where).
 void ListSim::rerate() {
-  std::vector<int> split_on(server_ids_.size(), 0);
-  auto servers_of = [&](int job) {
-    std::vector<int> s;
-    for (int g : out_[job].gpus)
-      if (std::find(s.begin(), s.end(), gpu_server_[g]) == s.end()) s.push_back(gpu_server_[g]);
-    return s;
-  };
   std::vector<std::vector<int>> sv(running_.size());
-  for (std::size_t i = 0; i < running_.size(); ++i) {
-    sv[i] = servers_of(running_[i].job);
-    if (sv[i].size() > 1)
-      for (int s : sv[i]) ++split_on[s];
-  }
-  for (std::size_t i = 0; i < running_.size(); ++i) {
-    int p = 0;
-    if (sv[i].size() > 1)
-      for (int s : sv[i]) p = std::max(p, split_on[s]);
-    const PJob& j = in_.jobs[running_[i].job];
-    running_[i].tau = yu::tau_slots(j.tau0, p, static_cast<int>(sv[i].size()), mp_);
-  }
+  for (std::size_t i = 0; i < running_.size(); ++i)
+    for (int g : out_[running_[i].job].gpus)
+      if (std::find(sv[i].begin(), sv[i].end(), gpu_server_[g]) == sv[i].end()) sv[i].push_back(gpu_server_[g]);
+  const auto p = yu::contention_counts(sv, num_servers());
+  for (std::size_t i = 0; i < running_.size(); ++i)
+    running_[i].tau = yu::tau_slots(in_.jobs[running_[i].job].tau0, p[i], static_cast<int>(sv[i].size()), mp_);
 }
 
 void ListSim::advance() {
