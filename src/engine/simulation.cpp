@@ -9,6 +9,7 @@
 #include "cluster/cluster_config.h"
 #include "core/error.h"
 #include "core/embedded_data.h"
+#include "exec/comm_model.h"
 #include "policy/registry.h"
 #include "policy/params.h"
 #include "policy/planner/plan_scheduler.h"
@@ -62,7 +63,8 @@ ClusterSpec load_config_cluster(const SimConfig& cfg) {
 
 namespace {
 
-// Planner policies ("sjf-bco[:kappa=K;lambda=L;horizon=T;u=U;lbsgf=prefix|global]", "ls", "ff", "rand"):
+// Planner policies ("sjf-bco[:kappa=K;lambda=L;horizon=T;u=U;lbsgf=prefix|global;model=abstract|physical]",
+// "ls", "ff", "rand"):
 // plan the whole (offline) job set, then let the engine execute the plan under the same model.
 void run_planner(const SimConfig& cfg, SimResult& r) {
   const PolicyPart part = parse_policy_part(cfg.policy);
@@ -73,20 +75,33 @@ void run_planner(const SimConfig& cfg, SimResult& r) {
   opt.u = pp.get_double("u", 1);
   const double lambda = pp.get_double("lambda", 1);
   opt.kappa = static_cast<int>(pp.get_double("kappa", 0));
+  const std::string model = pp.get_string("model", "abstract");
+  if (model != "abstract" && model != "physical")
+    throw InputError("--policy", 0, part.name + ":model", "must be abstract or physical");
   const std::string lb = pp.get_string("lbsgf", "prefix");
   if (lb != "prefix" && lb != "global") throw InputError("--policy", 0, part.name + ":lbsgf", "must be prefix or global");
   opt.lbsgf_global = lb == "global";
   pp.check_all_used();
   if (!(opt.horizon >= 1) || !(opt.u > 0) || !(lambda >= 1) || opt.kappa < 0)
     throw InputError("--policy", 0, cfg.policy, "needs horizon >= 1, u > 0, lambda >= 1, kappa >= 0");
+  const bool physical = model == "physical";
   plan::Instance in;
   for (const auto& s : r.cluster.servers) in.server_gpus.push_back(s.gpus);
   for (const auto& j : r.workload.jobs) {
     if (j.submit != 0)
       throw InputError(j.file, j.line, "submit", "the offline planners need every job at time 0 (" + part.name + ")");
-    const double tau0 = j.compute_s / cfg.yu.slot_s;
+    // tau0: contention- and overhead-free (spec B.9 S1); physical: the ideal placement's iteration time.
+    const double tau0 = (physical ? ideal_iteration_time_s(j, r.cluster) : j.compute_s) / cfg.yu.slot_s;
     in.jobs.push_back({static_cast<int>(j.id), j.num_gpus, j.iterations, tau0, j.iterations * tau0, lambda});
   }
+  if (physical)  // spec B.9 S3(a): the rate model's own law (ring all-reduce, NIC shared by split jobs)
+    in.law = [&](const plan::PJob& pj, const std::vector<int>& servers, const std::vector<int>& split_on) {
+      Span sp;
+      sp.servers = servers;
+      std::sort(sp.servers.begin(), sp.servers.end());
+      return iteration_time_s(r.workload.jobs[pj.id], r.cluster, sp, [&](int s) { return split_on[s]; }) /
+             cfg.yu.slot_s;
+    };
   const auto t0 = std::chrono::steady_clock::now();
   r.plan = plan::make_plan(part.name, in, cfg.yu, opt);
   const double plan_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -96,7 +111,8 @@ void run_planner(const SimConfig& cfg, SimResult& r) {
   r.scheduler = std::make_unique<plan::PlanScheduler>(cfg.policy, r.plan, r.cluster, cfg.yu.slot_s);
   EngineOptions eo;
   eo.progress = cfg.progress;
-  r.engine = std::make_unique<Engine>(r.cluster, r.workload.jobs, *r.scheduler, make_rate_model(r.cluster, &cfg.yu), eo);
+  r.engine = std::make_unique<Engine>(r.cluster, r.workload.jobs, *r.scheduler,
+                                      make_rate_model(r.cluster, physical ? nullptr : &cfg.yu), eo);
   r.engine->run();
   r.record = record_of(*r.engine);
   // The engine must reproduce the plan (same model, same starts): a mismatch is a bug.

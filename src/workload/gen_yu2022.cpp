@@ -25,6 +25,19 @@ GeneratedTrace generate_yu2022(const GenOptions& opt) {
   return {out, "canonical"};
 }
 
+GeneratedTrace generate_yu2022_physical(const GenOptions& opt) {
+  if (opt.jobs < 1) throw InputError("--jobs", 0, "", "must be >= 1");
+  Rng rng(mix_seed(opt.seed, 0x59552023));
+  std::string out = "job_id,submit_s,num_gpus,iterations,compute_ms,grad_mb,model,gpu_mem_mb\n";
+  for (int i = 0; i < opt.jobs; ++i) {
+    const P1Model& m = p1_models()[rng.below(4)];
+    const std::uint64_t f = 1000 + rng.below(5001);
+    fmt::format_to(std::back_inserter(out), "{},0,{},{},{},{},{},{}\n", i, microsoft_mix_gpus(i, opt.jobs), f,
+                   m.fw_ms + m.bw_ms, m.size_mb, m.name, m.mem_mb);
+  }
+  return {out, "canonical"};
+}
+
 std::string generate_yu2022_cluster(const GenOptions& opt) {
   if (opt.servers < 1) throw InputError("--servers", 0, "", "must be >= 1");
   Rng rng(mix_seed(opt.seed, 0x59550001));

@@ -18,6 +18,10 @@ struct GenOptions {
 // cut points 40, 47, 60, 75, 79, 80 per 80 jobs (80/14/26/30/8/2 jobs of 1/2/4/8/16/32 GPUs per 160).
 int microsoft_mix_gpus(int i, int n);
 
+// Wang et al.'s model table (spec A.3.1): gradient MB, forward / backward ms, batch, MB per worker.
+struct P1Model { const char* name; double size_mb; int fw_ms, bw_ms, batch, mem_mb; };
+const std::vector<P1Model>& p1_models();
+
 struct GeneratedTrace {
   std::string text;    // the job list
   std::string format;  // its trace format
@@ -36,6 +40,8 @@ GeneratedTrace generate_wang2020(const GenOptions& opt);
 // contention-free iteration time tau0 uniform in [0.01, 0.05] slots, both redrawn until the estimate
 // F tau0 >= 50 slots; all jobs at time 0. compute_ms = tau0 x the slot length (yu::ModelParams).
 GeneratedTrace generate_yu2022(const GenOptions& opt);
+// The same GPU mix and F with a P1 model per job (uniform), for the physical mode (spec B.9 S3(a)).
+GeneratedTrace generate_yu2022_physical(const GenOptions& opt);
 // Its cluster: opt.servers servers with GPUs uniform in {4, 8, 16, 32}, redrawn until there are >= 32.
 std::string generate_yu2022_cluster(const GenOptions& opt);
 

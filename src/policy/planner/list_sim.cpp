@@ -34,9 +34,18 @@ void ListSim::start(const PJob& j, const std::vector<int>& gpus) {
 // Eq. (6)-(8) for every running job (its contention count depends on who else is split where).
 void ListSim::rerate() {
   std::vector<std::vector<int>> sv(running_.size());
-  for (std::size_t i = 0; i < running_.size(); ++i)
+  std::vector<int> split_on(server_ids_.size(), 0);
+  for (std::size_t i = 0; i < running_.size(); ++i) {
     for (int g : out_[running_[i].job].gpus)
       if (std::find(sv[i].begin(), sv[i].end(), gpu_server_[g]) == sv[i].end()) sv[i].push_back(gpu_server_[g]);
+    if (sv[i].size() > 1)
+      for (int s : sv[i]) ++split_on[s];
+  }
+  if (in_.law) {
+    for (std::size_t i = 0; i < running_.size(); ++i)
+      running_[i].tau = in_.law(in_.jobs[running_[i].job], sv[i], split_on);
+    return;
+  }
   const auto p = yu::contention_counts(sv, num_servers());
   for (std::size_t i = 0; i < running_.size(); ++i)
     running_[i].tau = yu::tau_slots(in_.jobs[running_[i].job].tau0, p[i], static_cast<int>(sv[i].size()), mp_);

@@ -21,9 +21,14 @@ struct PJob {
   double lambda = 1;    // LBSGF spread factor
 };
 
+// Per-iteration time (slots) of a running job on `servers` (its distinct servers) when split_on[s]
+// split jobs use server s. Empty: the abstract law of exec/yu2022_model.h on the job's tau0.
+using IterLaw = std::function<double(const PJob& j, const std::vector<int>& servers, const std::vector<int>& split_on)>;
+
 struct Instance {
   std::vector<int> server_gpus;  // O_s
   std::vector<PJob> jobs;        // all present at slot 0
+  IterLaw law;
 };
 
 struct PlannedJob {
