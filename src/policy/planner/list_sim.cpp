@@ -16,39 +16,49 @@ ListSim::ListSim(const Instance& in, const yu::ModelParams& mp) : in_(in), mp_(m
     }
   }
   holder_.assign(gpu_server_.size(), -1);
+  split_on_.assign(server_ids_.size(), 0);
   load.assign(gpu_server_.size(), 0.0);
   out_.resize(in.jobs.size());
 }
 
 void ListSim::start(const PJob& j, const std::vector<int>& gpus) {
+  Run r{j.id, j.F, 0, {}};
   for (int g : gpus) {
     if (holder_[g] >= 0) throw InvariantError("planner: GPU " + std::to_string(g) + " given to two jobs");
     holder_[g] = j.id;
+    if (std::find(r.servers.begin(), r.servers.end(), gpu_server_[g]) == r.servers.end())
+      r.servers.push_back(gpu_server_[g]);
   }
   out_[j.id].start = clock_;
   out_[j.id].gpus = gpus;
-  running_.push_back({j.id, j.F, 0});
-  rerate();
+  touched_.assign(server_ids_.size(), 0);
+  if (r.servers.size() > 1)
+    for (int s : r.servers) ++split_on_[s], touched_[s] = 1;
+  running_.push_back(std::move(r));
+  rerate(&touched_);
+  rate(running_.back());  // the new job itself, split or not
 }
 
-// Eq. (6)-(8) for every running job (its contention count depends on who else is split where).
-void ListSim::rerate() {
-  std::vector<std::vector<int>> sv(running_.size());
-  std::vector<int> split_on(server_ids_.size(), 0);
-  for (std::size_t i = 0; i < running_.size(); ++i) {
-    for (int g : out_[running_[i].job].gpus)
-      if (std::find(sv[i].begin(), sv[i].end(), gpu_server_[g]) == sv[i].end()) sv[i].push_back(gpu_server_[g]);
-    if (sv[i].size() > 1)
-      for (int s : sv[i]) ++split_on[s];
+// Eq. (6)-(8): a job's rate depends on the split counts of its servers; only jobs on servers whose
+// counts changed need a new rate.
+void ListSim::rerate(const std::vector<char>* touched) {
+  for (auto& r : running_) {
+    bool hit = touched == nullptr;
+    for (int s : r.servers) hit = hit || (*touched)[s];
+    if (hit) rate(r);
   }
+}
+
+void ListSim::rate(Run& r) {
+  const PJob& j = in_.jobs[r.job];
   if (in_.law) {
-    for (std::size_t i = 0; i < running_.size(); ++i)
-      running_[i].tau = in_.law(in_.jobs[running_[i].job], sv[i], split_on);
+    r.tau = in_.law(j, r.servers, split_on_);
     return;
   }
-  const auto p = yu::contention_counts(sv, num_servers());
-  for (std::size_t i = 0; i < running_.size(); ++i)
-    running_[i].tau = yu::tau_slots(in_.jobs[running_[i].job].tau0, p[i], static_cast<int>(sv[i].size()), mp_);
+  int p = 0;
+  if (r.servers.size() > 1)
+    for (int s : r.servers) p = std::max(p, split_on_[s]);
+  r.tau = yu::tau_slots(j.tau0, p, static_cast<int>(r.servers.size()), mp_);
 }
 
 void ListSim::advance() {
@@ -57,18 +67,23 @@ void ListSim::advance() {
   double dt = std::numeric_limits<double>::infinity();
   for (const auto& r : running_) dt = std::min(dt, r.remaining * r.tau);
   clock_ += dt;
-  std::vector<Run> left;
-  for (auto& r : running_) {
+  touched_.assign(server_ids_.size(), 0);
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < running_.size(); ++i) {
+    Run& r = running_[i];
     r.remaining -= dt / r.tau;
     if (r.remaining <= 1e-9 * in_.jobs[r.job].F) {
       out_[r.job].finish = clock_;
       for (int g : out_[r.job].gpus) holder_[g] = -1;
+      if (r.servers.size() > 1)
+        for (int s : r.servers) --split_on_[s], touched_[s] = 1;
     } else {
-      left.push_back(r);
+      if (kept != i) running_[kept] = std::move(r);
+      ++kept;
     }
   }
-  running_.swap(left);
-  rerate();
+  running_.resize(kept);
+  rerate(&touched_);
 }
 
 void ListSim::finish_all() {

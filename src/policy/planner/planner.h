@@ -74,15 +74,20 @@ class ListSim {
  private:
   struct Run {
     int job;
-    double remaining;  // iterations
-    double tau;        // slots per iteration now
+    double remaining;          // iterations
+    double tau;                // slots per iteration now
+    std::vector<int> servers;  // distinct, in order of first appearance
   };
-  void rerate();
+  // Re-rates the running jobs with a server in `touched` (split counts changed there), or all.
+  void rerate(const std::vector<char>* touched);
+  void rate(Run& r);
   const Instance& in_;
   yu::ModelParams mp_;
   std::vector<int> gpu_server_, holder_;
   std::vector<std::vector<int>> server_ids_;
   std::vector<Run> running_;
+  std::vector<int> split_on_;  // running split jobs per server (eq. 6)
+  std::vector<char> touched_;
   std::vector<PlannedJob> out_;
   double clock_ = 0;
 };
