@@ -128,6 +128,7 @@ void run_planner(const SimConfig& cfg, SimResult& r) {
   r.record.extra = {{"makespan_slots", makespan},
                     {"avg_jct_slots", r.record.jobs.empty() ? 0 : sum / static_cast<double>(r.record.jobs.size())},
                     {"slot_s", cfg.yu.slot_s},
+                    {"gpus", static_cast<double>(r.cluster.total_gpus())},
                     {"theta", static_cast<double>(r.plan.theta)},
                     {"kappa", static_cast<double>(r.plan.kappa)},
                     {"passes", static_cast<double>(r.plan.passes)},
