@@ -153,6 +153,25 @@ TEST(Planner, EngineExecutesThePlanForEveryPlanner) {
   }
 }
 
+TEST(Planner, OnlineReplanningFinishesEveryJobAndBeatsFifo) {
+  auto run = [](const std::string& policy) {
+    SimConfig cfg;
+    cfg.cluster = "wang2020";
+    cfg.workload = "wang2020";
+    cfg.gen.jobs = 60;
+    cfg.seed = 5;
+    cfg.exec = "rate";
+    cfg.policy = policy;
+    return simulate(cfg);
+  };
+  auto a = run("sjf-bco-online"), b = run("sjf-bco-online"), f = run("fifo");
+  EXPECT_EQ(a->summary.jobs, 60);  // the engine checks every job finishes and no GPU is double-booked
+  EXPECT_EQ(a->summary.avg_jct_s, b->summary.avg_jct_s);
+  EXPECT_LT(a->summary.avg_jct_s, f->summary.avg_jct_s);
+  EXPECT_THROW(run("sjf-bco-online:lambda=0"), InputError);
+  EXPECT_THROW(run("sjf-bco-online+first-fit"), InputError);
+}
+
 TEST(Planner, BadInput) {
   SimConfig cfg;
   cfg.cluster = "yu2022";

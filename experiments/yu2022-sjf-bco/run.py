@@ -141,6 +141,38 @@ for mode in MODES:
         f"seeds and on average JCT in {best_j}/{len(SEEDS)}.")
 say()
 
+# ---------------------------------------------------------------- online variant (ours)
+ONLINE = [("sjf-bco-online", "rate"), ("srsf", "rate"), ("srsf-consolidated", "rate"), ("fifo", "rate"),
+          ("ada-srsf", "task"), ("srsf1", "task")]
+
+
+def run_online(seed, policy, exec_):
+    out = os.path.join(TMP, f"on-{seed}-{policy}")
+    subprocess.run([args.bin, "simulate", "--cluster", "wang2020", "--workload", "wang2020", "--seed", str(seed),
+                    "--exec", exec_, "--policy", policy, "-q", "--out", out], check=True)
+    return json.load(open(os.path.join(out, "summary.json")))
+
+
+with cf.ThreadPoolExecutor(2) as ex:
+    futs = {(p, s): ex.submit(run_online, s, p, e) for p, e in ONLINE for s in SEEDS}
+    ON = {k: f.result() for k, f in futs.items()}
+say("## Online variant (ours; the paper is offline only)")
+say()
+say("`sjf-bco-online` re-plans the waiting jobs with SJF-BCO at every arrival and finish, around the running")
+say("jobs (which keep their GPUs until their projected finish), and starts what the plan starts now. Workload:")
+say(f"Wang et al.'s online job sets (`--workload wang2020`, 160 jobs arriving over 12 s, seeds 1..{len(SEEDS)}) on")
+say("their 16 x 4-GPU 10 GbE cluster. `rate` rows run on the job-level model (exclusive GPUs, ring all-reduce,")
+say("NIC shared by split jobs); `task` rows are the Ada-SRSF paper's own task model (GPUs shared by memory,")
+say("one all-reduce flow per iteration), so the two groups differ in model as well as in policy.")
+say()
+say("| policy | model | avg JCT (s) | makespan (s) |")
+say("|---|---|---|---|")
+for p, e in ONLINE:
+    say(f"| {p} | {e} | " + " | ".join(
+        f"{st.mean(v):.1f} ± {st.stdev(v):.1f}" for v in
+        ([ON[(p, s)]["avg_jct_s"] for s in SEEDS], [ON[(p, s)]["makespan_s"] for s in SEEDS])) + " |")
+say()
+
 say("## What matches, what does not, and why")
 say()
 say("- **Orderings (Fig. 4, 6).** In both modes the mean makespan order is the paper's: SJF-BCO < LS < FF <")
@@ -152,6 +184,10 @@ say("  change a job's time by at most 15 %; makespan is then set by the SJF list
 say("  jobs start last) and all four planners land within a few percent, SJF-BCO choosing κ = 32 (= LS) on")
 say("  most seeds. The paper's 2× gap between SJF-BCO and RAND cannot come out of a ≤ 15 % model; its")
 say("  simulator must have let contention cost more than it states.")
+say("- **Online (ours).** Re-planning with SJF-BCO at every event cuts the job-level SRSF's average JCT by")
+say("  about 3.7× on the same model and cluster (SRSF there uses first-fit placement and preemption, and")
+say("  splits jobs freely), and lands next to the task-model Ada-SRSF and SRSF(1), whose LWF-2 placement")
+say("  consolidates in the same spirit.")
 say("- **Fig. 5 (κ).** Physical: a minimum at small κ (2-4) and a steep rise for large κ, where every job")
 say("  is placed by FA-FFP and spreads — the paper's fall-then-rise shape, with the minimum at a smaller κ")
 say("  than its 8. Abstract: monotone decrease to κ = 32; no turning points (again the 15 % cap).")

@@ -7,6 +7,7 @@
 #include "policy/composed_scheduler.h"
 #include "policy/order/orders.h"
 #include "policy/placement/placements.h"
+#include "policy/planner/sjf_bco_online.h"
 #include "workload/parse_util.h"
 
 namespace rm {
@@ -73,12 +74,22 @@ const std::vector<PolicyInfo>& policy_catalogue() {
     out.push_back({"flag", "backfill", "let later jobs start when an earlier one cannot"});
     out.push_back({"flag", "no-backfill", "strict order: stop at the first job that cannot start"});
     for (const auto& p : presets()) out.push_back({"preset", p.name, std::string(p.help) + " = " + p.expands_to});
+    out.push_back({"scheduler", "sjf-bco-online",
+                   "ours: SJF-BCO re-planned around the running jobs at every arrival and finish (kappa=, lambda=, u=)"});
     return out;
   }();
   return v;
 }
 
 std::unique_ptr<Scheduler> make_scheduler(const std::string& spec, std::uint64_t seed) {
+  if (const PolicyPart first = parse_part(split_simple(spec, '+').front()); first.name == "sjf-bco-online") {
+    if (spec.find('+') != std::string::npos)
+      throw InputError("--policy", 0, spec, "sjf-bco-online takes parameters, not other parts");
+    PluginParams params(first.name, first.kv, seed);
+    auto s = plan::make_sjf_bco_online(params);
+    params.check_all_used();
+    return s;
+  }
   std::string expanded = spec;
   for (const auto& p : presets())
     if (spec == p.name) expanded = p.expands_to;

@@ -21,8 +21,8 @@ ListSim::ListSim(const Instance& in, const yu::ModelParams& mp) : in_(in), mp_(m
   out_.resize(in.jobs.size());
 }
 
-void ListSim::start(const PJob& j, const std::vector<int>& gpus) {
-  Run r{j.id, j.F, 0, {}};
+void ListSim::start(const PJob& j, const std::vector<int>& gpus, double remaining) {
+  Run r{j.id, remaining >= 0 ? remaining : j.F, 0, {}};
   for (int g : gpus) {
     if (holder_[g] >= 0) throw InvariantError("planner: GPU " + std::to_string(g) + " given to two jobs");
     holder_[g] = j.id;
@@ -92,10 +92,18 @@ void ListSim::finish_all() {
 
 Plan run_pass(const Instance& in, const yu::ModelParams& mp, const PlanOptions& opt, double theta,
               const std::function<const Pick&(const PJob&)>& pick_for) {
-  std::vector<const PJob*> order;
-  for (const auto& j : in.jobs) order.push_back(&j);
-  std::stable_sort(order.begin(), order.end(), [](const PJob* a, const PJob* b) { return a->G < b->G; });
   ListSim sim(in, mp);
+  std::vector<char> pre(in.jobs.size(), 0);
+  for (const auto& r : in.running) {  // online re-plans: what already runs keeps its GPUs
+    const PJob& j = in.jobs.at(r.job);
+    sim.start(j, r.gpus, r.remaining);
+    for (int g : r.gpus) sim.load[g] += r.remaining * j.tau0 / opt.u;
+    pre[r.job] = 1;
+  }
+  std::vector<const PJob*> order;
+  for (const auto& j : in.jobs)
+    if (!pre[j.id]) order.push_back(&j);
+  std::stable_sort(order.begin(), order.end(), [](const PJob* a, const PJob* b) { return a->G < b->G; });
   Plan p;
   p.passes = 1;
   std::vector<int> gpus;

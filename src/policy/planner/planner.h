@@ -25,10 +25,18 @@ struct PJob {
 // split jobs use server s. Empty: the abstract law of exec/yu2022_model.h on the job's tau0.
 using IterLaw = std::function<double(const PJob& j, const std::vector<int>& servers, const std::vector<int>& split_on)>;
 
+// A job already running when an online re-plan starts: it keeps its GPUs until it finishes.
+struct Running {
+  int job;                // index into Instance::jobs
+  std::vector<int> gpus;  // global GPU ids
+  double remaining;       // iterations left
+};
+
 struct Instance {
   std::vector<int> server_gpus;  // O_s
-  std::vector<PJob> jobs;        // all present at slot 0
+  std::vector<PJob> jobs;        // all present at slot 0 (those in `running` are not placed again)
   IterLaw law;
+  std::vector<Running> running;
 };
 
 struct PlannedJob {
@@ -66,7 +74,7 @@ class ListSim {
   bool idle(int g) const { return holder_[g] < 0; }
   bool any_running() const { return !running_.empty(); }
   std::vector<double> load;  // U[g], the planners' estimated load per GPU
-  void start(const PJob& j, const std::vector<int>& gpus);
+  void start(const PJob& j, const std::vector<int>& gpus, double remaining = -1);  // -1: all of j.F
   void advance();      // to the next completion (requires any_running())
   void finish_all();
   const std::vector<PlannedJob>& result() const { return out_; }

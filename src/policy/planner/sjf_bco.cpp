@@ -36,6 +36,8 @@ Plan bisect(const Instance& in, const yu::ModelParams& mp, const PlanOptions& op
 Plan plan_sjf_bco(const Instance& in, const yu::ModelParams& mp, const PlanOptions& opt) {
   int max_g = 1;
   for (const auto& j : in.jobs) max_g = std::max(max_g, j.G);
+  std::vector<char> has_size(max_g + 1, 0);
+  for (const auto& j : in.jobs) has_size[j.G] = 1;
   const Pick small = [&](const PJob& j, double th, ListSim& s, std::vector<int>& o) { return fa_ffp(j, th, s, o, opt.u); };
   const Pick large = [&](const PJob& j, double th, ListSim& s, std::vector<int>& o) {
     return lbsgf(j, th, s, o, opt.u, opt.lbsgf_global);
@@ -46,6 +48,9 @@ Plan plan_sjf_bco(const Instance& in, const yu::ModelParams& mp, const PlanOptio
     std::int64_t passes = 0;
     const int k_lo = opt.kappa > 0 ? opt.kappa : 1, k_hi = opt.kappa > 0 ? opt.kappa : max_g;
     for (int kappa = k_lo; kappa <= k_hi; ++kappa) {
+      // kappa and kappa + 1 split the jobs the same way unless some job has kappa + 1 GPUs, so only the
+      // smallest kappa of each such class is evaluated (the loop keeps the first best, so nothing changes).
+      if (kappa > k_lo && !has_size[kappa]) continue;
       Plan p = run_pass(in, mp, opt, theta, [&](const PJob& j) -> const Pick& { return j.G <= kappa ? small : large; });
       passes += p.passes;
       if (p.ok && p.makespan < best.makespan) {
