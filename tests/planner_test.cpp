@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "core/error.h"
@@ -63,6 +64,29 @@ TEST(Planner, SingleServerJobsRunAtTheirOwnSpeed) {
   EXPECT_NEAR(p.jobs[0].finish, 20.0, 1e-9);  // alone on its server: p = 0, sigma = 1
   // B spans both servers (p = 1, sigma = 2: 2 % overhead), starts with A: 30 * 1.02.
   EXPECT_NEAR(p.jobs[1].finish - p.jobs[1].start, 30.0 * 1.02, 1e-9);
+}
+
+TEST(Planner, PaperSlotSemanticsUnderCompat) {
+  // One job, tau0 = 0.3 slot, F = 10 iterations: fractional progress ends at 3 slots; the paper's
+  // floor(1 / tau) = 3 whole iterations per slot needs 4 slots (eq. 9).
+  Instance in;
+  in.server_gpus = {4};
+  in.jobs = {{0, 2, 10, 0.3, 3, 1}};
+  auto m = model();
+  EXPECT_NEAR(make_plan("ls", in, m, {}).makespan, 3.0, 1e-12);
+  m.floor_slots = true;
+  EXPECT_EQ(make_plan("ls", in, m, {}).makespan, 4.0);
+  // End to end: the engine executes the slot-rounded plan exactly.
+  SimConfig cfg;
+  cfg.cluster = "yu2022";
+  cfg.workload = "yu2022";
+  cfg.gen.jobs = 40;
+  cfg.gen.servers = 6;
+  cfg.compat = "yu2022";
+  cfg.policy = "sjf-bco:horizon=5000";
+  auto r = simulate(cfg);
+  for (const auto& j : r->plan.jobs) EXPECT_EQ(j.finish, std::floor(j.finish));
+  EXPECT_EQ(r->summary.makespan_s, r->plan.makespan * 10);
 }
 
 TEST(Planner, SjfBcoWithLargeKappaIsLs) {

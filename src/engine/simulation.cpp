@@ -103,7 +103,10 @@ void run_planner(const SimConfig& cfg, SimResult& r) {
              cfg.yu.slot_s;
     };
   const auto t0 = std::chrono::steady_clock::now();
-  r.plan = plan::make_plan(part.name, in, cfg.yu, opt);
+  yu::ModelParams mp = cfg.yu;
+  mp.floor_slots = cfg.compat == "yu2022";
+  if (mp.floor_slots && physical) throw InputError("--compat", 0, "yu2022", "the slot semantics need model=abstract");
+  r.plan = plan::make_plan(part.name, in, mp, opt);
   const double plan_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!r.plan.ok)
     throw InputError("--policy", 0, cfg.policy,
@@ -112,7 +115,7 @@ void run_planner(const SimConfig& cfg, SimResult& r) {
   EngineOptions eo;
   eo.progress = cfg.progress;
   r.engine = std::make_unique<Engine>(r.cluster, r.workload.jobs, *r.scheduler,
-                                      make_rate_model(r.cluster, physical ? nullptr : &cfg.yu), eo);
+                                      make_rate_model(r.cluster, physical ? nullptr : &mp), eo);
   r.engine->run();
   r.record = record_of(*r.engine);
   // The engine must reproduce the plan (same model, same starts): a mismatch is a bug.
@@ -148,11 +151,14 @@ std::string resolve_exec(const SimConfig& cfg) {
 std::unique_ptr<SimResult> simulate(const SimConfig& cfg) {
   auto r = std::make_unique<SimResult>();
   const auto t0 = std::chrono::steady_clock::now();
+  const bool planner = plan::is_planner(parse_policy_part(cfg.policy).name);
   r->cluster = load_config_cluster(cfg);
   r->exec = resolve_exec(cfg);
-  const bool planner = plan::is_planner(parse_policy_part(cfg.policy).name);
-  if (!cfg.compat.empty() && cfg.compat != "wang2020")
-    throw InputError("--compat", 0, cfg.compat, "unknown compatibility mode '" + cfg.compat + "' (available: wang2020)");
+  if (!cfg.compat.empty() && cfg.compat != "wang2020" && cfg.compat != "yu2022")
+    throw InputError("--compat", 0, cfg.compat,
+                     "unknown compatibility mode '" + cfg.compat + "' (available: wang2020, yu2022)");
+  if (cfg.compat == "yu2022" && !planner)
+    throw InputError("--compat", 0, cfg.compat, "--compat yu2022 is for the planners (sjf-bco, ls, ff, rand)");
   if (cfg.compat == "wang2020" && r->exec != "task")
     throw InputError("--compat", 0, cfg.compat, "--compat wang2020 needs --exec task");
   if (!(cfg.preempt_overhead_s >= 0)) throw InputError("--preempt-overhead", 0, "", "must be >= 0");

@@ -89,7 +89,9 @@ class RateModel final : public ExecutionModel {
     if (j.split())
       for (int s : j.servers) p = std::max(p, k_on(s));
     const double tau0 = j.spec->compute_s / yu_.slot_s;
-    return yu::tau_slots(tau0, p, static_cast<int>(j.servers.size()), yu_) * yu_.slot_s;
+    const double rate = yu::per_slot(yu::tau_slots(tau0, p, static_cast<int>(j.servers.size()), yu_), yu_);
+    if (!(rate > 0)) throw InputError(j.spec->file, j.spec->line, "compute", "an iteration longer than a slot never progresses");
+    return yu_.slot_s / rate;  // seconds per iteration
   }
 
   void rerate(JobState& j, Time now) {
@@ -98,7 +100,13 @@ class RateModel final : public ExecutionModel {
     if (!(j.iter_time > 0)) throw InvariantError("job " + j.spec->name + " has a non-positive iteration time");
     ++j.epoch;
     const Time from = std::max(now, j.stall_until);
-    heap_.push({from + from_seconds_ceil(j.remaining * j.iter_time), j.id(), j.epoch, &j});
+    Time end = from + from_seconds_ceil(j.remaining * j.iter_time);
+    if (use_yu_ && yu_.floor_slots) {  // whole slots: the job holds its GPUs to the end of the slot
+      const Time slot = from_seconds(yu_.slot_s);
+      end = (end - 1000 + slot - 1) / slot * slot;  // 1 ms slack for the microsecond rounding above
+      end = std::max(end, from);
+    }
+    heap_.push({end, j.id(), j.epoch, &j});
   }
 
   const ClusterSpec& cluster_;

@@ -5,10 +5,12 @@
 //     tau_j = tau0_j * (1 + min(cap, xi * ((f(alpha, k_j) - 1) + (sigma_j - 1)))),  f(a, k) = k + a(k - 1),
 // with sigma_j its number of servers. A single-server job runs at tau0_j. This is the paper-calibrated
 // abstract mode of S3(b): contention and per-server overhead add at most `cap` (the paper's "<= 15 %"),
-// with xi1 = xi2 = xi (the paper's "xi1 = xi2"). Progress is fractional: 1 / tau iterations per slot
-// (S5's recommendation; the paper's floor(1 / tau) whole iterations per slot is not implemented).
+// with xi1 = xi2 = xi (the paper's "xi1 = xi2"). Progress is fractional, 1 / tau iterations per slot
+// (S5's recommendation), or with floor_slots (--compat yu2022) the paper's phi = floor(1 / tau) whole
+// iterations per slot, a job holding its GPUs to the end of the slot in which it reaches F (eq. 9).
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace rm::yu {
@@ -17,6 +19,7 @@ struct ModelParams {
   double xi = 0.02;
   double alpha = 0.2745;  // P1's eta / beta on 10 GbE
   double cap = 0.15;
+  bool floor_slots = false;
   double slot_s = 10;     // seconds per slot when reported in seconds (S3: tau in [0.01, 0.05] slot)
 };
 
@@ -39,5 +42,8 @@ inline std::vector<int> contention_counts(const std::vector<std::vector<int>>& s
       for (int s : servers_of[i]) p[i] = std::max(p[i], split_on[s]);
   return p;
 }
+
+// Iterations per slot: 1 / tau, or floor(1 / tau) under floor_slots (0 if an iteration outlasts a slot).
+inline double per_slot(double tau, const ModelParams& m) { return m.floor_slots ? std::floor(1.0 / tau) : 1.0 / tau; }
 
 }  // namespace rm::yu

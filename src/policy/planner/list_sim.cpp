@@ -65,13 +65,18 @@ void ListSim::advance() {
   if (running_.empty()) throw InvariantError("planner: advance with nothing running");
   // Time to the next completion under the current rates.
   double dt = std::numeric_limits<double>::infinity();
-  for (const auto& r : running_) dt = std::min(dt, r.remaining * r.tau);
+  for (const auto& r : running_) {
+    const double rate = yu::per_slot(r.tau, mp_);
+    if (!(rate > 0)) throw InputError("--compat", 0, "yu2022", "an iteration longer than a slot never progresses");
+    // Whole slots under floor_slots: a job finishes at the end of the slot in which it reaches F.
+    dt = std::min(dt, mp_.floor_slots ? std::ceil(r.remaining / rate - 1e-9) : r.remaining / rate);
+  }
   clock_ += dt;
   touched_.assign(server_ids_.size(), 0);
   std::size_t kept = 0;
   for (std::size_t i = 0; i < running_.size(); ++i) {
     Run& r = running_[i];
-    r.remaining -= dt / r.tau;
+    r.remaining -= dt * yu::per_slot(r.tau, mp_);
     if (r.remaining <= 1e-9 * in_.jobs[r.job].F) {
       out_[r.job].finish = clock_;
       for (int g : out_[r.job].gpus) holder_[g] = -1;
