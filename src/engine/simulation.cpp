@@ -94,14 +94,11 @@ void run_planner(const SimConfig& cfg, SimResult& r) {
     const double tau0 = (physical ? ideal_iteration_time_s(j, r.cluster) : j.compute_s) / cfg.yu.slot_s;
     in.jobs.push_back({static_cast<int>(j.id), j.num_gpus, j.iterations, tau0, j.iterations * tau0, lambda});
   }
-  if (physical)  // spec B.9 S3(a): the rate model's own law (ring all-reduce, NIC shared by split jobs)
-    in.law = [&](const plan::PJob& pj, const std::vector<int>& servers, const std::vector<int>& split_on) {
-      Span sp;
-      sp.servers = servers;
-      std::sort(sp.servers.begin(), sp.servers.end());
-      return iteration_time_s(r.workload.jobs[pj.id], r.cluster, sp, [&](int s) { return split_on[s]; }) /
-             cfg.yu.slot_s;
-    };
+  if (physical) {
+    std::vector<const JobSpec*> specs;
+    for (const auto& j : r.workload.jobs) specs.push_back(&j);
+    in.law = plan::physical_law(std::move(specs), r.cluster, cfg.yu.slot_s);
+  }
   const auto t0 = std::chrono::steady_clock::now();
   yu::ModelParams mp = cfg.yu;
   mp.floor_slots = cfg.compat == "yu2022";

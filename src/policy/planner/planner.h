@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "cluster/cluster.h"
 #include "exec/yu2022_model.h"
+#include "workload/job.h"
 
 namespace rm::plan {
 
@@ -117,6 +119,10 @@ Plan plan_sjf_bco(const Instance& in, const yu::ModelParams& mp, const PlanOptio
 bool fa_ffp(const PJob& j, double theta, ListSim& sim, std::vector<int>& out, double u);
 bool lbsgf(const PJob& j, double theta, ListSim& sim, std::vector<int>& out, double u, bool global);
 bool first_fit_capped(const PJob& j, double theta, ListSim& sim, std::vector<int>& out, double u);
+
+// The physical law (spec B.9 S3(a)): the rate model's compute + ring all-reduce with each NIC shared by
+// the split jobs on it, in slots of slot_s seconds; specs[i] is the JobSpec of Instance job i.
+IterLaw physical_law(std::vector<const JobSpec*> specs, const ClusterSpec& cluster, double slot_s);
 
 // Planners by name: sjf-bco, ls, ff, rand. Throws InputError for an unknown name.
 Plan make_plan(const std::string& name, const Instance& in, const yu::ModelParams& mp, const PlanOptions& opt);

@@ -51,12 +51,9 @@ class SjfBcoOnline : public Scheduler {
         in.running.push_back(std::move(r));
       }
     }
-    in.law = [&](const PJob& pj, const std::vector<int>& servers, const std::vector<int>& split_on) {
-      Span sp;
-      sp.servers = servers;
-      std::sort(sp.servers.begin(), sp.servers.end());
-      return iteration_time_s(*jobs[pj.id]->spec, cs, sp, [&](int s) { return split_on[s]; }) / kSlot;
-    };
+    std::vector<const JobSpec*> specs;
+    for (const JobState* j : jobs) specs.push_back(j->spec);
+    in.law = physical_law(std::move(specs), cs, kSlot);
     // Jobs one after another always fit within the summed ideal times times the worst slowdown; widen
     // the horizon until a plan fits.
     PlanOptions opt = opt_;
@@ -76,7 +73,7 @@ class SjfBcoOnline : public Scheduler {
   }
 
  private:
-  static constexpr double kSlot = 10;  // seconds per slot (any unit works: the plan is relative)
+  const double kSlot = yu::ModelParams{}.slot_s;  // any unit works: the plan is relative to now
   PlanOptions opt_;
   double lambda_;
 };
