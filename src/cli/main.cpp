@@ -135,9 +135,11 @@ int main(int argc, char** argv) {
   sim->add_option("--format", cfg.format, "auto|canonical|philly|tiresias|gavel|synergy|wang2020")
       ->capture_default_str();
   sim->add_option("--policy", policies,
-                  "preset or order+placement+flags (list-policies); repeat to compare several "
+                  "a preset, order+placement+flags, a task-model policy or a planner (list-policies); repeat to "
+                  "compare several "
                   "(default: fifo, fifo-backfill, sjf, srtf, srsf, tiresias)");
-  sim->add_option("--workload", cfg.workload, "generate the jobs instead of reading a trace: wang2020, yu2022");
+  sim->add_option("--workload", cfg.workload,
+                  "generate the jobs instead of reading a trace: wang2020, yu2022, yu2022-physical");
   sim->add_option("--scale", cfg.gen.scale, "generator scale (wang2020: iterations in [scale, 6 scale])")
       ->capture_default_str();
   sim->add_option("--jobs", cfg.gen.jobs, "generator job count")->capture_default_str();
@@ -148,7 +150,8 @@ int main(int argc, char** argv) {
   sim->add_option("--exec", cfg.exec, "execution model: rate | task | auto (task for task-model policies)")
       ->capture_default_str();
   sim->add_option("--compat", cfg.compat,
-                  "reproduce a paper's own simulator: wang2020 (task model, 1-ms steps and the authors' quirks)");
+                  "reproduce a paper's own simulator: wang2020 (task model: 1-ms steps and the authors' quirks), "
+                  "yu2022 (planners: whole-iteration slots)");
   sim->add_option("--seed", cfg.seed, "seed for every random choice")->capture_default_str();
   sim->add_option("--preempt-overhead", cfg.preempt_overhead_s, "seconds of checkpoint/restart cost on resume")
       ->capture_default_str();
@@ -160,7 +163,7 @@ int main(int argc, char** argv) {
 
   auto* gen = app.add_subcommand("generate", "write a generated workload as a trace file");
   std::string gen_out;
-  gen->add_option("--workload", cfg.workload, "generator: wang2020, yu2022")->required();
+  gen->add_option("--workload", cfg.workload, "generator: wang2020, yu2022, yu2022-physical")->required();
   gen->add_option("--seed", cfg.seed, "seed")->capture_default_str();
   gen->add_option("--scale", cfg.gen.scale, "generator scale")->capture_default_str();
   gen->add_option("--jobs", cfg.gen.jobs, "job count")->capture_default_str();
