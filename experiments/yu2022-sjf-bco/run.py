@@ -106,14 +106,21 @@ for p in POLICIES:
     j = [mstd(col((mode, "f4", p), "avg_jct_slots")) for mode in MODES]
     say(f"| {p} | {PAPER4[p][0]} | " + " | ".join(m) + f" | {PAPER4[p][1]} | " + " | ".join(j) + " |")
 say()
+
+
+def sweep_table(title, param, paper, fig):
+    # SJF-BCO's makespan against one parameter: paper vs every mode.
+    say(f"## {title}")
+    say()
+    say(f"| {param} | paper | " + " | ".join(MODES) + " |")
+    say("|---" * (2 + len(MODES)) + "|")
+    for v in paper:
+        say(f"| {v} | {paper[v]} | " + " | ".join(mstd(col((mode, fig, v), "makespan_slots")) for mode in MODES) + " |")
+    say()
+
+
 PAPER5 = {1: 626, 2: 565, 4: 541, 8: 535, 10: 700, 16: 750, 32: 737}
-say("## Fig. 5: SJF-BCO makespan vs κ (T = 1200)")
-say()
-say("| κ | paper | " + " | ".join(MODES) + " |")
-say("|---" * (2 + len(MODES)) + "|")
-for k in PAPER5:
-    say(f"| {k} | {PAPER5[k]} | " + " | ".join(mstd(col((mode, "f5", k), "makespan_slots")) for mode in MODES) + " |")
-say()
+sweep_table("Fig. 5: SJF-BCO makespan vs κ (T = 1200)", "κ", PAPER5, "f5")
 PAPER6 = {10: (940, 1160, 1400, 1490), 15: (715, 870, 965, 1260), 20: (535, 595, 720, 1130)}
 say("## Fig. 6: makespan vs number of servers (T = 1500)")
 say()
@@ -125,13 +132,7 @@ for n in (10, 15, 20):
             " | ".join(mstd(col((mode, "f6", p, n), "makespan_slots")) for mode in MODES) + " |")
 say()
 PAPER7 = {1: 1043, 2: 882, 4: 730, 8: 538}
-say("## Fig. 7: SJF-BCO makespan vs λ (κ = 1)")
-say()
-say("| λ | paper | " + " | ".join(MODES) + " |")
-say("|---" * (2 + len(MODES)) + "|")
-for lam in PAPER7:
-    say(f"| {lam} | {PAPER7[lam]} | " + " | ".join(mstd(col((mode, "f7", lam), "makespan_slots")) for mode in MODES) + " |")
-say()
+sweep_table("Fig. 7: SJF-BCO makespan vs λ (κ = 1)", "λ", PAPER7, "f7")
 
 # Who wins, per seed.
 say("## Orderings")

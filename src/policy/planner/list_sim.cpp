@@ -35,16 +35,16 @@ void ListSim::start(const PJob& j, const std::vector<int>& gpus, double remainin
   if (r.servers.size() > 1)
     for (int s : r.servers) ++split_on_[s], touched_[s] = 1;
   running_.push_back(std::move(r));
-  rerate(&touched_);
+  rerate(touched_);
   rate(running_.back());  // the new job itself, split or not
 }
 
 // Eq. (6)-(8): a job's rate depends on the split counts of its servers; only jobs on servers whose
 // counts changed need a new rate.
-void ListSim::rerate(const std::vector<char>* touched) {
+void ListSim::rerate(const std::vector<char>& touched) {
   for (auto& r : running_) {
-    bool hit = touched == nullptr;
-    for (int s : r.servers) hit = hit || (*touched)[s];
+    bool hit = false;
+    for (int s : r.servers) hit = hit || touched[s];
     if (hit) rate(r);
   }
 }
@@ -88,7 +88,7 @@ void ListSim::advance() {
     }
   }
   running_.resize(kept);
-  rerate(&touched_);
+  rerate(touched_);
 }
 
 void ListSim::finish_all() {

@@ -88,8 +88,8 @@ class ListSim {
     double tau;                // slots per iteration now
     std::vector<int> servers;  // distinct, in order of first appearance
   };
-  // Re-rates the running jobs with a server in `touched` (split counts changed there), or all.
-  void rerate(const std::vector<char>* touched);
+  // Re-rates the running jobs with a server in `touched` (split counts changed there).
+  void rerate(const std::vector<char>& touched);
   void rate(Run& r);
   const Instance& in_;
   yu::ModelParams mp_;

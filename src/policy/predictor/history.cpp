@@ -27,4 +27,9 @@ const KeyStats* History::find(const std::string& key) const {
   return it == keys_.end() ? nullptr : &it->second;
 }
 
+const KeyStats& History::key_or_global(const std::string& key) const {
+  const KeyStats* s = find(key);
+  return s ? *s : global_;
+}
+
 }  // namespace rm

@@ -30,6 +30,8 @@ class History {
  public:
   void add(const std::string& key, double log_iterations);
   const KeyStats* find(const std::string& key) const;
+  // The key's history if it has one, else the history of all finished jobs.
+  const KeyStats& key_or_global(const std::string& key) const;
   const KeyStats& global() const { return global_; }
 
  private:

@@ -42,9 +42,8 @@ class Forest : public Predictor {
     rows_[j.id] = f;
     double out;
     if (!booster_) {
-      const KeyStats* s = hist_.find(j.recurrence_key);
-      if (!s) s = &hist_.global();
-      out = s->median.size() ? std::exp(s->median.median()) : 1000;
+      const KeyStats& s = hist_.key_or_global(j.recurrence_key);
+      out = s.median.size() ? std::exp(s.median.median()) : 1000;
     } else {
       DMatrixHandle d;
       check(XGDMatrixCreateFromMat(f.data(), 1, kFeatures, kMissing, &d));

@@ -26,10 +26,9 @@ class FromHistory : public Predictor {
   explicit FromHistory(bool median) : median_(median) {}
   std::string name() const override { return median_ ? "median" : "mean"; }
   double predict(const JobSpec& j, Time) override {
-    const KeyStats* s = h_.find(j.recurrence_key);
-    if (!s) s = &h_.global();
-    if (s->median.size() == 0) return 1000;
-    return std::exp(median_ ? s->median.median() : s->mean());
+    const KeyStats& s = h_.key_or_global(j.recurrence_key);
+    if (s.median.size() == 0) return 1000;
+    return std::exp(median_ ? s.median.median() : s.mean());
   }
   void observe(const JobSpec& j, double it, Time) override { h_.add(j.recurrence_key, std::log(std::max(it, 1e-9))); }
 
