@@ -27,6 +27,7 @@ Out sh(const std::string& args) {
 std::string without_wall(const std::string& json) {
   auto j = nlohmann::ordered_json::parse(json);
   j.erase("wall_s");
+  j.erase("timing");
   return j.dump();
 }
 

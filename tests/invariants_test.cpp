@@ -52,7 +52,9 @@ TEST_P(EveryPolicy, InvariantsHoldOnRandomWorkloads) {
 INSTANTIATE_TEST_SUITE_P(Policies, EveryPolicy,
                          ::testing::Values("fifo", "fifo-backfill", "sjf", "shortest", "srtf", "srsf", "2d-las",
                                            "tiresias", "fifo+random", "srsf+consolidated", "sjf+preempt+backfill",
-                                           "2d-las:thresholds=50,500+random"),
+                                           "2d-las:thresholds=50,500+random", "a-srpt:predictor=median",
+                                           "a-srpt:predictor=oracle;backfill=off", "a-srpt:eager=1;placement=first-fit",
+                                           "a-srpt-p:predictor=rf;first=20;trees=10"),
                          [](const auto& info) {
                            std::string s;
                            for (char c : info.param) s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';

@@ -27,7 +27,9 @@ TEST(JobGraph, EdgesAndWeights) {
   EXPECT_EQ(g.size(), 8);
   EXPECT_EQ(g.edges.size(), 20u);
   EXPECT_DOUBLE_EQ(g.total_bytes(), 8 * 10 + 4 * 7 + 8 * 100);
-  EXPECT_DOUBLE_EQ(alpha_max_s(g, 10), 0.5 + g.total_bytes() / 10);
+  // Phases run one after another, each as long as its slowest edge: TP 10, PP 7, DP 100 bytes.
+  EXPECT_DOUBLE_EQ(alpha_max_s(g, 10), 0.5 + (10 + 7 + 100) / 10.0);
+  EXPECT_DOUBLE_EQ(alpha_floor_s(g, 100), 0.5 + (10 + 7 + 100) / 100.0);
   EXPECT_THROW(build_job_graph({0, 1, 1}, {}), InputError);
   EXPECT_THROW(build_job_graph({1, 3, 1}, {0, {}, {1, 2, 3, 4}, {}}), InputError);  // 2 boundaries, 4 values
   EXPECT_NO_THROW(build_job_graph({1, 3, 1}, {0, {5, 6, 7}, {1, 2}, {9}}));
@@ -55,7 +57,10 @@ TEST(Map, TwoServerSplitOfARingCutsTwoEdges) {
   const double b_in = 100e9, b_out = 10e9;
   std::vector<int> server_of;
   for (const auto& x : r->gpus) server_of.push_back(x.server);
-  EXPECT_DOUBLE_EQ(alpha_s(g, server_of, b_in, b_out), 0.1 + 2 * 1.5 * theta / b_in + 2 * 1.5 * theta / b_out);
+  // The ring's slowest edge crosses servers: the all-reduce 2(D-1)/D theta / b_out.
+  EXPECT_DOUBLE_EQ(alpha_s(g, server_of, b_in, b_out), 0.1 + 1.5 * theta / b_out);
+  // On one server it is the same ring over b_in.
+  EXPECT_DOUBLE_EQ(alpha_s(g, {0, 0, 0, 0}, b_in, b_out), 0.1 + 1.5 * theta / b_in);
 }
 
 TEST(Map, PicksThePipelineCutWhenGradientsAreHeavier) {
@@ -108,6 +113,7 @@ TEST(Map, AlphaBoundsHoldForRandomMappings) {
     rng.shuffle(slots.begin(), slots.end());
     std::vector<int> x(slots.begin(), slots.begin() + g.size());
     const double a = alpha_s(g, x, b_in, b_out);
+    EXPECT_LE(alpha_floor_s(g, b_in), amin + 1e-12);
     EXPECT_LE(amin, a + 1e-12) << cfg.D << "x" << cfg.P << "x" << cfg.T;
     EXPECT_LE(a, amax + 1e-12);
   }

@@ -147,7 +147,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   sim->add_option("--xi", cfg.yu.xi, "Yu et al.'s contention/overhead scale for the planners' model")
       ->capture_default_str();
-  sim->add_option("--exec", cfg.exec, "execution model: rate | task | auto (task for task-model policies)")
+  sim->add_option("--exec", cfg.exec, "execution model: rate | task | graph | auto (task for task-model policies, graph for a-srpt and for jobs with tensor/pipeline parallelism)")
       ->capture_default_str();
   sim->add_option("--compat", cfg.compat,
                   "reproduce a paper's own simulator: wang2020 (task model: 1-ms steps and the authors' quirks), "

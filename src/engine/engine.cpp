@@ -1,6 +1,7 @@
 #include "engine/engine.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <string>
 
@@ -87,7 +88,10 @@ void Engine::schedule() {
   std::erase_if(active_, [](const JobState* j) { return j->status == JobStatus::Finished; });
   view_.assign(active_.begin(), active_.end());
   SchedContext ctx{now_, cluster_, view_};
-  apply(scheduler_.schedule(ctx));
+  const auto t0 = std::chrono::steady_clock::now();
+  Decisions d = scheduler_.schedule(ctx);
+  decision_us_.push_back(std::chrono::duration<float, std::micro>(std::chrono::steady_clock::now() - t0).count());
+  apply(d);
 }
 
 void Engine::apply(const Decisions& d) {

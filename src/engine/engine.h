@@ -42,6 +42,10 @@ class Engine {
   std::int64_t events() const { return events_; }
   std::int64_t preemptions() const { return preemptions_; }
   Time busy_gpu_us() const { return busy_gpu_us_; }  // integral of busy GPUs over time
+  const ExecutionModel& exec() const { return *exec_; }
+  const Scheduler& scheduler() const { return scheduler_; }
+  // Wall-clock microseconds of every scheduling decision (the benchmark's decision latency).
+  const std::vector<float>& decision_us() const { return decision_us_; }
 
  private:
   void schedule();
@@ -65,6 +69,7 @@ class Engine {
   std::int64_t finished_ = 0;
   int queued_ = 0, running_ = 0;
   Time busy_gpu_us_ = 0;
+  std::vector<float> decision_us_;
 };
 
 }  // namespace rm

@@ -10,6 +10,8 @@
 #include "core/error.h"
 #include "core/embedded_data.h"
 #include "exec/comm_model.h"
+#include "workload/parse_util.h"
+#include "policy/a_srpt.h"
 #include "policy/registry.h"
 #include "policy/params.h"
 #include "policy/planner/plan_scheduler.h"
@@ -138,10 +140,14 @@ void run_planner(const SimConfig& cfg, SimResult& r) {
 }  // namespace
 
 std::string resolve_exec(const SimConfig& cfg) {
-  if (cfg.exec == "auto")
-    return !plan::is_planner(parse_policy_part(cfg.policy).name) && task::is_task_policy(cfg.policy) ? "task" : "rate";
-  if (cfg.exec != "rate" && cfg.exec != "task")
-    throw InputError("--exec", 0, cfg.exec, "unknown execution model '" + cfg.exec + "' (available: rate, task, auto)");
+  const std::string first = parse_policy_part(split_simple(cfg.policy, '+').front()).name;
+  if (cfg.exec == "auto") {
+    if (is_a_srpt(first)) return "graph";
+    return !plan::is_planner(first) && task::is_task_policy(cfg.policy) ? "task" : "rate";
+  }
+  if (cfg.exec != "rate" && cfg.exec != "task" && cfg.exec != "graph")
+    throw InputError("--exec", 0, cfg.exec,
+                     "unknown execution model '" + cfg.exec + "' (available: rate, task, graph, auto)");
   return cfg.exec;
 }
 
@@ -158,6 +164,8 @@ std::unique_ptr<SimResult> simulate(const SimConfig& cfg) {
     throw InputError("--compat", 0, cfg.compat, "--compat yu2022 is for the planners (sjf-bco, ls, ff, rand)");
   if (cfg.compat == "wang2020" && r->exec != "task")
     throw InputError("--compat", 0, cfg.compat, "--compat wang2020 needs --exec task");
+  if (r->exec == "graph" && (planner || task::is_task_policy(cfg.policy)))
+    throw InputError("--exec", 0, "graph", "the job-graph law runs job-level policies, not '" + cfg.policy + "'");
   if (!(cfg.preempt_overhead_s >= 0)) throw InputError("--preempt-overhead", 0, "", "must be >= 0");
   std::string scheduler_name;
   if (r->exec == "task") {
@@ -173,6 +181,14 @@ std::unique_ptr<SimResult> simulate(const SimConfig& cfg) {
     scheduler_name = r->scheduler->name();
   }
   r->workload = load_workload(cfg, r->cluster, &r->unschedulable);
+  // Tensor / pipeline parallelism needs the job-graph law.
+  for (const auto& j : r->workload.jobs)
+    if (is_mixed_parallel(j) && r->exec != "graph") {
+      if (cfg.exec != "auto" || r->exec == "task" || planner)
+        throw InputError(j.file, j.line, j.tp > 1 ? "tp" : "pp",
+                         "job " + j.name + " uses tensor/pipeline parallelism: run it with --exec graph");
+      r->exec = "graph";
+    }
   if (r->exec == "task") {
     TaskOptions to;
     to.compat = cfg.compat == "wang2020";
@@ -186,8 +202,9 @@ std::unique_ptr<SimResult> simulate(const SimConfig& cfg) {
     EngineOptions eo;
     eo.preempt_overhead = from_seconds(cfg.preempt_overhead_s);
     eo.progress = cfg.progress;
-    r->engine =
-        std::make_unique<Engine>(r->cluster, r->workload.jobs, *r->scheduler, make_rate_model(r->cluster), eo);
+    r->engine = std::make_unique<Engine>(r->cluster, r->workload.jobs, *r->scheduler,
+                                         r->exec == "graph" ? make_graph_model(r->cluster) : make_rate_model(r->cluster),
+                                         eo);
     r->engine->run();
     r->record = record_of(*r->engine);
   }

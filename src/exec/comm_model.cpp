@@ -3,7 +3,19 @@
 #include <algorithm>
 #include <cmath>
 
+#include "policy/placement/map.h"
+
 namespace rm {
+
+namespace {
+
+double ideal_iteration_time_s_compute(const JobSpec& job, const ClusterSpec& cluster) {
+  double speed = 0;
+  for (const auto& s : cluster.servers) speed = std::max(speed, s.gpu_speed);
+  return job.compute_s / speed;
+}
+
+}  // namespace
 
 double ring_allreduce_s(double grad_mb, int n, double gbps, double latency_us) {
   if (n <= 1 || std::isinf(gbps)) return 0.0;
@@ -42,7 +54,60 @@ double iteration_time_s(const JobSpec& job, const ClusterSpec& cluster, const Sp
   return compute + ring_allreduce_s(job.grad_mb, n, bw, cluster.network.latency_us);
 }
 
+namespace {
+
+double bytes_per_s(double gbps) { return gbps * 1e9 / 8; }
+
+}  // namespace
+
+double graph_iteration_time_s(const JobSpec& job, const JobGraph& g, const ClusterSpec& cluster,
+                              const std::vector<GpuRef>& gpus) {
+  double speed = 1e300, b_in = 1e300, b_out = 1e300;
+  std::vector<int> server_of(gpus.size());
+  for (std::size_t v = 0; v < gpus.size(); ++v) {
+    const ServerSpec& s = cluster.servers[gpus[v].server];
+    server_of[v] = gpus[v].server;
+    speed = std::min(speed, s.gpu_speed);
+    b_in = std::min(b_in, bytes_per_s(s.intra_gbps));
+    b_out = std::min(b_out, bytes_per_s(s.nic_gbps));
+  }
+  return alpha_s(g, server_of, b_in, b_out) - g.compute_s + job.compute_s / speed;
+}
+
+double graph_cut_bytes(const JobGraph& g, const std::vector<GpuRef>& gpus) {
+  double s = 0;
+  for (const auto& e : g.edges)
+    if (gpus[e.u].server != gpus[e.v].server) s += e.bytes;
+  return s;
+}
+
+AlphaBounds graph_alpha_bounds(const JobSpec& job, const JobGraph& g, const ClusterSpec& cluster) {
+  const ServerSpec* best = &cluster.servers.at(0);
+  double speed = 0, nic = 1e300;
+  for (const auto& s : cluster.servers) {
+    if (s.gpus > best->gpus) best = &s;
+    speed = std::max(speed, s.gpu_speed);
+    nic = std::min(nic, s.nic_gbps);
+  }
+  AlphaBounds b;
+  const double compute = job.compute_s / speed - g.compute_s;
+  b.max_s = alpha_max_s(g, bytes_per_s(nic)) + compute;
+  const int n = g.size(), per = std::max(1, best->gpus);
+  std::vector<std::vector<int>> free((n + per - 1) / per, std::vector<int>(per));
+  for (auto& f : free)
+    for (int i = 0; i < per; ++i) f[i] = i;
+  const auto m = map_place(g, free);
+  std::vector<int> server_of;
+  for (const auto& x : m->gpus) server_of.push_back(x.server);
+  b.min_s = alpha_s(g, server_of, bytes_per_s(best->intra_gbps), bytes_per_s(best->nic_gbps)) + compute;
+  return b;
+}
+
 double ideal_comm_s(const JobSpec& job, const ClusterSpec& cluster) {
+  if (is_mixed_parallel(job)) {
+    const JobGraph g = job_graph_of(job);
+    return graph_alpha_bounds(job, g, cluster).min_s - ideal_iteration_time_s_compute(job, cluster);
+  }
   const ServerSpec* best = &cluster.servers.at(0);
   for (const auto& s : cluster.servers)
     if (s.gpus > best->gpus) best = &s;
@@ -52,9 +117,7 @@ double ideal_comm_s(const JobSpec& job, const ClusterSpec& cluster) {
 }
 
 double ideal_iteration_time_s(const JobSpec& job, const ClusterSpec& cluster) {
-  double speed = 0;
-  for (const auto& s : cluster.servers) speed = std::max(speed, s.gpu_speed);
-  return job.compute_s / speed + ideal_comm_s(job, cluster);
+  return ideal_iteration_time_s_compute(job, cluster) + ideal_comm_s(job, cluster);
 }
 
 }  // namespace rm

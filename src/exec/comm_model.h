@@ -6,6 +6,7 @@
 
 #include "cluster/cluster.h"
 #include "workload/job.h"
+#include "workload/job_graph.h"
 
 namespace rm {
 
@@ -33,5 +34,22 @@ double iteration_time_s(const JobSpec& job, const ClusterSpec& cluster, const Sp
 double ideal_iteration_time_s(const JobSpec& job, const ClusterSpec& cluster);
 // Communication part of ideal_iteration_time_s.
 double ideal_comm_s(const JobSpec& job, const ClusterSpec& cluster);
+
+// The graph law (--exec graph; spec synergy-and-a-srpt.md A.2, job_graph.h): per-iteration time of a job
+// whose worker v of the job graph runs on gpus[v]; b_in = the servers' intra_gbps, b_out = their NICs,
+// no contention and no latency.
+double graph_iteration_time_s(const JobSpec& job, const JobGraph& g, const ClusterSpec& cluster,
+                              const std::vector<GpuRef>& gpus);
+// Its inter-server bytes per iteration.
+double graph_cut_bytes(const JobGraph& g, const std::vector<GpuRef>& gpus);
+// alpha^min and alpha^max of spec A.2 on `cluster`: MAP on the empty cluster (servers of the most GPUs)
+// and every edge across servers (the slowest NIC), compute at the fastest GPU speed.
+struct AlphaBounds {
+  double min_s = 0, max_s = 0;
+};
+AlphaBounds graph_alpha_bounds(const JobSpec& job, const JobGraph& g, const ClusterSpec& cluster);
+
+// Jobs with tensor or pipeline parallelism need the graph law.
+inline bool is_mixed_parallel(const JobSpec& j) { return j.pp > 1 || j.tp > 1; }
 
 }  // namespace rm

@@ -3,6 +3,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cluster/cluster.h"
@@ -23,10 +24,15 @@ class ExecutionModel {
   virtual Time next_event() = 0;
   // Process internal events at `t` (== next_event()); append jobs that completed at t.
   virtual void advance(Time t, std::vector<JobState*>& completed) = 0;
+  // Model-specific summary figures (e.g. inter-server bytes), appended to summary.json.
+  virtual void report(std::vector<std::pair<std::string, double>>& /*extra*/) const {}
 };
 
 // `yu2022` (optional) switches the per-iteration time from the physical ring all-reduce law to Yu et
 // al.'s eq. (6)-(8) in the abstract mode of exec/yu2022_model.h (tau0 = compute_s / slot_s).
 std::unique_ptr<ExecutionModel> make_rate_model(const ClusterSpec& cluster, const yu::ModelParams* yu2022 = nullptr);
+
+// The job-graph law of spec synergy-and-a-srpt.md A.2 (mixed parallelism; exec/graph_model.cpp).
+std::unique_ptr<ExecutionModel> make_graph_model(const ClusterSpec& cluster);
 
 }  // namespace rm

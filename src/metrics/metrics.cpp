@@ -29,6 +29,9 @@ RunRecord record_of(const Engine& e) {
   r.busy_gpu_us = e.busy_gpu_us();
   r.events = e.events();
   r.preemptions = e.preemptions();
+  e.exec().report(r.extra);
+  e.scheduler().report(r.extra, r.timing);
+  r.decision_us = e.decision_us();
   return r;
 }
 
@@ -61,6 +64,14 @@ Summary summarize(const RunRecord& e, std::size_t unschedulable) {
   s.preemptions = e.preemptions;
   s.events = e.events;
   s.extra = e.extra;
+  s.timing = e.timing;
+  if (!e.decision_us.empty()) {
+    std::vector<double> d(e.decision_us.begin(), e.decision_us.end());
+    s.timing.insert(s.timing.begin(), {{"decisions", static_cast<double>(d.size())},
+                                       {"decision_p50_us", quantile(d, 0.5)},
+                                       {"decision_p99_us", quantile(d, 0.99)},
+                                       {"decision_max_us", *std::max_element(d.begin(), d.end())}});
+  }
   return s;
 }
 
@@ -130,7 +141,12 @@ void write_outputs(const std::string& dir, const RunRecord& e, const std::vector
   j["preemptions"] = s.preemptions;
   j["events"] = s.events;
   for (const auto& [k, v] : s.extra) j[k] = v;
-  j["wall_s"] = info.wall_s;  // the only field that differs between identical runs
+  j["wall_s"] = info.wall_s;  // wall_s and timing are the only fields that differ between identical runs
+  if (!s.timing.empty()) {
+    nlohmann::ordered_json t;
+    for (const auto& [k, v] : s.timing) t[k] = v;
+    j["timing"] = t;
+  }
   auto f = open_out(dir + "/summary.json");
   f << j.dump(2) << "\n";
 }

@@ -34,6 +34,9 @@ struct RunRecord {
   // Model-specific summary keys, written to summary.json after the common ones (e.g. the task
   // model's avg_jct_ms and makespan_ms as Wang et al. define them).
   std::vector<std::pair<std::string, double>> extra;
+  // Wall-clock figures (not deterministic), written under "timing" in summary.json.
+  std::vector<std::pair<std::string, double>> timing;
+  std::vector<float> decision_us;  // per scheduling decision
 };
 
 RunRecord record_of(const Engine& e);
@@ -44,6 +47,7 @@ struct Summary {
   double makespan_s = 0, avg_queue_s = 0, gpu_util = 0;
   std::int64_t preemptions = 0, events = 0;
   std::vector<std::pair<std::string, double>> extra;
+  std::vector<std::pair<std::string, double>> timing;  // decisions, decision_p50_us, decision_p99_us, ...
 };
 
 // Linear-interpolation quantile (numpy's default) of unsorted values; q in [0, 1].

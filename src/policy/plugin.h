@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cluster/cluster.h"
@@ -77,6 +78,10 @@ class Scheduler {
   virtual ~Scheduler() = default;
   virtual std::string name() const = 0;
   virtual Decisions schedule(const SchedContext& ctx) = 0;
+  // Figures for summary.json: `stable` ones are deterministic (e.g. prediction accuracy); `timing` ones
+  // are wall-clock measurements (training and prediction time), written under "timing".
+  virtual void report(std::vector<std::pair<std::string, double>>& /*stable*/,
+                      std::vector<std::pair<std::string, double>>& /*timing*/) const {}
 };
 
 }  // namespace rm

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/error.h"
+#include "policy/a_srpt.h"
 #include "policy/composed_scheduler.h"
 #include "policy/order/orders.h"
 #include "policy/placement/placements.h"
@@ -76,12 +77,26 @@ const std::vector<PolicyInfo>& policy_catalogue() {
     for (const auto& p : presets()) out.push_back({"preset", p.name, std::string(p.help) + " = " + p.expands_to});
     out.push_back({"scheduler", "sjf-bco-online",
                    "ours: SJF-BCO re-planned around the running jobs at every arrival and finish (kappa=, lambda=, u=)"});
+    out.push_back({"scheduler", "a-srpt",
+                   "A-SRPT (reconstruction): virtual single-machine SRPT on n N^ alpha^max / M, jobs started in "
+                   "virtual-completion order with MAP (predictor=rf|median|mean|global|oracle, backfill=easy|off, "
+                   "placement=map|first-fit, refine=2; rf: trees=, depth=, first=, growth=)"});
+    out.push_back({"scheduler", "a-srpt-p",
+                   "A-SRPT-P: preemptive, by predicted remaining work, greedy MAP, re-decided every event and delta=300 s"});
     return out;
   }();
   return v;
 }
 
 std::unique_ptr<Scheduler> make_scheduler(const std::string& spec, std::uint64_t seed) {
+  if (const PolicyPart first = parse_part(split_simple(spec, '+').front()); is_a_srpt(first.name)) {
+    if (spec.find('+') != std::string::npos)
+      throw InputError("--policy", 0, spec, first.name + " takes parameters, not other parts");
+    PluginParams params(first.name, first.kv, seed);
+    auto s = make_a_srpt(first.name, params);
+    params.check_all_used();
+    return s;
+  }
   if (const PolicyPart first = parse_part(split_simple(spec, '+').front()); first.name == "sjf-bco-online") {
     if (spec.find('+') != std::string::npos)
       throw InputError("--policy", 0, spec, "sjf-bco-online takes parameters, not other parts");

@@ -25,6 +25,9 @@ struct JobSpec {
   std::string user;        // user or virtual cluster
   std::string recurrence_key;
   int dp = 0, pp = 1, tp = 1;  // parallel config (dp = 0: pure data parallel over num_gpus)
+  // Mixed parallelism (tp or pp > 1), per iteration, after resolution (data/parallel_models.csv):
+  double tp_mb = 0;        // A_p: a stage's tensor-parallel all-reduce volume
+  double pp_mb = 0;        // bytes across one pipeline boundary (activations + gradients)
   // Where it came from, for error messages.
   std::string file;
   long line = 0;

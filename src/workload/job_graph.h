@@ -9,6 +9,8 @@
 #pragma once
 #include <vector>
 
+#include "workload/job.h"
+
 namespace rm {
 
 struct ParallelConfig {
@@ -25,9 +27,13 @@ struct GraphSizes {
   std::vector<double> dp_bytes;     // theta_p, the gradient of one (p, t) shard
 };
 
+// The collective an edge belongs to: all edges of one kind run concurrently (one phase).
+enum class EdgeKind { TP = 0, PP = 1, DP = 2 };
+
 struct GraphEdge {
   int u, v;
   double bytes;
+  EdgeKind kind = EdgeKind::DP;
 };
 
 struct JobGraph {
@@ -42,13 +48,24 @@ struct JobGraph {
 // Throws InputError (field "parallel") on a bad configuration or size vector.
 JobGraph build_job_graph(const ParallelConfig& cfg, const GraphSizes& sizes);
 
+// The job graph of a resolved job: D = dp (or num_gpus / (pp tp)), theta_p = grad_mb / (P T),
+// A_p = tp_mb, pipeline boundary = pp_mb, compute = compute_s.
+ParallelConfig parallel_config_of(const JobSpec& j);
+JobGraph job_graph_of(const JobSpec& j);
+
 // Bytes per iteration on edges whose endpoints sit on different servers (server_of[v] per vertex).
 double cut_bytes(const JobGraph& g, const std::vector<int>& server_of);
 
-// Per-iteration time alpha(x) = compute + sum over edges of bytes / bandwidth, with b_in inside a server
-// and b_out across servers (bytes per second; the additive no-overlap model of A.2).
+// Per-iteration time alpha(x) under a mapping (b_in inside a server, b_out across servers, bytes per
+// second). Our law (docs/design.md, deviation 10): the three collectives (TP, PP, DP) run one after the
+// other with no overlap, as in A.2, but the edges of one collective run concurrently, so each phase
+// lasts as long as its slowest edge:  alpha(x) = compute + sum over kinds of max_e bytes_e / b(x_e).
+// For a data-parallel job this is exactly the ring all-reduce 2(D-1)/D theta / B of the bottleneck
+// link. (A.2's literal sum over all edges counts a ring of D workers D times.)
 double alpha_s(const JobGraph& g, const std::vector<int>& server_of, double b_in, double b_out);
-// alpha^max: every edge inter-server.
+// alpha^max: every edge inter-server (an upper bound of alpha(x) for every x, as b_out <= b_in).
 double alpha_max_s(const JobGraph& g, double b_out);
+// A lower bound of alpha(x) for every x: every edge inside a server.
+double alpha_floor_s(const JobGraph& g, double b_in);
 
 }  // namespace rm

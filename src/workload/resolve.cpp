@@ -1,9 +1,13 @@
 // resolve_workload: catalogue lookup, model-assignment rule, iterations from durations, feasibility.
 #include <algorithm>
+#include <map>
+#include <sstream>
 
 #include "core/error.h"
+#include "core/embedded_data.h"
 #include "core/rng.h"
 #include "exec/comm_model.h"
+#include "workload/parse_util.h"
 #include "workload/trace.h"
 
 namespace rm {
@@ -12,6 +16,62 @@ namespace {
 // Jobs without a model (the Philly list) get one of P1's four models (spec A.3.1), chosen by a hash
 // of (seed, job index): stable under reordering and independent of other jobs.
 const char* const kDefaultMix[] = {"resnet50", "vgg16", "inception3", "lstm"};
+
+// data/parallel_models.csv: layer shapes of models that may run with tensor or pipeline parallelism.
+struct LayerShape {
+  int layers = 0, hidden = 0, seq_len = 0;
+};
+
+const std::map<std::string, LayerShape>& layer_shapes() {
+  static const std::map<std::string, LayerShape> m = [] {
+    std::map<std::string, LayerShape> out;
+    const std::string file = "data/parallel_models.csv";
+    std::istringstream in{std::string(embedded::get("parallel_models.csv"))};
+    std::string line;
+    long ln = 0;
+    bool header = false;
+    while (std::getline(in, line)) {
+      ++ln;
+      if (line.empty() || line[0] == '#') continue;
+      if (!header) { header = true; continue; }
+      const auto f = split_simple(line, ',');
+      if (f.size() < 4) throw InputError(file, ln, "", "expected name,layers,hidden,seq_len,source");
+      out[ModelCatalogue::normalise(f[0])] = {static_cast<int>(parse_int(f[1], file, ln, "layers")),
+                                              static_cast<int>(parse_int(f[2], file, ln, "hidden")),
+                                              static_cast<int>(parse_int(f[3], file, ln, "seq_len"))};
+    }
+    return out;
+  }();
+  return m;
+}
+
+constexpr int kMicroBatches = 8;  // per iteration, for the 1F1B pipeline bubble (m + P - 1) / m
+
+// Mixed parallelism: check D x P x T = num_gpus and derive the TP / PP volumes, the per-replica compute
+// and the per-worker memory from the model's layer shape (header of data/parallel_models.csv).
+void resolve_parallel(JobSpec& j, const RawTimes& raw, int batch) {
+  if (j.dp < 0 || j.pp < 1 || j.tp < 1) throw InputError(j.file, j.line, "dp", "bad parallel config");
+  const int pt = j.pp * j.tp;
+  if (j.dp > 0 && j.dp * pt != j.num_gpus)
+    throw InputError(j.file, j.line, "dp",
+                     "dp x pp x tp = " + std::to_string(j.dp * pt) + " but num_gpus = " + std::to_string(j.num_gpus));
+  if (j.dp == 0 && j.num_gpus % pt != 0)
+    throw InputError(j.file, j.line, "num_gpus",
+                     std::to_string(j.num_gpus) + " GPUs is not a multiple of pp x tp = " + std::to_string(pt));
+  if (pt == 1) return;
+  const auto it = layer_shapes().find(ModelCatalogue::normalise(j.model));
+  if (it == layer_shapes().end())
+    throw InputError(j.file, j.line, j.tp > 1 ? "tp" : "pp",
+                     "model '" + j.model + "' has no layer shape for tensor/pipeline parallelism (data/parallel_models.csv)");
+  const LayerShape& ls = it->second;
+  if (j.pp > ls.layers) throw InputError(j.file, j.line, "pp", "more pipeline stages than the model's layers");
+  const double act = static_cast<double>(std::max(batch, 1)) * ls.seq_len * ls.hidden * 2.0;
+  j.tp_mb = j.tp > 1 ? 4.0 * ls.layers / j.pp * act / 1e6 : 0.0;
+  j.pp_mb = j.pp > 1 ? 2.0 * act / 1e6 : 0.0;
+  if (raw.compute_s <= 0)
+    j.compute_s = j.compute_s / pt * (kMicroBatches + j.pp - 1) / kMicroBatches;
+  if (raw.gpu_mem_mb < 0) j.gpu_mem_mb /= pt;
+}
 
 }  // namespace
 
@@ -32,6 +92,7 @@ void resolve_workload(Workload& w, const ModelCatalogue& cat, const ClusterSpec&
     if (raw.compute_s > 0 && raw.forward_s > 0) j.forward_s = raw.forward_s;
     j.grad_mb = raw.grad_mb >= 0 ? raw.grad_mb : prof->grad_mb;
     j.gpu_mem_mb = raw.gpu_mem_mb >= 0 ? raw.gpu_mem_mb : prof->gpu_mem_mb;
+    resolve_parallel(j, raw, j.batch_size > 0 ? j.batch_size : prof ? prof->batch : 0);
     if (raw.iter_time_s > 0) {
       // The trace measured this job: its isolated iteration time is the truth, communication on the
       // ideal placement is part of it.

@@ -33,6 +33,24 @@ TEST_P(PhillyContract, SimulatesTheWholeJobList) {
 
 INSTANTIATE_TEST_SUITE_P(Policies, PhillyContract, ::testing::Values("fifo", "srsf"));
 
+// Issue 5's contract: A-SRPT on the whole list, with the prediction accuracy in summary.json.
+TEST(PhillyContract, ASrptReportsPredictionAccuracy) {
+  const std::string out = std::string(::testing::TempDir()) + "/philly_a_srpt";
+  ASSERT_EQ(run("simulate --cluster philly2400 --trace " RM_SHARED_DIR "/traces/philly-jobs/philly.csv --format philly"
+                " --policy a-srpt --out " + out),
+            0);
+  std::ifstream in(out + "/summary.json");
+  auto j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["jobs"], 82247);
+  for (const char* k : {"pred_mae", "pred_mape", "pred_r2", "inter_server_tb"}) EXPECT_TRUE(j.contains(k)) << k;
+  EXPECT_GT(j["pred_mae"].get<double>(), 0.0);
+  EXPECT_GT(j["pred_mape"].get<double>(), 0.0);
+  EXPECT_LE(j["pred_r2"].get<double>(), 1.0);
+  // The forest was retrained as the trace went on.
+  EXPECT_GT(j["pred_trainings"].get<double>(), 3.0);
+  EXPECT_GE(j["p50_jct_s"].get<double>(), 1144.0);
+}
+
 TEST(PhillyContract, MalformedTraceIsAFileLineError) {
   const std::string p = std::string(::testing::TempDir()) + "/philly_bad.csv";
   std::ofstream(p) << "timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-09 07:01:55,66.0,1,66.0,a\n"

@@ -23,17 +23,19 @@ class Oracle : public Predictor {
 // before anything finished, 1000 iterations.
 class FromHistory : public Predictor {
  public:
-  explicit FromHistory(bool median) : median_(median) {}
-  std::string name() const override { return median_ ? "median" : "mean"; }
+  FromHistory(bool median, bool global) : median_(median), global_(global) {}
+  std::string name() const override { return global_ ? "global" : median_ ? "median" : "mean"; }
   double predict(const JobSpec& j, Time) override {
-    const KeyStats& s = h_.key_or_global(j.recurrence_key);
+    const KeyStats& s = h_.key_or_global(global_ ? std::string() : j.recurrence_key);
     if (s.median.size() == 0) return 1000;
     return std::exp(median_ ? s.median.median() : s.mean());
   }
-  void observe(const JobSpec& j, double it, Time) override { h_.add(j.recurrence_key, std::log(std::max(it, 1e-9))); }
+  void observe(const JobSpec& j, double it, Time) override {
+    h_.add(global_ ? std::string() : j.recurrence_key, std::log(std::max(it, 1e-9)));
+  }
 
  private:
-  bool median_;
+  bool median_, global_;
   History h_;
 };
 
@@ -41,10 +43,11 @@ class FromHistory : public Predictor {
 
 std::unique_ptr<Predictor> make_predictor(const std::string& name, PluginParams& p) {
   if (name == "oracle") return std::make_unique<Oracle>();
-  if (name == "median") return std::make_unique<FromHistory>(true);
-  if (name == "mean") return std::make_unique<FromHistory>(false);
+  if (name == "median") return std::make_unique<FromHistory>(true, false);
+  if (name == "mean") return std::make_unique<FromHistory>(false, false);
+  if (name == "global") return std::make_unique<FromHistory>(false, true);  // no prediction: one global mean
   if (name == "rf") return make_rf_predictor(p);
-  throw InputError("--policy", 0, "predictor", "unknown predictor '" + name + "' (oracle, median, mean, rf)");
+  throw InputError("--policy", 0, "predictor", "unknown predictor '" + name + "' (oracle, median, mean, global, rf)");
 }
 
 PredictionStats prediction_stats(const std::vector<double>& pred, const std::vector<double>& actual) {

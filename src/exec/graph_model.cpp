@@ -1,0 +1,84 @@
+// Execution model `graph` (--exec graph; spec synergy-and-a-srpt.md A.2): a running job progresses at
+// 1 / alpha(x) iterations per second, alpha(x) from its job graph and the mapping x (worker v of the
+// graph on gpus[v]; comm_model.h graph_iteration_time_s). No contention between jobs, so a job's rate is
+// fixed from start to stop. Also counts the inter-server bytes every job moved.
+#include <queue>
+#include <unordered_map>
+
+#include "core/error.h"
+#include "exec/comm_model.h"
+#include "exec/execution_model.h"
+
+namespace rm {
+namespace {
+
+struct Completion {
+  Time t;
+  JobId job;
+  std::uint64_t epoch;
+  JobState* state;
+  bool operator>(const Completion& o) const { return t != o.t ? t > o.t : job > o.job; }
+};
+
+class GraphModel final : public ExecutionModel {
+ public:
+  explicit GraphModel(const ClusterSpec& c) : cluster_(c) {}
+  std::string name() const override { return "graph"; }
+
+  void start(JobState& j, Time now) override {
+    j.servers = span_of(j.gpus).servers;
+    j.progress_time = now;
+    auto it = graphs_.find(j.id());
+    if (it == graphs_.end()) it = graphs_.emplace(j.id(), job_graph_of(*j.spec)).first;
+    const JobGraph& g = it->second;
+    if (g.size() != static_cast<int>(j.gpus.size()))
+      throw InvariantError("job " + j.spec->name + ": graph of " + std::to_string(g.size()) + " workers on " +
+                           std::to_string(j.gpus.size()) + " GPUs");
+    j.iter_time = graph_iteration_time_s(*j.spec, g, cluster_, j.gpus);
+    if (!(j.iter_time > 0)) throw InvariantError("job " + j.spec->name + " has a non-positive iteration time");
+    cut_[j.id()] = graph_cut_bytes(g, j.gpus);
+    started_remaining_[j.id()] = j.remaining;
+    ++j.epoch;
+    const Time from = std::max(now, j.stall_until);
+    heap_.push({from + from_seconds_ceil(j.remaining * j.iter_time), j.id(), j.epoch, &j});
+  }
+
+  void stop(JobState& j, Time now) override {
+    j.remaining = j.remaining_at(now);
+    j.progress_time = now;
+    ++j.epoch;
+    bytes_ += (started_remaining_[j.id()] - j.remaining) * cut_[j.id()];
+    if (j.remaining <= 1e-9 * std::max(1.0, j.spec->iterations)) graphs_.erase(j.id());
+  }
+
+  Time next_event() override {
+    while (!heap_.empty() && heap_.top().epoch != heap_.top().state->epoch) heap_.pop();
+    return heap_.empty() ? kNever : heap_.top().t;
+  }
+
+  void advance(Time t, std::vector<JobState*>& completed) override {
+    while (next_event() == t) {
+      completed.push_back(heap_.top().state);
+      heap_.pop();
+    }
+  }
+
+  void report(std::vector<std::pair<std::string, double>>& extra) const override {
+    extra.emplace_back("inter_server_tb", bytes_ / 1e12);
+  }
+
+ private:
+  const ClusterSpec& cluster_;
+  std::unordered_map<JobId, JobGraph> graphs_;
+  std::unordered_map<JobId, double> cut_, started_remaining_;
+  double bytes_ = 0;
+  std::priority_queue<Completion, std::vector<Completion>, std::greater<>> heap_;
+};
+
+}  // namespace
+
+std::unique_ptr<ExecutionModel> make_graph_model(const ClusterSpec& cluster) {
+  return std::make_unique<GraphModel>(cluster);
+}
+
+}  // namespace rm
