@@ -139,11 +139,18 @@ int main(int argc, char** argv) {
                   "compare several "
                   "(default: fifo, fifo-backfill, sjf, srtf, srsf, tiresias)");
   sim->add_option("--workload", cfg.workload,
-                  "generate the jobs instead of reading a trace: wang2020, yu2022, yu2022-physical");
+                  "generate the jobs instead of reading a trace: wang2020, yu2022, yu2022-physical, luo2025");
   sim->add_option("--scale", cfg.gen.scale, "generator scale (wang2020: iterations in [scale, 6 scale])")
       ->capture_default_str();
   sim->add_option("--jobs", cfg.gen.jobs, "generator job count")->capture_default_str();
   sim->add_option("--servers", cfg.gen.servers, "servers of the generated yu2022 cluster (--cluster yu2022)")
+      ->capture_default_str();
+  sim->add_option("--load", cfg.gen.load, "luo2025: offered load (GPU-seconds per second / --gpus)")->capture_default_str();
+  sim->add_option("--gpus", cfg.gen.gpus, "luo2025: GPUs of the cluster the load is for")->capture_default_str();
+  sim->add_option("--templates", cfg.gen.templates, "luo2025: recurring-job templates")->capture_default_str();
+  sim->add_option("--arrival-scale", cfg.arrival_scale,
+                  "multiply every submit time by this (< 1 raises the load of a trace)")->capture_default_str();
+  sim->add_option("--max-jobs", cfg.max_jobs, "keep only the first N jobs by submit time (0 = all)")
       ->capture_default_str();
   sim->add_option("--xi", cfg.yu.xi, "Yu et al.'s contention/overhead scale for the planners' model")
       ->capture_default_str();
@@ -163,10 +170,13 @@ int main(int argc, char** argv) {
 
   auto* gen = app.add_subcommand("generate", "write a generated workload as a trace file");
   std::string gen_out;
-  gen->add_option("--workload", cfg.workload, "generator: wang2020, yu2022, yu2022-physical")->required();
+  gen->add_option("--workload", cfg.workload, "generator: wang2020, yu2022, yu2022-physical, luo2025")->required();
   gen->add_option("--seed", cfg.seed, "seed")->capture_default_str();
   gen->add_option("--scale", cfg.gen.scale, "generator scale")->capture_default_str();
   gen->add_option("--jobs", cfg.gen.jobs, "job count")->capture_default_str();
+  gen->add_option("--load", cfg.gen.load, "luo2025: offered load")->capture_default_str();
+  gen->add_option("--gpus", cfg.gen.gpus, "luo2025: GPUs the load is for")->capture_default_str();
+  gen->add_option("--templates", cfg.gen.templates, "luo2025: templates")->capture_default_str();
   gen->add_option("--out", gen_out, "output file (default: standard output)");
 
   auto* lp = app.add_subcommand("list-policies", "every plugin and preset, one line each");

@@ -53,6 +53,11 @@ Workload load_workload(const SimConfig& cfg, const ClusterSpec& cluster, std::ve
   ro.seed = cfg.seed;
   ro.skip_unschedulable = cfg.skip_unschedulable;
   resolve_workload(w, load_catalogue(cfg.models), cluster, ro, unsched);
+  if (!(cfg.arrival_scale > 0)) throw InputError("--arrival-scale", 0, "", "must be > 0");
+  if (cfg.max_jobs < 0) throw InputError("--max-jobs", 0, "", "must be >= 0");
+  if (cfg.max_jobs > 0 && static_cast<long>(w.jobs.size()) > cfg.max_jobs) w.jobs.resize(cfg.max_jobs);
+  if (cfg.arrival_scale != 1)
+    for (auto& j : w.jobs) j.submit = static_cast<Time>(std::llround(static_cast<double>(j.submit) * cfg.arrival_scale));
   return w;
 }
 

@@ -29,6 +29,8 @@ struct SimConfig {
   std::uint64_t seed = 1;
   double preempt_overhead_s = 0;
   bool skip_unschedulable = false;
+  double arrival_scale = 1;              // submit times x this
+  long max_jobs = 0;                     // keep the first N jobs (0 = all)
   std::string models;                    // catalogue file; empty = built-in
   std::function<void(double)> progress;
 };

@@ -122,10 +122,11 @@ class ASrpt final : public Scheduler {
   ASrpt(std::unique_ptr<Predictor> pred, const ASrptOptions& opt) : pred_(std::move(pred)), opt_(opt) {}
 
   std::string name() const override {
-    std::string n = opt_.preemptive ? "a-srpt-p" : "a-srpt";
+    std::string n = opt_.preemptive ? "a-srpt-p" : opt_.sjf ? "sjf-predicted" : "a-srpt";
     n += "(predictor=" + pred_->name() + ",placement=" + (opt_.map ? "map" : "first-fit");
     if (!opt_.preemptive) n += std::string(",backfill=") + (opt_.backfill ? "easy" : "off");
     if (!opt_.preemptive && opt_.eager) n += ",eager";
+    if (!opt_.preemptive && opt_.size_min) n += ",size=min";
     return n + ")";
   }
 
@@ -136,7 +137,7 @@ class ASrpt final : public Scheduler {
     Decisions d;
     // 1. The virtual machine runs up to now with the sizes it had.
     done_.clear();
-    vm_.advance(now, done_);
+    if (!opt_.sjf) vm_.advance(now, done_);
     for (const auto& [id, cv] : done_) {
       jobs_[id].where = Where::List;
       list_.push_back(id);
@@ -175,13 +176,13 @@ class ASrpt final : public Scheduler {
     } else {
       // Zero-size (or already finished) virtual jobs go straight to the list.
       done_.clear();
-      vm_.advance(now, done_);
+      if (!opt_.sjf) vm_.advance(now, done_);
       for (const auto& [id, cv] : done_) {
         jobs_[id].where = Where::List;
         list_.push_back(id);
       }
       dispatch(ctx, d);
-      const double next = vm_.next_completion();
+      const double next = opt_.sjf ? std::numeric_limits<double>::infinity() : vm_.next_completion();
       if (std::isfinite(next)) d.wake_at = std::max(ctx.now + 1, from_seconds_ceil(next));
     }
     return d;
@@ -209,7 +210,9 @@ class ASrpt final : public Scheduler {
   }
 
  private:
-  double q_of(const AJob& a, double n) const { return a.st->spec->num_gpus * n * a.amax / M_; }
+  double q_of(const AJob& a, double n) const {
+    return a.st->spec->num_gpus * n * (opt_.size_min ? a.amin : a.amax) / M_;
+  }
 
   // alpha^min, alpha^max and the job graph, shared by jobs of one configuration.
   void bounds(AJob& a, const ClusterSpec& cs) {
@@ -393,7 +396,9 @@ class ASrpt final : public Scheduler {
       if (!m) continue;  // only for memory-restricted jobs: skip, as for jobs that do not fit
       start(a, std::move(*m), free, d);
     }
-    d.wake_at = ctx.now + from_seconds(opt_.delta_s);
+    // On a fixed grid of delta, so that wake-ups from different events coincide.
+    const Time step = std::max<Time>(1, from_seconds(opt_.delta_s));
+    d.wake_at = (ctx.now / step + 1) * step;
   }
 
   struct Config {
@@ -434,6 +439,13 @@ std::unique_ptr<Scheduler> make_a_srpt(const std::string& name, PluginParams& p)
   o.map = pl == "map";
   o.refine = static_cast<int>(p.get_double("refine", 2));
   o.eager = p.get_double("eager", 0) != 0;
+  const std::string sz = p.get_string("size", "max");
+  if (sz != "max" && sz != "min") throw InputError("--policy", 0, name + ":size", "must be max or min");
+  o.size_min = sz == "min";
+  const std::string vm = p.get_string("vm", "on");
+  if (vm != "on" && vm != "off") throw InputError("--policy", 0, name + ":vm", "must be on or off");
+  o.sjf = vm == "off";
+  o.eager = o.eager || o.sjf;
   o.delta_s = p.get_double("delta", 300);
   if (o.refine < 0 || !(o.delta_s > 0)) throw InputError("--policy", 0, name, "needs refine >= 0 and delta > 0");
   auto pred = make_predictor(p.get_string("predictor", "rf"), p);

@@ -49,6 +49,12 @@ struct ASrptOptions {
   // Ours: also start jobs still waiting on the virtual machine, in SRPT order, when GPUs would otherwise
   // idle (under the same EASY reservation). The reconstruction starts only virtually completed jobs.
   bool eager = false;
+  // Ours: virtual sizes at alpha^min instead of alpha^max (the machine then carries the real load, not
+  // rho times it; the proof's Lemma 1 step no longer applies).
+  bool size_min = false;
+  // Baseline "SJF with predicted iterations": no virtual machine; waiting jobs in order of predicted
+  // work n N^ alpha / M, non-preemptive, same placement and backfilling (implies eager).
+  bool sjf = false;
   bool map = true;            // MAP placement; false = communication-oblivious first fit
   int refine = 2;             // Kernighan-Lin passes of MAP
   double delta_s = 300;       // A-SRPT-P: re-decide at least this often
@@ -56,7 +62,7 @@ struct ASrptOptions {
 };
 
 // The policy string: a-srpt[:predictor=rf|median|mean|global|oracle;backfill=easy|off;placement=map|first-fit;
-// refine=2;eager=0|1] and a-srpt-p[:...;delta=300] (predictor parameters such as trees= go through).
+// refine=2;eager=0|1;size=max|min;vm=on|off] and a-srpt-p[:...;delta=300] (predictor parameters such as trees= go through).
 std::unique_ptr<Scheduler> make_a_srpt(const std::string& name, PluginParams& p);
 bool is_a_srpt(const std::string& name);
 // For tests: with a given predictor.

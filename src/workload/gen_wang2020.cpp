@@ -50,6 +50,8 @@ const std::vector<std::pair<std::string, std::string>>& workload_generators() {
       {"wang2020", "Wang et al. 2020: 160 jobs, Microsoft GPU mix, P1's four models (--scale, --seed)"},
       {"yu2022", "Yu et al. 2022: 160 jobs at time 0, Microsoft GPU mix, F in 1000..6000 (--seed; cluster yu2022)"},
       {"yu2022-physical", "the same jobs with P1's four models (compute, gradient) for the planners' model=physical"},
+      {"luo2025", "recurring mixed-parallelism jobs (CNNs, BERT/GPT with TP and PP) for A-SRPT (--jobs, --load, --gpus, "
+                  "--templates, --seed; cluster luo128)"},
   };
   return v;
 }
@@ -58,6 +60,7 @@ GeneratedTrace generate_workload(const std::string& name, const GenOptions& opt)
   if (name == "wang2020") return generate_wang2020(opt);
   if (name == "yu2022") return generate_yu2022(opt);
   if (name == "yu2022-physical") return generate_yu2022_physical(opt);
+  if (name == "luo2025") return generate_luo2025(opt);
   std::string known;
   for (const auto& [n, d] : workload_generators()) known += (known.empty() ? "" : ", ") + n;
   throw InputError("--workload", 0, name, "unknown workload generator '" + name + "' (" + known + ")");

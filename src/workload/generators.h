@@ -12,6 +12,9 @@ struct GenOptions {
   double scale = 10;  // wang2020: iterations in [scale, 6 scale], arrivals in [0, 1200 scale) ms
   int jobs = 160;
   int servers = 20;   // yu2022: servers of the generated cluster
+  double load = 0.8;  // luo2025: offered GPU-seconds per second / gpus
+  int gpus = 128;     // luo2025: the cluster the load is for
+  int templates = 40; // luo2025: recurring-job templates
 };
 
 // GPU count of job i of n in the Microsoft (Philly) mix used by Wang et al. and Yu et al.: cumulative
@@ -42,6 +45,10 @@ GeneratedTrace generate_wang2020(const GenOptions& opt);
 GeneratedTrace generate_yu2022(const GenOptions& opt);
 // The same GPU mix and F with a P1 model per job (uniform), for the physical mode (spec B.9 S3(a)).
 GeneratedTrace generate_yu2022_physical(const GenOptions& opt);
+// Recurring mixed-parallelism jobs for A-SRPT (gen_luo2025.cpp): templates of (user, model, dataset,
+// (D, P, T)) with Zipf popularity, 10 % one-offs, durations lognormal (sigma 0.3) around the template's
+// mean, Poisson arrivals offering `load` x `gpus`.
+GeneratedTrace generate_luo2025(const GenOptions& opt);
 // Its cluster: opt.servers servers with GPUs uniform in {4, 8, 16, 32}, redrawn until there are >= 32.
 std::string generate_yu2022_cluster(const GenOptions& opt);
 
