@@ -35,6 +35,7 @@ OUT = []
 POLICIES = {
     "A-SRPT (list, EASY)": ("a-srpt", "main"),
     "A-SRPT-P": ("a-srpt-p", "main"),
+    "A-SRPT-P, key-median predictor": ("a-srpt-p:predictor=median", "main"),
     "FIFO + first-fit": ("fifo", "base"),
     "FIFO consolidated (Gandiva-like)": ("fifo+consolidated", "base"),
     "2D-LAS (Tiresias)": ("2d-las+consolidated", "base"),
@@ -149,7 +150,7 @@ hi = LOADS[-1]
 for wl in WORKLOADS:
     base = {l: st.mean(vals(wl, hi, l, "avg_jct_s")) for l, (p, k) in POLICIES.items() if k == "base"}
     best_l = min(base, key=base.get)
-    for main in ("A-SRPT (list, EASY)", "A-SRPT-P"):
+    for main in ("A-SRPT (list, EASY)", "A-SRPT-P", "A-SRPT-P, key-median predictor"):
         m = st.mean(vals(wl, hi, main, "avg_jct_s"))
         wins = sum(1 for s in SEEDS if R[(wl, hi, s, main)]["avg_jct_s"] < min(R[(wl, hi, s, l)]["avg_jct_s"] for l in base))
         say(f"- {wl}, load {hi}: **{main}** avg JCT {m:,.0f} s vs the best non-oracle baseline ({best_l}) "
