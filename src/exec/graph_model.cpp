@@ -2,23 +2,15 @@
 // 1 / alpha(x) iterations per second, alpha(x) from its job graph and the mapping x (worker v of the
 // graph on gpus[v]; comm_model.h graph_iteration_time_s). No contention between jobs, so a job's rate is
 // fixed from start to stop. Also counts the inter-server bytes every job moved.
-#include <queue>
 #include <unordered_map>
 
 #include "core/error.h"
 #include "exec/comm_model.h"
+#include "exec/completion_heap.h"
 #include "exec/execution_model.h"
 
 namespace rm {
 namespace {
-
-struct Completion {
-  Time t;
-  JobId job;
-  std::uint64_t epoch;
-  JobState* state;
-  bool operator>(const Completion& o) const { return t != o.t ? t > o.t : job > o.job; }
-};
 
 class GraphModel final : public ExecutionModel {
  public:
@@ -40,7 +32,7 @@ class GraphModel final : public ExecutionModel {
     started_remaining_[j.id()] = j.remaining;
     ++j.epoch;
     const Time from = std::max(now, j.stall_until);
-    heap_.push({from + from_seconds_ceil(j.remaining * j.iter_time), j.id(), j.epoch, &j});
+    heap_.push(from + from_seconds_ceil(j.remaining * j.iter_time), j);
   }
 
   void stop(JobState& j, Time now) override {
@@ -51,17 +43,9 @@ class GraphModel final : public ExecutionModel {
     if (j.remaining <= 1e-9 * std::max(1.0, j.spec->iterations)) graphs_.erase(j.id());
   }
 
-  Time next_event() override {
-    while (!heap_.empty() && heap_.top().epoch != heap_.top().state->epoch) heap_.pop();
-    return heap_.empty() ? kNever : heap_.top().t;
-  }
+  Time next_event() override { return heap_.next(); }
 
-  void advance(Time t, std::vector<JobState*>& completed) override {
-    while (next_event() == t) {
-      completed.push_back(heap_.top().state);
-      heap_.pop();
-    }
-  }
+  void advance(Time t, std::vector<JobState*>& completed) override { heap_.pop_at(t, completed); }
 
   void report(std::vector<std::pair<std::string, double>>& extra) const override {
     extra.emplace_back("inter_server_tb", bytes_ / 1e12);
@@ -72,7 +56,7 @@ class GraphModel final : public ExecutionModel {
   std::unordered_map<JobId, JobGraph> graphs_;
   std::unordered_map<JobId, double> cut_, started_remaining_;
   double bytes_ = 0;
-  std::priority_queue<Completion, std::vector<Completion>, std::greater<>> heap_;
+  CompletionHeap heap_;
 };
 
 }  // namespace

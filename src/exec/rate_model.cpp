@@ -3,22 +3,14 @@
 // split jobs on it (counting mode "co-located split jobs", P2 eq. 6). tau is recomputed whenever a
 // split job starts or stops on a server the job uses.
 #include <algorithm>
-#include <queue>
 
 #include "core/error.h"
 #include "exec/comm_model.h"
+#include "exec/completion_heap.h"
 #include "exec/execution_model.h"
 
 namespace rm {
 namespace {
-
-struct Completion {
-  Time t;
-  JobId job;
-  std::uint64_t epoch;
-  JobState* state;
-  bool operator>(const Completion& o) const { return t != o.t ? t > o.t : job > o.job; }
-};
 
 class RateModel final : public ExecutionModel {
  public:
@@ -53,18 +45,9 @@ class RateModel final : public ExecutionModel {
     }
   }
 
-  Time next_event() override {
-    while (!heap_.empty() && heap_.top().epoch != heap_.top().state->epoch) heap_.pop();
-    return heap_.empty() ? kNever : heap_.top().t;
-  }
+  Time next_event() override { return heap_.next(); }
 
-  void advance(Time t, std::vector<JobState*>& completed) override {
-    while (next_event() == t) {
-      JobState* j = heap_.top().state;
-      heap_.pop();
-      completed.push_back(j);
-    }
-  }
+  void advance(Time t, std::vector<JobState*>& completed) override { heap_.pop_at(t, completed); }
 
  private:
   int k_on(int s) const { return static_cast<int>(split_on_[s].size()); }
@@ -106,14 +89,14 @@ class RateModel final : public ExecutionModel {
       end = (end - 1000 + slot - 1) / slot * slot;  // 1 ms slack for the microsecond rounding above
       end = std::max(end, from);
     }
-    heap_.push({end, j.id(), j.epoch, &j});
+    heap_.push(end, j);
   }
 
   const ClusterSpec& cluster_;
   yu::ModelParams yu_;
   bool use_yu_ = false;
   std::vector<std::vector<JobState*>> split_on_;
-  std::priority_queue<Completion, std::vector<Completion>, std::greater<>> heap_;
+  CompletionHeap heap_;
 };
 
 }  // namespace
