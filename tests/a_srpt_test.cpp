@@ -52,8 +52,10 @@ TEST(VirtualSrpt, ResizeReordersAndRemoveDrops) {
 }
 
 // A predictor that records what it was told and when, to check there is no look-ahead.
+// It lives inside the scheduler, so what the test reads afterwards (`finished`) is owned by the test.
 struct Spy : Predictor {
-  std::set<JobId> finished;
+  explicit Spy(std::set<JobId>& f) : finished(f) {}
+  std::set<JobId>& finished;
   std::vector<std::pair<JobId, Time>> observed;
   const Engine** engine = nullptr;
   std::string name() const override { return "spy"; }
@@ -171,14 +173,14 @@ TEST(ASrpt, NoPredictionUsesAJobThatHasNotFinished) {
                    std::to_string(20 + rng.below(200)) + ",500");
   }
   for (bool pre : {false, true}) {
-    auto spy = std::make_unique<Spy>();
-    Spy* s = spy.get();
+    std::set<JobId> finished;
+    auto spy = std::make_unique<Spy>(finished);
     const Engine* e = nullptr;
-    s->engine = &e;
+    spy->engine = &e;
     ASrptOptions o;
     o.preemptive = pre;
     run_asrpt(cluster(2, 4), rows, o, std::move(spy), &e);
-    EXPECT_EQ(s->finished.size(), rows.size());
+    EXPECT_EQ(finished.size(), rows.size());
   }
 }
 
