@@ -108,13 +108,6 @@ struct FreeLists {
     }
     total -= static_cast<int>(x.size());
   }
-  void give(const std::vector<GpuRef>& x) {
-    for (const auto& r : x) {
-      auto& v = gpus[r.server];
-      v.insert(std::lower_bound(v.begin(), v.end(), r.gpu), r.gpu);
-    }
-    total += static_cast<int>(x.size());
-  }
 };
 
 class ASrpt final : public Scheduler {
@@ -136,12 +129,7 @@ class ASrpt final : public Scheduler {
     M_ = cs.total_gpus();
     Decisions d;
     // 1. The virtual machine runs up to now with the sizes it had.
-    done_.clear();
-    if (!opt_.sjf) vm_.advance(now, done_);
-    for (const auto& [id, cv] : done_) {
-      jobs_[id].where = Where::List;
-      list_.push_back(id);
-    }
+    run_virtual(now);
     // 2. Real completions teach the predictor (only finished jobs, at their finish time).
     std::erase_if(running_, [&](JobId id) {
       AJob& a = jobs_[id];
@@ -163,24 +151,14 @@ class ASrpt final : public Scheduler {
       a.st = j;
       bounds(a, cs);
       a.nhat = a.nhat0 = std::max(1.0, pred_->predict(*j->spec, ctx.now));
-      if (opt_.preemptive) {
-        a.where = Where::Virtual;  // "waiting or running", ordered afresh at every decision
-        pool_.push_back(id);
-      } else {
-        a.where = Where::Virtual;
-        vm_.add(id, now, q_of(a, a.nhat));
-      }
+      a.where = Where::Virtual;  // A-SRPT-P: "waiting or running", ordered afresh at every decision
+      if (opt_.preemptive) pool_.push_back(id);
+      else vm_.add(id, now, q_of(a, a.nhat));
     }
     if (opt_.preemptive) {
       schedule_preemptive(ctx, d);
     } else {
-      // Zero-size (or already finished) virtual jobs go straight to the list.
-      done_.clear();
-      if (!opt_.sjf) vm_.advance(now, done_);
-      for (const auto& [id, cv] : done_) {
-        jobs_[id].where = Where::List;
-        list_.push_back(id);
-      }
+      run_virtual(now);  // arrivals of size zero complete at once
       dispatch(ctx, d);
       const double next = opt_.sjf ? std::numeric_limits<double>::infinity() : vm_.next_completion();
       if (std::isfinite(next)) d.wake_at = std::max(ctx.now + 1, from_seconds_ceil(next));
@@ -210,6 +188,17 @@ class ASrpt final : public Scheduler {
   }
 
  private:
+  // Runs the virtual machine to `now` (not with vm=off) and lists the jobs it completed.
+  void run_virtual(double now) {
+    if (opt_.sjf) return;
+    done_.clear();
+    vm_.advance(now, done_);
+    for (const auto& [id, cv] : done_) {
+      jobs_[id].where = Where::List;
+      list_.push_back(id);
+    }
+  }
+
   double q_of(const AJob& a, double n) const {
     return a.st->spec->num_gpus * n * (opt_.size_min ? a.amin : a.amax) / M_;
   }
@@ -429,23 +418,20 @@ std::unique_ptr<Scheduler> make_a_srpt(std::unique_ptr<Predictor> pred, const AS
 }
 
 std::unique_ptr<Scheduler> make_a_srpt(const std::string& name, PluginParams& p) {
+  // A two-way choice: true for the first value (the default), false for the second, else an error.
+  auto first_of = [&](const std::string& key, const std::string& yes, const std::string& no) {
+    const std::string v = p.get_string(key, yes);
+    if (v != yes && v != no) throw InputError("--policy", 0, name + ":" + key, "must be " + yes + " or " + no);
+    return v == yes;
+  };
   ASrptOptions o;
   o.preemptive = name == "a-srpt-p";
-  const std::string bf = p.get_string("backfill", "easy");
-  if (bf != "easy" && bf != "off") throw InputError("--policy", 0, name + ":backfill", "must be easy or off");
-  o.backfill = bf == "easy";
-  const std::string pl = p.get_string("placement", "map");
-  if (pl != "map" && pl != "first-fit") throw InputError("--policy", 0, name + ":placement", "must be map or first-fit");
-  o.map = pl == "map";
+  o.backfill = first_of("backfill", "easy", "off");
+  o.map = first_of("placement", "map", "first-fit");
   o.refine = static_cast<int>(p.get_double("refine", 2));
-  o.eager = p.get_double("eager", 0) != 0;
-  const std::string sz = p.get_string("size", "max");
-  if (sz != "max" && sz != "min") throw InputError("--policy", 0, name + ":size", "must be max or min");
-  o.size_min = sz == "min";
-  const std::string vm = p.get_string("vm", "on");
-  if (vm != "on" && vm != "off") throw InputError("--policy", 0, name + ":vm", "must be on or off");
-  o.sjf = vm == "off";
-  o.eager = o.eager || o.sjf;
+  o.size_min = !first_of("size", "max", "min");
+  o.sjf = !first_of("vm", "on", "off");
+  o.eager = p.get_double("eager", 0) != 0 || o.sjf;
   o.delta_s = p.get_double("delta", 300);
   if (o.refine < 0 || !(o.delta_s > 0)) throw InputError("--policy", 0, name, "needs refine >= 0 and delta > 0");
   auto pred = make_predictor(p.get_string("predictor", "rf"), p);
