@@ -1,7 +1,6 @@
 #include "workload/model_catalogue.h"
 
 #include <cctype>
-#include <sstream>
 
 #include "core/error.h"
 #include "core/embedded_data.h"
@@ -18,18 +17,10 @@ std::string ModelCatalogue::normalise(const std::string& name) {
 
 ModelCatalogue ModelCatalogue::parse(const std::string& text, const std::string& file) {
   ModelCatalogue cat;
-  std::istringstream in(text);
-  std::string line;
-  long ln = 0;
-  bool header = false;
-  while (std::getline(in, line)) {
-    ++ln;
-    if (line.empty() || line[0] == '#') continue;
-    auto f = split_simple(line, ',');
-    if (!header) {
+  for_each_table_row(text, [&](std::vector<std::string> f, long ln, bool header) {
+    if (header) {
       if (f.size() < 9 || f[0] != "name") throw InputError(file, ln, "", "expected the catalogue header");
-      header = true;
-      continue;
+      return;
     }
     if (f.size() < 9) throw InputError(file, ln, "", "expected 9 fields, got " + std::to_string(f.size()));
     ModelProfile p;
@@ -52,7 +43,7 @@ ModelCatalogue ModelCatalogue::parse(const std::string& text, const std::string&
       }
     cat.rows_.push_back(p);
     cat.keys_.push_back(keys);
-  }
+  });
   return cat;
 }
 

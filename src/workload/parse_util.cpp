@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <sstream>
 
 #include "core/error.h"
 
@@ -83,6 +84,20 @@ long long parse_int(const std::string& raw, const std::string& file, long line, 
   if (d != std::floor(d) || std::fabs(d) > 9e15)
     throw InputError(file, line, field, "'" + s + "' is not an integer");
   return static_cast<long long>(d);
+}
+
+void for_each_table_row(const std::string& text,
+                        const std::function<void(const std::vector<std::string>&, long, bool)>& row) {
+  std::istringstream in(text);
+  std::string line;
+  long ln = 0;
+  bool header = true;
+  while (std::getline(in, line)) {
+    ++ln;
+    if (line.empty() || line[0] == '#') continue;
+    row(split_simple(line, ','), ln, header);
+    header = false;
+  }
 }
 
 }  // namespace rm

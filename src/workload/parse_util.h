@@ -1,5 +1,6 @@
 // Strict field parsing with file:line:field errors.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -11,5 +12,10 @@ std::vector<std::string> split_csv(const std::string& line, char sep, const std:
 std::string trim(const std::string& s);
 double parse_double(const std::string& s, const std::string& file, long line, const std::string& field);
 long long parse_int(const std::string& s, const std::string& file, long line, const std::string& field);
+
+// The rows of a small bundled data table (data/*.csv): blank lines and '#' comments skipped, fields split
+// on ','. `row(fields, line, header)` sees the header (the first row) with header = true, then every row.
+void for_each_table_row(const std::string& text,
+                        const std::function<void(const std::vector<std::string>&, long, bool)>& row);
 
 }  // namespace rm

@@ -1,7 +1,6 @@
 // resolve_workload: catalogue lookup, model-assignment rule, iterations from durations, feasibility.
 #include <algorithm>
 #include <map>
-#include <sstream>
 
 #include "core/error.h"
 #include "core/embedded_data.h"
@@ -26,20 +25,13 @@ const std::map<std::string, LayerShape>& layer_shapes() {
   static const std::map<std::string, LayerShape> m = [] {
     std::map<std::string, LayerShape> out;
     const std::string file = "data/parallel_models.csv";
-    std::istringstream in{std::string(embedded::get("parallel_models.csv"))};
-    std::string line;
-    long ln = 0;
-    bool header = false;
-    while (std::getline(in, line)) {
-      ++ln;
-      if (line.empty() || line[0] == '#') continue;
-      if (!header) { header = true; continue; }
-      const auto f = split_simple(line, ',');
+    for_each_table_row(std::string(embedded::get("parallel_models.csv")), [&](const auto& f, long ln, bool header) {
+      if (header) return;
       if (f.size() < 4) throw InputError(file, ln, "", "expected name,layers,hidden,seq_len,source");
       out[ModelCatalogue::normalise(f[0])] = {static_cast<int>(parse_int(f[1], file, ln, "layers")),
                                               static_cast<int>(parse_int(f[2], file, ln, "hidden")),
                                               static_cast<int>(parse_int(f[3], file, ln, "seq_len"))};
-    }
+    });
     return out;
   }();
   return m;
