@@ -139,13 +139,29 @@ int main(int argc, char** argv) {
                   "compare several "
                   "(default: fifo, fifo-backfill, sjf, srtf, srsf, tiresias)");
   sim->add_option("--workload", cfg.workload,
-                  "generate the jobs instead of reading a trace: wang2020, yu2022, yu2022-physical, luo2025");
+                  "generate the jobs instead of reading a trace: wang2020, yu2022, yu2022-physical, luo2025, "
+                  "synergy-philly, synergy-synthetic");
   sim->add_option("--scale", cfg.gen.scale, "generator scale (wang2020: iterations in [scale, 6 scale])")
       ->capture_default_str();
   sim->add_option("--jobs", cfg.gen.jobs, "generator job count")->capture_default_str();
   sim->add_option("--servers", cfg.gen.servers, "servers of the generated yu2022 cluster (--cluster yu2022)")
       ->capture_default_str();
-  sim->add_option("--load", cfg.gen.load, "luo2025: offered load (GPU-seconds per second / --gpus)")->capture_default_str();
+  sim->add_option("--load", cfg.gen.load,
+                  "luo2025: offered load (GPU-seconds per second / --gpus); synergy-*: arrivals per hour")
+      ->capture_default_str();
+  sim->add_flag("--static", cfg.is_static, "round model, replay: first round at t = 1 s (the Synergy authors' --static)");
+  sim->add_option("--split", cfg.split, "synergy-* workloads: image,language,speech job shares in %")
+      ->capture_default_str();
+  sim->add_option("--measure-ids", cfg.measure_ids,
+                  "round model: FIRST:LAST job ids whose JCTs are measured (synergy-* default 4000:4999; replay: all)");
+  sim->add_option("--cpu-ratio", cfg.cpu_ratio, "round model: Synergy profile set 3..6 (default: the cluster's CPUs per GPU)");
+  sim->add_option("--profiles", cfg.profiles, "round model: Synergy profiles folder or CSV (default: bundled)");
+  sim->add_option("--speed-model", cfg.speed_model,
+                  "round model: binary (best-case demand -> speedup, else 1; the authors') or matrix (the profile's "
+                  "throughput at the allocation)")
+      ->capture_default_str();
+  sim->add_option("--job-list", cfg.job_list, "synergy-philly: a trace whose kept jobs give the GPU demands");
+  sim->add_flag("--multigpu", cfg.multigpu, "synergy-philly: keep the job list's GPU demands (default: all 1)");
   sim->add_option("--gpus", cfg.gen.gpus, "luo2025: GPUs of the cluster the load is for")->capture_default_str();
   sim->add_option("--templates", cfg.gen.templates, "luo2025: recurring-job templates")->capture_default_str();
   sim->add_option("--arrival-scale", cfg.arrival_scale,
@@ -154,11 +170,13 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   sim->add_option("--xi", cfg.yu.xi, "Yu et al.'s contention/overhead scale for the planners' model")
       ->capture_default_str();
-  sim->add_option("--exec", cfg.exec, "execution model: rate | task | graph | auto (task for task-model policies, graph for a-srpt and for jobs with tensor/pipeline parallelism)")
+  sim->add_option("--exec", cfg.exec, "execution model: rate | task | graph | round | auto (task for task-model policies, graph for a-srpt and for "
+                  "jobs with tensor/pipeline parallelism, round for Synergy workloads and --compat synergy)")
       ->capture_default_str();
   sim->add_option("--compat", cfg.compat,
                   "reproduce a paper's own simulator: wang2020 (task model: 1-ms steps and the authors' quirks), "
-                  "yu2022 (planners: whole-iteration slots)");
+                  "yu2022 (planners: whole-iteration slots), synergy (round model: progress credited per round, jobs end "
+                  "at round boundaries)");
   sim->add_option("--seed", cfg.seed, "seed for every random choice")->capture_default_str();
   sim->add_option("--preempt-overhead", cfg.preempt_overhead_s, "seconds of checkpoint/restart cost on resume")
       ->capture_default_str();

@@ -16,6 +16,7 @@
 #include "policy/params.h"
 #include "policy/planner/plan_scheduler.h"
 #include "policy/task/task_registry.h"
+#include "synergy/round_runner.h"
 
 namespace rm {
 
@@ -147,12 +148,13 @@ void run_planner(const SimConfig& cfg, SimResult& r) {
 std::string resolve_exec(const SimConfig& cfg) {
   const std::string first = parse_policy_part(split_simple(cfg.policy, '+').front()).name;
   if (cfg.exec == "auto") {
+    if (cfg.compat == "synergy" || is_synergy_workload(cfg.workload)) return "round";
     if (is_a_srpt(first)) return "graph";
     return !plan::is_planner(first) && task::is_task_policy(cfg.policy) ? "task" : "rate";
   }
-  if (cfg.exec != "rate" && cfg.exec != "task" && cfg.exec != "graph")
+  if (cfg.exec != "rate" && cfg.exec != "task" && cfg.exec != "graph" && cfg.exec != "round")
     throw InputError("--exec", 0, cfg.exec,
-                     "unknown execution model '" + cfg.exec + "' (available: rate, task, graph, auto)");
+                     "unknown execution model '" + cfg.exec + "' (available: rate, task, graph, round, auto)");
   return cfg.exec;
 }
 
@@ -162,9 +164,19 @@ std::unique_ptr<SimResult> simulate(const SimConfig& cfg) {
   const bool planner = plan::is_planner(parse_policy_part(cfg.policy).name);
   r->cluster = load_config_cluster(cfg);
   r->exec = resolve_exec(cfg);
-  if (!cfg.compat.empty() && cfg.compat != "wang2020" && cfg.compat != "yu2022")
+  if (!cfg.compat.empty() && cfg.compat != "wang2020" && cfg.compat != "yu2022" && cfg.compat != "synergy")
     throw InputError("--compat", 0, cfg.compat,
-                     "unknown compatibility mode '" + cfg.compat + "' (available: wang2020, yu2022)");
+                     "unknown compatibility mode '" + cfg.compat + "' (available: wang2020, yu2022, synergy)");
+  if ((cfg.compat == "synergy" || is_synergy_workload(cfg.workload)) && r->exec != "round")
+    throw InputError("--exec", 0, r->exec, "Synergy workloads and --compat synergy need --exec round");
+  if (r->exec == "round") {
+    run_round_model(cfg, *r);  // fills record and summary
+    const std::string trace = cfg.workload.empty() ? cfg.trace : "workload:" + cfg.workload;
+    r->info = {cfg.policy, cfg.policy + " (round model)", r->cluster.name, trace,
+               r->exec + (cfg.compat.empty() ? "" : "+compat=" + cfg.compat), cfg.seed,
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
+    return r;
+  }
   if (cfg.compat == "yu2022" && !planner)
     throw InputError("--compat", 0, cfg.compat, "--compat yu2022 is for the planners (sjf-bco, ls, ff, rand)");
   if (cfg.compat == "wang2020" && r->exec != "task")

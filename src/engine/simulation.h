@@ -32,6 +32,15 @@ struct SimConfig {
   double arrival_scale = 1;              // submit times x this
   long max_jobs = 0;                     // keep the first N jobs (0 = all)
   std::string models;                    // catalogue file; empty = built-in
+  // The round model (--exec round, Synergy):
+  bool is_static = false;                // replay: first round at t = 1 s (the authors' --static)
+  std::string split = "20,70,10";        // synergy-* workloads: image,language,speech %
+  std::string measure_ids;               // FIRST:LAST job ids measured (generators default 4000:4999)
+  int cpu_ratio = 0;                     // profile set 3..6 (0 = the cluster's CPUs per GPU)
+  std::string profiles;                  // Synergy profiles folder/CSV; empty = bundled
+  std::string speed_model = "binary";    // binary (the authors' sigma) | matrix (T[c][m] of the allocation)
+  std::string job_list;                  // synergy-philly: a trace whose kept jobs give the GPU demands
+  bool multigpu = false;                 // keep the job list's GPU demands (else all 1)
   std::function<void(double)> progress;
 };
 

@@ -1,0 +1,168 @@
+#include "synergy/round_runner.h"
+
+#include <cmath>
+#include <limits>
+
+#include "core/error.h"
+#include "engine/simulation.h"
+#include "synergy/orders.h"
+#include "synergy/workloads.h"
+#include "workload/parse_util.h"
+
+namespace rm {
+
+bool is_synergy_workload(const std::string& name) { return name == "synergy-philly" || name == "synergy-synthetic"; }
+
+RoundPolicy parse_round_policy(const std::string& policy) {
+  const auto parts = split_simple(policy, '+');
+  RoundPolicy p;
+  if (parts.size() < 2 || parts.size() > 3)
+    throw InputError("--policy", 0, policy,
+                     "the round model takes <fifo|srtf|las|ftf|drf|tetris>+<fair|greedy|tune|opt>[+consolidated]");
+  p.order = parts[0];
+  p.mech = parts[1];
+  synergy::parse_order(p.order);
+  if (p.mech != "fair" && p.mech != "greedy" && p.mech != "tune" && p.mech != "opt")
+    throw InputError("--policy", 0, policy, "unknown mechanism '" + p.mech + "' (available: fair, greedy, tune, opt)");
+  if (parts.size() == 3) {
+    if (parts[2] != "consolidated" && parts[2] != "first-fit")
+      throw InputError("--policy", 0, policy, "placement must be first-fit (default) or consolidated");
+    p.consolidated = parts[2] == "consolidated";
+  }
+  return p;
+}
+
+namespace {
+
+std::pair<std::int64_t, std::int64_t> parse_window(const std::string& s) {
+  const auto f = split_simple(s, ':');
+  if (f.size() != 2) throw InputError("--measure-ids", 0, s, "expected FIRST:LAST (inclusive job ids)");
+  const auto lo = parse_int(f[0], "--measure-ids", 0, "first"), hi = parse_int(f[1], "--measure-ids", 0, "last");
+  if (lo < 0 || hi < lo) throw InputError("--measure-ids", 0, s, "needs 0 <= FIRST <= LAST");
+  return {lo, hi};
+}
+
+std::array<int, 3> parse_split(const std::string& s) {
+  const auto f = split_simple(s, ',');
+  if (f.size() != 3) throw InputError("--split", 0, s, "expected IMAGE,LANGUAGE,SPEECH percentages");
+  return {static_cast<int>(parse_int(f[0], "--split", 0, "image")),
+          static_cast<int>(parse_int(f[1], "--split", 0, "language")),
+          static_cast<int>(parse_int(f[2], "--split", 0, "speech"))};
+}
+
+}  // namespace
+
+void run_round_model(const SimConfig& cfg, SimResult& r) {
+  using namespace synergy;
+  const RoundPolicy pol = parse_round_policy(cfg.policy);
+  const auto& servers = r.cluster.servers;
+  for (const auto& s : servers)
+    if (s.gpus != servers[0].gpus || s.cpus != servers[0].cpus || s.dram_gb != servers[0].dram_gb ||
+        s.storage_mbps != servers[0].storage_mbps)
+      throw InputError(r.cluster.name, 0, "servers", "the round model needs identical servers");
+  const ServerSpec& s0 = servers[0];
+  if (s0.cpus <= 0 || s0.dram_gb <= 0 || s0.storage_mbps <= 0)
+    throw InputError(r.cluster.name, 0, "servers", "the round model needs cpus, dram_gb and storage_mbps > 0");
+  const Vec P = {static_cast<double>(s0.gpus), static_cast<double>(s0.cpus), s0.dram_gb, s0.storage_mbps,
+                 s0.nic_gbps > 0 ? s0.nic_gbps : 40.0};
+  int ratio = cfg.cpu_ratio;
+  if (ratio == 0) {
+    ratio = static_cast<int>(std::lround(P[kCpu] / P[kGpu]));
+    if (ratio < 3 || ratio > 6)
+      throw InputError("--cpu-ratio", 0, "", "the cluster has " + std::to_string(P[kCpu] / P[kGpu]) +
+                                                 " CPUs per GPU; give --cpu-ratio 3..6 to pick a profile set");
+  }
+  const ProfileSet profiles = ProfileSet::load(ratio, cfg.profiles);
+
+  RoundOptions o;
+  o.order = pol.order;
+  o.mech = pol.mech;
+  o.consolidated = pol.consolidated;
+  o.matrix_speed = cfg.speed_model == "matrix";
+  if (cfg.speed_model != "binary" && cfg.speed_model != "matrix")
+    throw InputError("--speed-model", 0, cfg.speed_model, "must be binary or matrix");
+  o.compat = cfg.compat == "synergy";
+  o.is_static = cfg.is_static;
+  o.progress = cfg.progress;
+  std::unique_ptr<JobSource> src;
+  if (!cfg.workload.empty()) {
+    GenParams gp;
+    gp.jobs_per_hour = cfg.gen.load;
+    gp.split = parse_split(cfg.split);
+    gp.seed = cfg.seed;
+    if (!cfg.job_list.empty()) {
+      Workload w = read_trace(cfg.job_list, "auto");
+      std::vector<std::pair<double, int>> dg;
+      for (const auto& j : w.jobs) dg.push_back({j.duration_s, j.num_gpus});
+      gp.job_list_gpus = job_list_from(dg, cfg.multigpu);
+      if (gp.job_list_gpus.empty()) throw InputError(cfg.job_list, 0, "", "no job passes the 31.6 min - 6.9 day filter");
+    }
+    src = cfg.workload == "synergy-philly" ? philly_derived_source(gp, profiles) : synthetic_source(gp, profiles);
+    const auto [lo, hi] = parse_window(cfg.measure_ids.empty() ? "4000:4999" : cfg.measure_ids);
+    o.window_lo = lo;
+    o.window_hi = hi;
+  } else {
+    if (cfg.trace.rfind("builtin:", 0) == 0)
+      throw InputError("--trace", 0, cfg.trace, "the round model replays Synergy CSVs (--format synergy)");
+    if (cfg.format != "auto" && cfg.format != "synergy")
+      throw InputError("--format", 0, cfg.format, "the round model replays Synergy CSVs (--format synergy)");
+    src = replay_source(read_replay(cfg.trace));
+    if (!cfg.measure_ids.empty()) {
+      const auto [lo, hi] = parse_window(cfg.measure_ids);
+      o.window_lo = lo;
+      o.window_hi = hi;
+    }
+  }
+  RoundResult rr = run_rounds(static_cast<int>(servers.size()), s0.gpus, P, profiles, *src, o);
+
+  // The measured jobs become the run's records (jobs.csv); the others are counted in the summary.
+  std::int64_t finished = 0;
+  double last_finish = 0;
+  for (const auto& j : rr.jobs) {
+    finished += j.finished;
+    if (j.finished) last_finish = std::max(last_finish, j.finish_time);
+    if (!j.finished || j.id < o.window_lo || j.id > o.window_hi) continue;
+    JobSpec sp;
+    sp.id = static_cast<JobId>(r.workload.jobs.size());
+    sp.name = std::to_string(j.id);
+    sp.submit = from_seconds(j.arrival);
+    sp.num_gpus = j.g;
+    sp.model = j.model;
+    sp.iterations = j.N;
+    sp.file = cfg.workload.empty() ? cfg.trace : "workload:" + cfg.workload;
+    r.workload.jobs.push_back(sp);
+  }
+  r.record.jobs.reserve(r.workload.jobs.size());
+  std::size_t k = 0;
+  for (const auto& j : rr.jobs) {
+    if (!j.finished || j.id < o.window_lo || j.id > o.window_hi) continue;
+    JobRecord jr;
+    jr.spec = &r.workload.jobs[k++];
+    jr.first_start = from_seconds(j.first_start);
+    jr.finish = from_seconds(j.finish_time);
+    jr.run_us = from_seconds(j.run_s);
+    jr.preemptions = static_cast<int>(std::max<std::int64_t>(0, j.leases - 1));
+    r.record.jobs.push_back(jr);
+  }
+  r.record.total_gpus = r.cluster.total_gpus();
+  r.record.busy_gpu_us = from_seconds(rr.busy_gpu_s);
+  r.record.events = rr.events;
+  for (const auto& s : rr.series) r.record.series.push_back({from_seconds(s.t), s.queued, s.running, s.busy_gpus});
+  r.record.decision_us = std::move(rr.decision_us);
+  r.record.extra = {{"avg_jct_h", rr.mean_h},
+                    {"p99_jct_h", rr.p99_h},
+                    {"p999_jct_h", rr.p999_h},
+                    {"measured_jobs", static_cast<double>(rr.measured_jct.size())},
+                    {"generated_jobs", static_cast<double>(rr.jobs.size())},
+                    {"finished_jobs", static_cast<double>(finished)},
+                    {"unfinished_jobs", static_cast<double>(static_cast<std::int64_t>(rr.jobs.size()) - finished)},
+                    {"makespan_h", last_finish / 3600},
+                    {"rounds", static_cast<double>(rr.rounds)},
+                    {"sim_hours", rr.end_time / 3600}};
+  // Utilisation and makespan over the whole run (not only the measured jobs).
+  r.summary = summarize(r.record, 0);
+  r.summary.gpu_util = rr.end_time > 0 ? rr.busy_gpu_s / (r.cluster.total_gpus() * rr.end_time) : 0;
+  r.summary.makespan_s = last_finish;
+}
+
+}  // namespace rm

@@ -1,0 +1,357 @@
+#include "synergy/round_sim.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <queue>
+
+#include "core/error.h"
+#include "synergy/orders.h"
+#include "synergy/py_stats.h"
+
+namespace rm::synergy {
+
+void init_job(Job& j, const Profile& p, int g, const Vec& P) {
+  j.prof = &p;
+  j.g = g;
+  j.t = p.iter_time_s;
+  double sigma = p.speedup;
+  double c = g * p.cpus_per_gpu, m = g * p.mem_per_gpu, s = g * (P[kSto] / P[kGpu]);
+  bool upd = false;
+  const auto cap = [&](double& x, double limit) {
+    if (x <= limit) return;
+    x = limit;
+    upd = true;
+    if (g > P[kGpu]) {  // a job bigger than a server gets its proportional share and no speedup
+      x = g * limit / P[kGpu];
+      sigma = 1;
+      upd = false;
+    }
+  };
+  cap(c, P[kCpu]);
+  cap(m, P[kMem]);
+  cap(s, P[kSto]);
+  if (upd) {  // speedup interpolated linearly in CPUs between the proportional share and the ideal
+    const double ideal = g * p.cpus_per_gpu, fair = g * (P[kCpu] / P[kGpu]);
+    if (ideal != fair) sigma = 1 + ((sigma - 1) / (ideal - fair)) * (c - fair);
+  }
+  j.c = c;
+  j.m = m;
+  j.s = s;
+  j.sigma0 = j.sigma = sigma;
+}
+
+namespace {
+
+enum EvType { kArrival = 1, kJobEnd = 2, kLeaseEnd = 3, kSchedule = 4 };
+
+struct Event {
+  double t;
+  int type;
+  std::uint64_t seq;
+  Job* job;
+  std::uint64_t epoch;
+  bool operator>(const Event& o) const {
+    if (t != o.t) return t > o.t;
+    if (type != o.type) return type > o.type;
+    return seq > o.seq;
+  }
+};
+
+class Sim {
+ public:
+  Sim(int servers, int gps, const Vec& P, const ProfileSet& profiles, JobSource& src, const RoundOptions& o)
+      : P_(P), profiles_(profiles), src_(src), o_(o), cl_(servers, gps, P), order_(parse_order(o.order)) {
+    if (o.mech != "fair" && o.mech != "greedy" && o.mech != "tune" && o.mech != "opt")
+      throw InputError("--policy", 0, o.mech,
+                       "unknown Synergy mechanism '" + o.mech + "' (available: fair, greedy, tune, opt)");
+    if (!(o.round_s > 0)) throw InputError("--round", 0, "", "must be > 0");
+    ctx_ = std::make_unique<PassCtx>(PassCtx{cl_, o.consolidated, o.matrix_speed, true, o.compat, {}, {}});
+    ctx_->credit = [this](Job& j, bool prop) { credit(j, prop); };
+    ctx_->rollback = [this](Job& j) { rollback(j); };
+  }
+
+  RoundResult run() {
+    dynamic_ = src_.dynamic();
+    double first_schedule = 0;
+    if (dynamic_) {
+      push_arrival_next();
+    } else {
+      bool first = true;
+      while (auto ji = src_.next()) {
+        Job& j = add(*ji);
+        if (first) first_schedule = o_.is_static ? 1.0 : std::ceil(j.arrival / o_.round_s) * o_.round_s;
+        first = false;
+        push({j.arrival, kArrival, 0, &j, 0});
+        ++pending_arrivals_;
+      }
+      if (first) return std::move(r_);
+      if (o_.window_hi == std::numeric_limits<std::int64_t>::max()) total_ = static_cast<std::int64_t>(r_.jobs.size());
+    }
+    if (o_.window_hi != std::numeric_limits<std::int64_t>::max()) total_ = o_.window_hi - o_.window_lo + 1;
+    push({first_schedule, kSchedule, 0, nullptr, 0});
+    next_schedule_ = first_schedule;
+    while (!pq_.empty() && !terminate_) {
+      const Event e = pq_.top();
+      pq_.pop();
+      now_ = e.t;
+      ++r_.events;
+      switch (e.type) {
+        case kArrival: on_arrival(*e.job); break;
+        case kJobEnd: on_job_end(*e.job, e.epoch); break;
+        case kLeaseEnd: on_lease_end(*e.job); break;
+        case kSchedule: on_schedule(); break;
+      }
+    }
+    r_.end_time = now_;
+    std::sort(r_.measured_jct.begin(), r_.measured_jct.end());
+    const auto& x = r_.measured_jct;
+    const long n = static_cast<long>(x.size());
+    r_.mean_h = n == 0 ? std::nan("") : (numpy_pairwise_sum(x.data(), n) / static_cast<double>(n)) / 3600;
+    r_.p99_h = pandas_quantile(x, 0.99) / 3600;
+    r_.p999_h = pandas_quantile(x, 0.999) / 3600;
+    return std::move(r_);
+  }
+
+ private:
+  Job& add(const JobInit& ji) {
+    if (ji.g != 1 && ji.g != 2 && ji.g != 4 && ji.g != 8 && ji.g != 16)
+      throw InputError(ji.file, ji.line, "gpu_demand", "must be 1, 2, 4, 8 or 16, not " + std::to_string(ji.g));
+    if (ji.g > cl_.num_servers() * cl_.gpus_per_server())
+      throw InputError(ji.file, ji.line, "gpu_demand", "job " + std::to_string(ji.id) + " needs more GPUs than the cluster has");
+    if (!(ji.N >= 0)) throw InputError(ji.file, ji.line, "total_iterations", "must be >= 0");
+    Job& j = r_.jobs.emplace_back();
+    j.id = ji.id;
+    j.model = ji.model;
+    j.arrival = ji.arrival;
+    j.N = ji.N;
+    init_job(j, profiles_.get(ji.model, ji.file, ji.line), ji.g, P_);
+    return j;
+  }
+
+  void push(Event e) {
+    e.seq = seq_++;
+    pq_.push(e);
+  }
+
+  void push_arrival_next() {
+    if (auto ji = src_.next()) {
+      Job& j = add(*ji);
+      push({j.arrival, kArrival, 0, &j, 0});
+    }
+  }
+
+  // Progress of this lease (S.10 item 14): the authors credit floor(R / te) iterations at allocation;
+  // exact mode credits what fits before the lease end and schedules the finish.
+  void credit(Job& j, bool proportional_path) {
+    double te = j.t;
+    if (!proportional_path) te = te / j.speed;
+    j.last_progress = j.done;
+    if (j.first_start < 0) j.first_start = now_;
+    if (o_.compat) {
+      j.done += std::floor(o_.round_s / te);
+      if (j.done > j.N) j.done = j.N;
+      j.attained += o_.round_s;
+      j.credited_s = o_.round_s;
+      return;
+    }
+    const double len = lease_end_ - now_, need = j.N - j.done;
+    if (need * te <= len) {
+      j.done = j.N;
+      j.credited_s = need * te;
+      j.finish_at = now_ + need * te;
+      push({j.finish_at, kJobEnd, 0, &j, j.epoch});
+    } else {
+      j.done += len / te;
+      j.credited_s = len;
+    }
+    j.attained += j.credited_s;
+  }
+
+  void rollback(Job& j) {
+    j.done = j.last_progress;
+    j.attained = std::max(0.0, j.attained - j.credited_s);
+    j.finish_at = -1;
+    ++j.epoch;
+  }
+
+  void start_lease(Job& j) {
+    j.lease_start = now_;
+    j.lease_end = lease_end_;
+    ++j.leases;
+    push({lease_end_, kLeaseEnd, 0, &j, 0});
+  }
+
+  void end_lease(Job& j) {
+    const double held = now_ - j.lease_start;
+    r_.busy_gpu_s += held * static_cast<double>(j.gpus.size());
+    j.run_s += held;
+    j.last_exec = now_;
+    cl_.release(j);
+  }
+
+  void on_arrival(Job& j) {
+    runnable_.push_back(&j);
+    if (!dynamic_) --pending_arrivals_;
+    if (dynamic_) push_arrival_next();
+  }
+
+  void on_job_end(Job& j, std::uint64_t epoch) {
+    if (epoch != j.epoch || j.finished || j.gpus.empty()) return;
+    end_lease(j);
+    finish(j);
+    if (!terminate_ && now_ < next_schedule_) fill_pass();
+  }
+
+  void on_lease_end(Job& j) {
+    if (j.finished || j.gpus.empty() || j.lease_end != now_) return;
+    end_lease(j);
+    if (j.done >= j.N) finish(j);
+  }
+
+  void finish(Job& j) {
+    j.finished = true;
+    j.finish_time = now_;
+    runnable_.erase(std::find(runnable_.begin(), runnable_.end(), &j));
+    ++finished_;
+    if (j.id >= o_.window_lo && j.id <= o_.window_hi) {
+      r_.measured_jct.push_back(now_ - j.arrival);
+      if (static_cast<std::int64_t>(r_.measured_jct.size()) == total_ && o_.window_hi != std::numeric_limits<std::int64_t>::max()) {
+        r_.window_complete = true;
+        terminate_ = true;
+      }
+      if (o_.progress && total_ > 0) o_.progress(static_cast<double>(r_.measured_jct.size()) / total_);
+    }
+  }
+
+  void sort_runnable() {
+    OrderCtx oc{now_, o_.mech == "fair", cl_.totals()};
+    keyed_.clear();
+    for (std::size_t i = 0; i < runnable_.size(); ++i) keyed_.push_back({order_key(order_, *runnable_[i], oc), runnable_[i]});
+    std::stable_sort(keyed_.begin(), keyed_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::size_t i = 0; i < keyed_.size(); ++i) runnable_[i] = keyed_[i].second;
+  }
+
+  int deficit(const Job& j) const { return j.g - static_cast<int>(j.gpus.size()); }
+
+  bool allocate(Job& j) {
+    if (o_.mech == "fair") return allocate_proportional(*ctx_, j);
+    if (o_.mech == "greedy") return allocate_greedy(*ctx_, j);
+    return allocate_tune(*ctx_, j);
+  }
+
+  // The GPU-count-greedy prefix of the sorted list (LAS's and OPT's loop set).
+  std::vector<Job*> prefix_set() const {
+    std::vector<Job*> out;
+    int left = cl_.free_gpus();
+    for (Job* j : runnable_) {
+      const int d = deficit(*j);
+      if (d > 0 && d <= left) {
+        out.push_back(j);
+        left -= d;
+      }
+    }
+    return out;
+  }
+
+  void run_pass(std::vector<Job*>& loop) {
+    if (o_.mech == "opt") {
+      for (Job* j : allocate_opt(*ctx_, loop)) start_lease(*j);
+      return;
+    }
+    for (Job* j : loop)
+      if (deficit(*j) > 0 && cl_.free_gpus() >= deficit(*j) && allocate(*j)) start_lease(*j);
+  }
+
+  void on_schedule() {
+    const auto t0 = std::chrono::steady_clock::now();
+    ++r_.rounds;
+    lease_end_ = now_ + o_.round_s;
+    next_schedule_ = lease_end_;
+    sort_runnable();
+    cl_.new_round();
+    for (Job* j : runnable_) j->sigma = j->sigma0;
+    std::vector<Job*> jobs_this_round = prefix_set();
+    for (Job* j : runnable_)
+      if (now_ - (j->last_exec >= 0 ? j->last_exec : j->arrival) > o_.starvation_s) j->prio = true;
+    if (order_ == Order::kLas && o_.mech == "tune")
+      std::stable_sort(jobs_this_round.begin(), jobs_this_round.end(),
+                       [this](const Job* a, const Job* b) { return -deficit(*a) < -deficit(*b); });
+    ctx_->allow_peers = true;
+    std::vector<Job*> loop = (order_ == Order::kLas || o_.mech == "opt") ? jobs_this_round : runnable_;
+    run_pass(loop);
+    ++r_.passes;
+    r_.decision_us.push_back(static_cast<float>(
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count()));
+    int running = 0, busy = 0;
+    for (const Job* j : runnable_) {
+      running += !j->gpus.empty();
+      busy += static_cast<int>(j->gpus.size());
+    }
+    r_.series.push_back({now_, static_cast<int>(runnable_.size()) - running, running, busy});
+    // The authors stop a replay at the first boundary with nothing runnable (S.9 Q13); we wait for the
+    // trace's remaining arrivals.
+    const bool done = runnable_.empty() && (o_.compat || pending_arrivals_ == 0);
+    if (!dynamic_ || o_.is_static) {
+      if (done) {
+        terminate_ = true;
+        return;
+      }
+    }
+    push({now_ + o_.round_s, kSchedule, 0, nullptr, 0});
+  }
+
+  // Exact mode: resources freed mid-round go to waiting jobs, in policy order, until the round ends.
+  void fill_pass() {
+    const auto t0 = std::chrono::steady_clock::now();
+    lease_end_ = next_schedule_;
+    sort_runnable();
+    std::vector<Job*> loop;
+    for (Job* j : runnable_)
+      if (j->gpus.empty()) {
+        j->sigma = j->sigma0;
+        loop.push_back(j);
+      }
+    if (o_.mech == "opt") {
+      std::vector<Job*> fit;
+      int left = cl_.free_gpus();
+      for (Job* j : loop)
+        if (j->g <= left) {
+          fit.push_back(j);
+          left -= j->g;
+        }
+      loop = fit;
+    }
+    ctx_->allow_peers = false;
+    run_pass(loop);
+    ++r_.passes;
+    r_.decision_us.push_back(static_cast<float>(
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count()));
+  }
+
+  Vec P_;
+  const ProfileSet& profiles_;
+  JobSource& src_;
+  RoundOptions o_;
+  ResCluster cl_;
+  Order order_;
+  std::unique_ptr<PassCtx> ctx_;
+  RoundResult r_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> pq_;
+  std::uint64_t seq_ = 0;
+  std::vector<Job*> runnable_;
+  std::vector<std::pair<Key, Job*>> keyed_;
+  double now_ = 0, lease_end_ = 0, next_schedule_ = 0;
+  bool dynamic_ = false, terminate_ = false;
+  std::int64_t total_ = 0, finished_ = 0, pending_arrivals_ = 0;
+};
+
+}  // namespace
+
+RoundResult run_rounds(int servers, int gpus_per_server, const Vec& per_server, const ProfileSet& profiles,
+                       JobSource& source, const RoundOptions& opt) {
+  Sim s(servers, gpus_per_server, per_server, profiles, source, opt);
+  return s.run();
+}
+
+}  // namespace rm::synergy

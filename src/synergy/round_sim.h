@@ -1,0 +1,79 @@
+// The round-based execution model (--exec round; spec synergy-and-a-srpt.md S.4, S.6, S.10): R-second
+// leases, every job re-allocated from scratch at each round boundary by an order (orders.h) and an
+// allocation mechanism (proportional, GREEDY, TUNE, OPT) over multi-resource servers.
+//   compat = true  (--compat synergy): the authors' simulator exactly: progress credited for the whole
+//                  round at allocation, jobs finish at the round end, their quirks (S.9) kept.
+//   compat = false (default): exact finish: a job ends when its last iteration does, frees its resources
+//                  at once, and the waiting jobs are placed on them for the rest of the round.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "synergy/profiles.h"
+#include "synergy/state.h"
+
+namespace rm::synergy {
+
+struct JobInit {
+  std::int64_t id = 0;
+  std::string model;
+  double arrival = 0;  // seconds
+  double N = 0;        // iterations
+  int g = 1;
+  std::string file;    // for error messages
+  long line = 0;
+};
+
+// Where jobs come from: a fixed list (replay: all arrivals known at the start) or a generator that makes
+// job k+1 when job k arrives (the authors' dynamic mode).
+class JobSource {
+ public:
+  virtual ~JobSource() = default;
+  virtual bool dynamic() const = 0;
+  virtual std::optional<JobInit> next() = 0;
+};
+
+struct RoundOptions {
+  std::string order = "fifo";  // fifo | srtf | las | ftf | drf | tetris
+  std::string mech = "tune";   // fair | greedy | tune | opt
+  bool consolidated = false;   // placement: first-fit by GPU id (default) or consolidated
+  bool matrix_speed = false;   // speed from the throughput matrix instead of the binary sigma
+  bool compat = false;
+  bool is_static = false;      // --static: first round at t = 1 s (replay)
+  double round_s = 300;
+  std::int64_t window_lo = 0;  // measured ids [lo, hi]
+  std::int64_t window_hi = std::numeric_limits<std::int64_t>::max();
+  double starvation_s = 1000.0 * 3600;
+  std::function<void(double)> progress;
+};
+
+struct RoundSeries {
+  double t = 0;
+  int queued = 0, running = 0, busy_gpus = 0;
+};
+
+struct RoundResult {
+  std::deque<Job> jobs;              // every job generated, in id order
+  std::vector<double> measured_jct;  // seconds, ascending, the window's jobs
+  double mean_h = 0, p99_h = 0, p999_h = 0;  // as the authors compute them (NaN for an empty window)
+  std::int64_t rounds = 0, events = 0, passes = 0;
+  double busy_gpu_s = 0, end_time = 0;
+  bool window_complete = false;
+  std::vector<RoundSeries> series;
+  std::vector<float> decision_us;
+};
+
+// Servers: count, GPUs each, per-server (GPU, CPU, GB, MB/s, Gbps).
+RoundResult run_rounds(int servers, int gpus_per_server, const Vec& per_server, const ProfileSet& profiles,
+                       JobSource& source, const RoundOptions& opt);
+
+// The best-case demand and speedup of a job with g GPUs on servers of size P (S.2.3).
+void init_job(Job& j, const Profile& p, int g, const Vec& P);
+
+}  // namespace rm::synergy
