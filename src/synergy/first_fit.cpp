@@ -1,5 +1,7 @@
 // The resource side of the round simulator: servers with used/hold counters and the FIRST_FIT placement
 // primitive of the Synergy simulator (spec S.6.2, S.10 items 12-13), plus consolidated placement.
+#include <algorithm>
+
 #include "core/error.h"
 #include "synergy/state.h"
 
@@ -34,8 +36,9 @@ bool ResCluster::fits(const Server& sv, const Vec& u) const {
 void ResCluster::check(int s) const {
   const Server& sv = servers_[s];
   for (int k = 0; k < 5; ++k)
-    if (sv.used[k] < -1e-9 || sv.used[k] > sv.cap[k] + 1e-9)
-      throw InvariantError("server " + std::to_string(s) + " over-committed in dimension " + std::to_string(k));
+    if (sv.used[k] < -1e-6 || sv.used[k] > sv.cap[k] + 1e-6)
+      throw InvariantError("server " + std::to_string(s) + " dimension " + std::to_string(k) + ": used " +
+                           std::to_string(sv.used[k]) + " outside [0, " + std::to_string(sv.cap[k]) + "]");
 }
 
 bool ResCluster::first_fit(Job& j, const Vec& d, bool consolidated) {
@@ -43,50 +46,46 @@ bool ResCluster::first_fit(Job& j, const Vec& d, bool consolidated) {
   if (g <= 0 || g > free_) return false;
   Vec u;
   for (int k = 0; k < 5; ++k) u[k] = d[k] / d[kGpu];
-  std::vector<int> order;  // servers in visiting order
+  int first = -1;  // consolidated: the feasible server with the fewest free GPUs (ties: lowest id) first
   if (consolidated) {
-    // Whole job on the feasible server with the fewest free GPUs (ties: lowest id); else first-fit.
-    int best = -1;
     for (int s = 0; s < num_servers(); ++s) {
       const Server& sv = servers_[s];
       if (sv.free_gpus < g) continue;
       bool ok = true;
       for (int k = 0; k < 5 && ok; ++k) ok = (sv.cap[k] - sv.used[k]) >= u[k] * g;
-      if (ok && (best < 0 || sv.free_gpus < servers_[best].free_gpus)) best = s;
+      if (ok && (first < 0 || sv.free_gpus < servers_[first].free_gpus)) first = s;
     }
-    if (best >= 0) order.push_back(best);
   }
-  for (int s = 0; s < num_servers(); ++s) order.push_back(s);
-  std::vector<int> chosen;
-  std::vector<std::pair<int, Vec>> res;
-  for (int s : order) {
+  chosen_.clear();
+  res_.clear();
+  const auto visit = [&](int s) {
     Server& sv = servers_[s];
-    if (sv.free_gpus == 0) continue;
+    if (sv.free_gpus == 0) return;
     bool any = false;
-    for (int i = 0; i < gps_ && static_cast<int>(chosen.size()) < g; ++i) {
+    for (int i = 0; i < gps_ && static_cast<int>(chosen_.size()) < g; ++i) {
       if (!sv.gpu_free[i]) continue;
       const int id = s * gps_ + i;
-      bool dup = false;
-      for (int c : chosen) dup |= c == id;
-      if (dup) continue;
+      if (std::find(chosen_.begin(), chosen_.end(), id) != chosen_.end()) continue;
       if (!fits(sv, u)) break;  // holds only grow: the rest of this server fails too
-      chosen.push_back(id);
+      chosen_.push_back(id);
       for (int k = 0; k < 5; ++k) sv.hold[k] += u[k];
-      if (!any) res.push_back({s, Vec{}});
+      if (!any) res_.push_back({s, Vec{}});
       any = true;
-      for (int k = 0; k < 5; ++k) res.back().second[k] += u[k];
+      for (int k = 0; k < 5; ++k) res_.back().second[k] += u[k];
     }
-    if (static_cast<int>(chosen.size()) == g) break;
-  }
-  for (auto& sv : servers_) sv.hold = Vec{};
-  if (static_cast<int>(chosen.size()) < g) return false;
-  std::sort(chosen.begin(), chosen.end());
-  std::sort(res.begin(), res.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  commit(j, std::move(chosen), std::move(res), true);
+  };
+  if (first >= 0) visit(first);
+  for (int s = 0; s < num_servers() && static_cast<int>(chosen_.size()) < g; ++s) visit(s);
+  for (const auto& [s, v] : res_) servers_[s].hold = Vec{};
+  if (static_cast<int>(chosen_.size()) < g) return false;
+  std::sort(chosen_.begin(), chosen_.end());
+  std::sort(res_.begin(), res_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  commit(j, chosen_, res_, true);
   return true;
 }
 
-void ResCluster::commit(Job& j, std::vector<int> gpus, std::vector<std::pair<int, Vec>> res, bool append) {
+void ResCluster::commit(Job& j, const std::vector<int>& gpus, const std::vector<std::pair<int, Vec>>& res,
+                        bool append) {
   if (!j.gpus.empty()) throw InvariantError("job " + std::to_string(j.id) + " allocated twice");
   for (int id : gpus) {
     Server& sv = servers_[id / gps_];
@@ -95,14 +94,14 @@ void ResCluster::commit(Job& j, std::vector<int> gpus, std::vector<std::pair<int
     --sv.free_gpus;
     --free_;
   }
-  for (auto& [s, v] : res) {
+  j.gpus.assign(gpus.begin(), gpus.end());
+  j.res.assign(res.begin(), res.end());
+  for (auto& [s, v] : j.res) {
     v[kNet] = 0;  // the network is never consumed (S.10 item 12)
     for (int k = 0; k < 4; ++k) servers_[s].used[k] += v[k];
     check(s);
     if (append) servers_[s].round_jobs.push_back(&j);
   }
-  j.gpus = std::move(gpus);
-  j.res = std::move(res);
 }
 
 void ResCluster::assign(Job& j, const std::vector<int>& gpus, const std::vector<std::pair<int, Vec>>& res) {
@@ -129,7 +128,10 @@ void ResCluster::release(Job& j) {
     ++free_;
   }
   for (const auto& [s, v] : j.res) {
-    for (int k = 0; k < 4; ++k) servers_[s].used[k] -= v[k];
+    Server& sv = servers_[s];
+    for (int k = 0; k < 4; ++k) sv.used[k] -= v[k];
+    // OPT's memory levels (62.5/3 GB) are not dyadic: drop the rounding drift when a server empties.
+    if (sv.free_gpus == gps_) sv.used = Vec{};
     check(s);
   }
   j.gpus.clear();

@@ -61,6 +61,21 @@ std::vector<std::vector<int>> solve(const std::vector<Type>& types, double cpu_c
   std::string key = std::to_string(cpu_cap) + "/" + std::to_string(mem_cap);
   for (const auto& t : types) key += "|" + t.prof->model + "x" + std::to_string(t.g) + "n" + std::to_string(t.jobs.size());
   if (auto it = cache.find(key); it != cache.end()) return it->second;
+  {  // Every job at its best option fits: that is optimal, no solver needed.
+    double c = 0, m = 0;
+    for (const auto& t : types) {
+      c += t.opts[0].c * t.g * static_cast<double>(t.jobs.size());
+      m += t.opts[0].m * t.g * static_cast<double>(t.jobs.size());
+    }
+    if (c <= cpu_cap && m <= mem_cap) {
+      std::vector<std::vector<int>> out;
+      for (const auto& t : types) {
+        out.emplace_back(t.opts.size(), 0);
+        out.back()[0] = static_cast<int>(t.jobs.size());
+      }
+      return out;
+    }
+  }
 
   std::vector<double> obj, lo, hi;
   std::vector<int> rows, cols;

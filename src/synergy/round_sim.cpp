@@ -278,8 +278,12 @@ class Sim {
       std::stable_sort(jobs_this_round.begin(), jobs_this_round.end(),
                        [this](const Job* a, const Job* b) { return -deficit(*a) < -deficit(*b); });
     ctx_->allow_peers = true;
-    std::vector<Job*> loop = (order_ == Order::kLas || o_.mech == "opt") ? jobs_this_round : runnable_;
-    run_pass(loop);
+    if (order_ == Order::kLas || o_.mech == "opt") {
+      run_pass(jobs_this_round);
+    } else {
+      loop_ = runnable_;  // allocation never changes the runnable list, but keep the pass on a snapshot
+      run_pass(loop_);
+    }
     ++r_.passes;
     r_.decision_us.push_back(static_cast<float>(
         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count()));
@@ -341,6 +345,7 @@ class Sim {
   std::uint64_t seq_ = 0;
   std::vector<Job*> runnable_;
   std::vector<std::pair<Key, Job*>> keyed_;
+  std::vector<Job*> loop_;
   double now_ = 0, lease_end_ = 0, next_schedule_ = 0;
   bool dynamic_ = false, terminate_ = false;
   std::int64_t total_ = 0, finished_ = 0, pending_arrivals_ = 0;

@@ -89,11 +89,13 @@ class ResCluster {
 
  private:
   bool fits(const Server& sv, const Vec& u) const;
-  void commit(Job& j, std::vector<int> gpus, std::vector<std::pair<int, Vec>> res, bool append);
+  void commit(Job& j, const std::vector<int>& gpus, const std::vector<std::pair<int, Vec>>& res, bool append);
   std::vector<Server> servers_;
   int gps_;
   Vec P_{}, f_{}, tot_{};
   int free_ = 0;
+  std::vector<int> chosen_;                 // FIRST_FIT scratch
+  std::vector<std::pair<int, Vec>> res_;
 };
 
 }  // namespace rm::synergy
