@@ -2,9 +2,9 @@
 // solved by COIN-OR Cbc (Clp underneath): jobs of the same (model, GPUs) are interchangeable, so the
 // variables are counts n[type][option] over each type's Pareto-optimal (CPU, memory) matrix cells with
 // throughput >= the proportional cell; maximise the summed throughput under the free CPUs and memory.
-// LP2 (placing the chosen sizes on servers) is replaced by a constructive rounding that is always feasible:
-// place every job at its proportional share, shrink the jobs whose choice is smaller, then grow each job to
-// its choice, or to the best option that still fits on its servers, in scheduling order.
+// LP2 (placing the chosen sizes on servers) is replaced by TUNE's placement with the ILP's sizes as the
+// jobs' demands: always feasible, and never below the proportional share (a job that does not fit at its
+// size runs at its proportional share, shrinking peers to theirs if needed).
 #include <CbcModel.hpp>
 #include <CoinPackedMatrix.hpp>
 #include <OsiClpSolverInterface.hpp>
@@ -120,41 +120,13 @@ std::vector<std::vector<int>> solve(const std::vector<Type>& types, double cpu_c
   return cache.emplace(key, out).first->second;
 }
 
-// Per-server vectors of `j` sized to `o` per GPU (storage unchanged).
-std::vector<std::pair<int, Vec>> sized(const Job& j, const Option& o) {
-  std::vector<std::pair<int, Vec>> out = j.res;
-  for (auto& [s, v] : out) {
-    v[kCpu] = o.c * v[kGpu];
-    v[kMem] = o.m * v[kGpu];
-  }
-  return out;
-}
-
-bool fits_resize(ResCluster& cl, const Job& j, const std::vector<std::pair<int, Vec>>& want) {
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    const auto& [s, v] = want[i];
-    const Vec a = cl.avail(s);
-    for (int k = kCpu; k <= kMem; ++k)
-      if (v[k] - j.res[i].second[k] > a[k]) return false;
-  }
-  return true;
-}
-
-void apply(ResCluster& cl, Job& j, const std::vector<std::pair<int, Vec>>& want) {
-  for (const auto& [s, v] : want) cl.resize(j, s, v);
-}
-
 }  // namespace
 
 std::vector<Job*> allocate_opt(PassCtx& ctx, const std::vector<Job*>& jobs) {
   ResCluster& cl = ctx.cl;
-  // Phase 1: proportional shares (always feasible for jobs whose GPUs are free).
-  std::vector<Job*> placed;
-  for (Job* j : jobs)
-    if (cl.first_fit(*j, proportional_demand(*j, cl, false), ctx.consolidated)) placed.push_back(j);
-  if (placed.empty()) return placed;
   std::vector<Type> types;
-  for (Job* j : placed) {
+  for (Job* j : jobs) {
+    if (j->g > cl.free_gpus()) continue;
     auto it = std::find_if(types.begin(), types.end(), [&](const Type& t) { return t.prof == j->prof && t.g == j->g; });
     if (it == types.end()) {
       types.push_back({j->prof, j->g, {}, options_of(*j->prof, j->g, cl)});
@@ -162,51 +134,37 @@ std::vector<Job*> allocate_opt(PassCtx& ctx, const std::vector<Job*>& jobs) {
     }
     it->jobs.push_back(j);
   }
+  if (types.empty()) return {};
   double cpu = 0, mem = 0;
   for (int s = 0; s < cl.num_servers(); ++s) {
     const Vec a = cl.avail(s);
     cpu += a[kCpu];
     mem += a[kMem];
   }
-  for (Job* j : placed)
-    for (const auto& [s, v] : j->res) {
-      cpu += v[kCpu];
-      mem += v[kMem];
-    }
   const auto counts = solve(types, cpu, mem);
-  // Targets: within a type, the better options go to the jobs first in scheduling order.
-  std::map<const Job*, std::pair<const Type*, Option>> target;
+  // The ILP's sizes become the jobs' demands for this pass (the better options go to the jobs first in
+  // scheduling order), and TUNE places them: demand if it fits, else the proportional share, else peers
+  // shrunk to theirs. So no job gets less than its proportional throughput.
+  std::vector<std::pair<Job*, std::pair<double, double>>> saved;
   for (std::size_t t = 0; t < types.size(); ++t) {
     std::size_t next = 0;
     for (std::size_t o = 0; o < types[t].opts.size(); ++o)
-      for (int k = 0; k < counts[t][o] && next < types[t].jobs.size(); ++k)
-        target[types[t].jobs[next++]] = {&types[t], types[t].opts[o]};
+      for (int k = 0; k < counts[t][o] && next < types[t].jobs.size(); ++k) {
+        Job* j = types[t].jobs[next++];
+        saved.push_back({j, {j->c, j->m}});
+        j->c = types[t].opts[o].c * j->g;
+        j->m = types[t].opts[o].m * j->g;
+      }
   }
-  // Phase 2: shrink first (frees room), then grow in scheduling order.
-  for (Job* j : placed) {
-    const Option& o = target[j].second;
-    auto want = sized(*j, o);
-    for (std::size_t i = 0; i < want.size(); ++i)
-      for (int k = kCpu; k <= kMem; ++k) want[i].second[k] = std::min(want[i].second[k], j->res[i].second[k]);
-    apply(cl, *j, want);
-  }
-  for (Job* j : placed) {
-    const auto& [type, o] = target[j];
-    if (auto want = sized(*j, o); fits_resize(cl, *j, want)) {
-      apply(cl, *j, want);
-    } else {
-      for (const Option& alt : type->opts)
-        if (auto w = sized(*j, alt); fits_resize(cl, *j, w)) {
-          apply(cl, *j, w);
-          break;
-        }
-    }
-    // Speed: the matrix cell of what it holds now, relative to the proportional cell.
-    const Vec t = j->alloc_total();
-    const Vec& f = cl.fair();
-    const double fair = j->prof->tput_at(f[kCpu], f[kMem]);
-    j->speed = fair > 0 ? j->prof->tput_at(t[kCpu] / j->g, t[kMem] / j->g) / fair : 1.0;
-    ctx.credit(*j, false);
+  const bool matrix = ctx.matrix_speed;
+  ctx.matrix_speed = true;  // OPT's speed is the matrix cell of the allocation
+  std::vector<Job*> placed;
+  for (Job* j : jobs)
+    if (j->gpus.empty() && j->g <= cl.free_gpus() && allocate_tune(ctx, *j)) placed.push_back(j);
+  ctx.matrix_speed = matrix;
+  for (auto& [j, cm] : saved) {
+    j->c = cm.first;
+    j->m = cm.second;
   }
   return placed;
 }

@@ -157,8 +157,9 @@ std::unique_ptr<JobSource> replay_source(std::vector<JobInit> jobs) { return std
 
 std::unique_ptr<JobSource> philly_derived_source(const GenParams& p, const ProfileSet& profiles) {
   if (!(p.jobs_per_hour > 0)) throw InputError("--load", 0, "", "jobs per hour must be > 0");
-  if (p.split[0] < 0 || p.split[1] < 0 || p.split[2] < 0 || p.split[0] + p.split[1] + p.split[2] != 100)
-    throw InputError("--split", 0, "", "three non-negative percentages summing to 100 (image,language,speech)");
+  if (p.split[0] < 0 || p.split[1] < 0 || p.split[2] < 0 || p.split[0] + p.split[1] + p.split[2] <= 0 ||
+      p.split[0] + p.split[1] + p.split[2] > 100)
+    throw InputError("--split", 0, "", "three non-negative percentages, sum in 1..100 (image,language,speech)");
   return std::make_unique<PhillyDerived>(p, profiles);
 }
 
