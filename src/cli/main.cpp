@@ -14,6 +14,7 @@
 #include "engine/simulation.h"
 #include "policy/registry.h"
 #include "policy/task/task_registry.h"
+#include "synergy/round_runner.h"
 #include "workload/generators.h"
 
 namespace {
@@ -188,7 +189,11 @@ int main(int argc, char** argv) {
 
   auto* gen = app.add_subcommand("generate", "write a generated workload as a trace file");
   std::string gen_out;
-  gen->add_option("--workload", cfg.workload, "generator: wang2020, yu2022, yu2022-physical, luo2025")->required();
+  gen->add_option("--workload", cfg.workload,
+                  "generator: wang2020, yu2022, yu2022-physical, luo2025, synergy-philly, synergy-synthetic (the "
+                  "last two as a Synergy replay CSV)")
+      ->required();
+  gen->add_option("--split", cfg.split, "synergy-*: image,language,speech %")->capture_default_str();
   gen->add_option("--seed", cfg.seed, "seed")->capture_default_str();
   gen->add_option("--scale", cfg.gen.scale, "generator scale")->capture_default_str();
   gen->add_option("--jobs", cfg.gen.jobs, "job count")->capture_default_str();
@@ -218,12 +223,13 @@ int main(int argc, char** argv) {
     if (*gen) {
       GenOptions g = cfg.gen;
       g.seed = cfg.seed;
-      const auto t = generate_workload(cfg.workload, g);
+      const std::string text = is_synergy_workload(cfg.workload) ? synergy_workload_csv(cfg, cfg.gen.jobs)
+                                                                 : generate_workload(cfg.workload, g).text;
       if (gen_out.empty()) {
-        std::cout << t.text;
+        std::cout << text;
       } else {
         std::ofstream f(gen_out, std::ios::binary);
-        if (!(f << t.text)) throw InputError(gen_out, 0, "--out", "cannot write");
+        if (!(f << text)) throw InputError(gen_out, 0, "--out", "cannot write");
       }
       return 0;
     }

@@ -52,6 +52,43 @@ std::array<int, 3> parse_split(const std::string& s) {
 
 }  // namespace
 
+namespace {
+
+synergy::GenParams gen_params(const SimConfig& cfg) {
+  synergy::GenParams gp;
+  gp.jobs_per_hour = cfg.gen.load;
+  gp.split = parse_split(cfg.split);
+  gp.seed = cfg.seed;
+  if (!cfg.job_list.empty()) {
+    Workload w = read_trace(cfg.job_list, "auto");
+    std::vector<std::pair<double, int>> dg;
+    for (const auto& j : w.jobs) dg.push_back({j.duration_s, j.num_gpus});
+    gp.job_list_gpus = synergy::job_list_from(dg, cfg.multigpu);
+    if (gp.job_list_gpus.empty()) throw InputError(cfg.job_list, 0, "", "no job passes the 31.6 min - 6.9 day filter");
+  }
+  return gp;
+}
+
+std::unique_ptr<synergy::JobSource> generator(const SimConfig& cfg, const synergy::ProfileSet& profiles) {
+  const auto gp = gen_params(cfg);
+  return cfg.workload == "synergy-philly" ? synergy::philly_derived_source(gp, profiles)
+                                          : synergy::synthetic_source(gp, profiles);
+}
+
+}  // namespace
+
+std::string synergy_workload_csv(const SimConfig& cfg, int jobs) {
+  const auto profiles = synergy::ProfileSet::load(cfg.cpu_ratio == 0 ? 3 : cfg.cpu_ratio, cfg.profiles);
+  auto src = generator(cfg, profiles);
+  std::string out;
+  for (int k = 0; k < jobs; ++k) {
+    const auto j = src->next();
+    out += std::to_string(j->id) + "," + j->model + "," + std::to_string(static_cast<long long>(j->arrival)) + "," +
+           std::to_string(static_cast<long long>(j->N)) + "," + std::to_string(j->g) + "\n";
+  }
+  return out;
+}
+
 void run_round_model(const SimConfig& cfg, SimResult& r) {
   using namespace synergy;
   const RoundPolicy pol = parse_round_policy(cfg.policy);
@@ -86,18 +123,7 @@ void run_round_model(const SimConfig& cfg, SimResult& r) {
   o.progress = cfg.progress;
   std::unique_ptr<JobSource> src;
   if (!cfg.workload.empty()) {
-    GenParams gp;
-    gp.jobs_per_hour = cfg.gen.load;
-    gp.split = parse_split(cfg.split);
-    gp.seed = cfg.seed;
-    if (!cfg.job_list.empty()) {
-      Workload w = read_trace(cfg.job_list, "auto");
-      std::vector<std::pair<double, int>> dg;
-      for (const auto& j : w.jobs) dg.push_back({j.duration_s, j.num_gpus});
-      gp.job_list_gpus = job_list_from(dg, cfg.multigpu);
-      if (gp.job_list_gpus.empty()) throw InputError(cfg.job_list, 0, "", "no job passes the 31.6 min - 6.9 day filter");
-    }
-    src = cfg.workload == "synergy-philly" ? philly_derived_source(gp, profiles) : synthetic_source(gp, profiles);
+    src = generator(cfg, profiles);
     const auto [lo, hi] = parse_window(cfg.measure_ids.empty() ? "4000:4999" : cfg.measure_ids);
     o.window_lo = lo;
     o.window_hi = hi;

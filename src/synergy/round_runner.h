@@ -10,6 +10,8 @@ struct SimResult;
 
 void run_round_model(const SimConfig& cfg, SimResult& r);
 bool is_synergy_workload(const std::string& name);
+// The first `jobs` jobs of a synergy-* generator as a Synergy replay CSV (id,model,arrival_s,iterations,gpus).
+std::string synergy_workload_csv(const SimConfig& cfg, int jobs);
 // "order+mechanism[+consolidated]" -> (order, mechanism, consolidated); throws InputError.
 struct RoundPolicy {
   std::string order, mech;
