@@ -213,7 +213,6 @@ class Sim {
     j.finished = true;
     j.finish_time = now_;
     runnable_.erase(std::find(runnable_.begin(), runnable_.end(), &j));
-    ++finished_;
     if (j.id >= o_.window_lo && j.id <= o_.window_hi) {
       r_.measured_jct.push_back(now_ - j.arrival);
       if (static_cast<std::int64_t>(r_.measured_jct.size()) == total_ && o_.window_hi != std::numeric_limits<std::int64_t>::max()) {
@@ -254,13 +253,16 @@ class Sim {
     return out;
   }
 
-  void run_pass(std::vector<Job*>& loop) {
+  // One scheduling pass over `loop`; its wall time is a decision latency (summary.json "timing").
+  void run_pass(std::vector<Job*>& loop, std::chrono::steady_clock::time_point t0) {
     if (o_.mech == "opt") {
       for (Job* j : allocate_opt(*ctx_, loop)) start_lease(*j);
-      return;
+    } else {
+      for (Job* j : loop)
+        if (deficit(*j) > 0 && cl_.free_gpus() >= deficit(*j) && allocate(*j)) start_lease(*j);
     }
-    for (Job* j : loop)
-      if (deficit(*j) > 0 && cl_.free_gpus() >= deficit(*j) && allocate(*j)) start_lease(*j);
+    r_.decision_us.push_back(static_cast<float>(
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count()));
   }
 
   void on_schedule() {
@@ -279,14 +281,11 @@ class Sim {
                        [this](const Job* a, const Job* b) { return -deficit(*a) < -deficit(*b); });
     ctx_->allow_peers = true;
     if (order_ == Order::kLas || o_.mech == "opt") {
-      run_pass(jobs_this_round);
+      run_pass(jobs_this_round, t0);
     } else {
       loop_ = runnable_;  // allocation never changes the runnable list, but keep the pass on a snapshot
-      run_pass(loop_);
+      run_pass(loop_, t0);
     }
-    ++r_.passes;
-    r_.decision_us.push_back(static_cast<float>(
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count()));
     int running = 0, busy = 0;
     for (const Job* j : runnable_) {
       running += !j->gpus.empty();
@@ -295,12 +294,9 @@ class Sim {
     r_.series.push_back({now_, static_cast<int>(runnable_.size()) - running, running, busy});
     // The authors stop a replay at the first boundary with nothing runnable (S.9 Q13); we wait for the
     // trace's remaining arrivals.
-    const bool done = runnable_.empty() && (o_.compat || pending_arrivals_ == 0);
-    if (!dynamic_ || o_.is_static) {
-      if (done) {
-        terminate_ = true;
-        return;
-      }
+    if ((!dynamic_ || o_.is_static) && runnable_.empty() && (o_.compat || pending_arrivals_ == 0)) {
+      terminate_ = true;
+      return;
     }
     push({now_ + o_.round_s, kSchedule, 0, nullptr, 0});
   }
@@ -327,10 +323,7 @@ class Sim {
       loop = fit;
     }
     ctx_->allow_peers = false;
-    run_pass(loop);
-    ++r_.passes;
-    r_.decision_us.push_back(static_cast<float>(
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count()));
+    run_pass(loop, t0);
   }
 
   Vec P_;
@@ -348,7 +341,7 @@ class Sim {
   std::vector<Job*> loop_;
   double now_ = 0, lease_end_ = 0, next_schedule_ = 0;
   bool dynamic_ = false, terminate_ = false;
-  std::int64_t total_ = 0, finished_ = 0, pending_arrivals_ = 0;
+  std::int64_t total_ = 0, pending_arrivals_ = 0;
 };
 
 }  // namespace

@@ -62,7 +62,7 @@ struct RoundResult {
   std::deque<Job> jobs;              // every job generated, in id order
   std::vector<double> measured_jct;  // seconds, ascending, the window's jobs
   double mean_h = 0, p99_h = 0, p999_h = 0;  // as the authors compute them (NaN for an empty window)
-  std::int64_t rounds = 0, events = 0, passes = 0;
+  std::int64_t rounds = 0, events = 0;
   double busy_gpu_s = 0, end_time = 0;
   bool window_complete = false;
   std::vector<RoundSeries> series;

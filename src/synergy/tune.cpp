@@ -2,7 +2,6 @@
 // its proportional share (sigma -> 1); else shrink peers on the servers it would use down to their
 // proportional shares (their round's progress is re-credited at speed 1) and place it.
 #include <algorithm>
-#include <map>
 #include <queue>
 
 #include "core/error.h"
