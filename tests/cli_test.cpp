@@ -48,6 +48,33 @@ TEST(Cli, SimulateWritesTheThreeFilesWithTheContractKeys) {
   EXPECT_EQ(read_file(d + "/timeseries.csv").rfind("time_s,queued,running,busy_gpus,gpu_util\n", 0), 0u);
 }
 
+TEST(Cli, SynergyContract) {
+  // Issue 6's contract: the static replay and the generator, with the authors' statistics in summary.json.
+  const std::string golden = std::string(RM_SHARED_DIR) + "/goldens/synergy/static_100job.csv";
+  const std::string d1 = temp_dir(), d2 = temp_dir();
+  auto r = sh("simulate --cluster synergy32 --trace " + golden +
+              " --format synergy --static --exec round --compat synergy --policy fifo+tune --out " + d1);
+  ASSERT_EQ(r.code, 0) << r.text;
+  auto j = nlohmann::json::parse(read_file(d1 + "/summary.json"));
+  EXPECT_EQ(j["avg_jct_h"].get<double>(), 5.0827640277777775);
+  EXPECT_EQ(j["p99_jct_h"].get<double>(), 10.587751136111114);
+  EXPECT_TRUE(j.contains("p999_jct_h"));
+  EXPECT_EQ(j["jobs"], 100);
+  r = sh("simulate --cluster synergy128 --workload synergy-philly --load 9 --split 20,70,10 --seed 42 "
+         "--measure-ids 4000:4999 --exec round --compat synergy --policy fifo+tune --out " + d2);
+  ASSERT_EQ(r.code, 0) << r.text;
+  EXPECT_NE(r.text.find("avg_jct_h=21.876600555555555"), std::string::npos) << r.text;  // full precision
+  j = nlohmann::json::parse(read_file(d2 + "/summary.json"));
+  EXPECT_EQ(j["avg_jct_h"].get<double>(), 21.876600555555555);
+  EXPECT_EQ(j["p99_jct_h"].get<double>(), 156.93307777777775);
+  EXPECT_EQ(j["p999_jct_h"].get<double>(), 170.61199750000023);
+  EXPECT_EQ(j["jobs"], 1000);
+  EXPECT_EQ(read_file(d2 + "/summary.json").find("21.876600555555555") == std::string::npos, false);
+  r = sh("simulate --cluster synergy32 --trace " + golden + " --exec round --policy fifo+tune+spread --out " + d1);
+  EXPECT_EQ(r.code, 2) << r.text;
+  EXPECT_NE(r.text.find("placement"), std::string::npos) << r.text;
+}
+
 TEST(Cli, TaskModelContract) {
   // Issue 3's contract: the authors' configuration strings with --exec task [--compat wang2020].
   const std::string golden = std::string(RM_SHARED_DIR) + "/goldens/p1-ada-srsf/jobs_seed1.csv";
