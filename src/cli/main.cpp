@@ -244,6 +244,21 @@ int main(int argc, char** argv) {
                {"ff", "first-fit under the cap, bisection (horizon=, u=)"},
                {"rand", "random idle GPUs, no cap, seeded (horizon=)"}})
         std::cout << fmt::format("{:<12} {:<18} {}\n", "planner", n, h);
+      for (const auto& [n, h] : std::vector<std::pair<const char*, const char*>>{
+               {"fifo", "arrival order, skip and continue"},
+               {"srtf", "shortest remaining time (at the job's current speedup)"},
+               {"las", "least attained service x GPUs; loops over the GPU-count prefix"},
+               {"ftf", "finish-time fairness: (waiting + remaining) / ideal duration"},
+               {"drf", "dominant resource share of GPUs, CPUs, memory"},
+               {"tetris", "demand shares x remaining time"}})
+        std::cout << fmt::format("{:<12} {:<18} {}\n", "round-order", n, h);
+      for (const auto& [n, h] : std::vector<std::pair<const char*, const char*>>{
+               {"fair", "GPU-proportional CPUs and memory"},
+               {"greedy", "Synergy-GREEDY: best-case CPUs and memory or wait"},
+               {"tune", "Synergy-TUNE: best case, else proportional, else shrink peers to proportional"},
+               {"opt", "Synergy-OPT: ILP (COIN-OR Cbc) over the throughput matrices, placed like TUNE"},
+               {"consolidated", "optional third part: fewest-free-GPU server first (default first-fit by GPU id)"}})
+        std::cout << fmt::format("{:<12} {:<18} {}\n", "round-mech", n, h);
       return 0;
     }
     if (*lc) {
