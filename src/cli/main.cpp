@@ -237,28 +237,29 @@ int main(int argc, char** argv) {
       for (const auto& p : policy_catalogue()) std::cout << fmt::format("{:<12} {:<18} {}\n", p.point, p.name, p.help);
       for (const auto& p : task::task_policy_catalogue())
         std::cout << fmt::format("{:<12} {:<18} {}\n", p.point, p.name, p.help);
-      for (const auto& [n, h] : std::vector<std::pair<const char*, const char*>>{
+      using Rows = std::vector<std::pair<const char*, const char*>>;
+      const auto table = [](const char* point, const Rows& rows) {
+        for (const auto& [n, h] : rows) std::cout << fmt::format("{:<12} {:<18} {}\n", point, n, h);
+      };
+      table("planner", Rows{
                {"sjf-bco", "Yu et al.'s SJF-BCO: bisection on the load cap, kappa loop, FA-FFP / LBSGF "
                            "(kappa=, lambda=, horizon=1200, u=1, lbsgf=prefix|global)"},
                {"ls", "list scheduling: least-loaded GPUs under the cap, bisection (horizon=, u=)"},
                {"ff", "first-fit under the cap, bisection (horizon=, u=)"},
-               {"rand", "random idle GPUs, no cap, seeded (horizon=)"}})
-        std::cout << fmt::format("{:<12} {:<18} {}\n", "planner", n, h);
-      for (const auto& [n, h] : std::vector<std::pair<const char*, const char*>>{
+               {"rand", "random idle GPUs, no cap, seeded (horizon=)"}});
+      table("round-order", Rows{
                {"fifo", "arrival order, skip and continue"},
                {"srtf", "shortest remaining time (at the job's current speedup)"},
                {"las", "least attained service x GPUs; loops over the GPU-count prefix"},
                {"ftf", "finish-time fairness: (waiting + remaining) / ideal duration"},
                {"drf", "dominant resource share of GPUs, CPUs, memory"},
-               {"tetris", "demand shares x remaining time"}})
-        std::cout << fmt::format("{:<12} {:<18} {}\n", "round-order", n, h);
-      for (const auto& [n, h] : std::vector<std::pair<const char*, const char*>>{
+               {"tetris", "demand shares x remaining time"}});
+      table("round-mech", Rows{
                {"fair", "GPU-proportional CPUs and memory"},
                {"greedy", "Synergy-GREEDY: best-case CPUs and memory or wait"},
                {"tune", "Synergy-TUNE: best case, else proportional, else shrink peers to proportional"},
                {"opt", "Synergy-OPT: ILP (COIN-OR Cbc) over the throughput matrices, placed like TUNE"},
-               {"consolidated", "optional third part: fewest-free-GPU server first (default first-fit by GPU id)"}})
-        std::cout << fmt::format("{:<12} {:<18} {}\n", "round-mech", n, h);
+               {"consolidated", "optional third part: fewest-free-GPU server first (default first-fit by GPU id)"}});
       return 0;
     }
     if (*lc) {

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "engine/simulation.h"
 #include "synergy/orders.h"
+#include "synergy/round_sim.h"
 #include "synergy/workloads.h"
 #include "workload/parse_util.h"
 
@@ -22,8 +23,7 @@ RoundPolicy parse_round_policy(const std::string& policy) {
   p.order = parts[0];
   p.mech = parts[1];
   synergy::parse_order(p.order);
-  if (p.mech != "fair" && p.mech != "greedy" && p.mech != "tune" && p.mech != "opt")
-    throw InputError("--policy", 0, policy, "unknown mechanism '" + p.mech + "' (available: fair, greedy, tune, opt)");
+  synergy::check_mechanism(p.mech);
   if (parts.size() == 3) {
     if (parts[2] != "consolidated" && parts[2] != "first-fit")
       throw InputError("--policy", 0, policy, "placement must be first-fit (default) or consolidated");

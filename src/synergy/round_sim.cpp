@@ -11,6 +11,11 @@
 
 namespace rm::synergy {
 
+void check_mechanism(const std::string& mech) {
+  if (mech != "fair" && mech != "greedy" && mech != "tune" && mech != "opt")
+    throw InputError("--policy", 0, mech, "unknown Synergy mechanism '" + mech + "' (available: fair, greedy, tune, opt)");
+}
+
 void init_job(Job& j, const Profile& p, int g, const Vec& P) {
   j.prof = &p;
   j.g = g;
@@ -62,9 +67,7 @@ class Sim {
  public:
   Sim(int servers, int gps, const Vec& P, const ProfileSet& profiles, JobSource& src, const RoundOptions& o)
       : P_(P), profiles_(profiles), src_(src), o_(o), cl_(servers, gps, P), order_(parse_order(o.order)) {
-    if (o.mech != "fair" && o.mech != "greedy" && o.mech != "tune" && o.mech != "opt")
-      throw InputError("--policy", 0, o.mech,
-                       "unknown Synergy mechanism '" + o.mech + "' (available: fair, greedy, tune, opt)");
+    check_mechanism(o.mech);
     if (!(o.round_s > 0)) throw InputError("--round", 0, "", "must be > 0");
     ctx_ = std::make_unique<PassCtx>(PassCtx{cl_, o.consolidated, o.matrix_speed, true, o.compat, {}, {}});
     ctx_->credit = [this](Job& j, bool prop) { credit(j, prop); };

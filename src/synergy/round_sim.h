@@ -73,6 +73,9 @@ struct RoundResult {
 RoundResult run_rounds(int servers, int gpus_per_server, const Vec& per_server, const ProfileSet& profiles,
                        JobSource& source, const RoundOptions& opt);
 
+// Throws InputError unless `mech` is fair, greedy, tune or opt.
+void check_mechanism(const std::string& mech);
+
 // The best-case demand and speedup of a job with g GPUs on servers of size P (S.2.3).
 void init_job(Job& j, const Profile& p, int g, const Vec& P);
 
