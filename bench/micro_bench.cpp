@@ -27,7 +27,7 @@ std::vector<JobSpec> synthetic(int n, std::uint64_t seed, const ClusterSpec& c) 
             models[rng.below(4)] + "," + std::to_string(100 + rng.below(20000)) + "\n";
   }
   Workload w = read_trace_text(text, "synthetic", "canonical");
-  resolve_workload(w, ModelCatalogue::builtin(), c, {}, nullptr);
+  resolve_workload(w, ModelCatalogue::builtin(), c, law_resolve_options(), nullptr);
   return w.jobs;
 }
 
@@ -110,7 +110,7 @@ void BM_TaskEngine(benchmark::State& st) {
   g.scale = static_cast<double>(st.range(0));
   const auto gt = rm::generate_wang2020(g);
   rm::Workload w = rm::read_trace_text(gt.text, "gen", gt.format);
-  rm::resolve_workload(w, rm::ModelCatalogue::builtin(), cluster, {}, nullptr);
+  rm::resolve_workload(w, rm::ModelCatalogue::builtin(), cluster, rm::law_resolve_options(), nullptr);
   rm::TaskOptions opt;
   opt.compat = st.range(1) == 1;
   for (auto _ : st) {

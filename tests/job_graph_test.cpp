@@ -6,7 +6,7 @@
 
 #include "core/error.h"
 #include "core/rng.h"
-#include "policy/placement/map.h"
+#include "workload/job_graph_map.h"
 #include "workload/job_graph.h"
 
 namespace rm {

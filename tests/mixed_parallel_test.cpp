@@ -12,7 +12,7 @@ namespace {
 
 std::vector<JobSpec> resolve(const ClusterSpec& c, const std::string& rows) {
   Workload w = read_trace_text("job_id,submit_s,num_gpus,model,iterations,dp,pp,tp\n" + rows, "mp.csv", "canonical");
-  resolve_workload(w, ModelCatalogue::builtin(), c, {}, nullptr);
+  resolve_workload(w, ModelCatalogue::builtin(), c, law_resolve_options(), nullptr);
   return w.jobs;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "exec/comm_model.h"
 #include "core/error.h"
 #include "policy/task/task_placements.h"
 #include "policy/task/task_registry.h"
@@ -207,7 +208,7 @@ class Greedy : public task::TaskPlacement {
 TEST(TaskModel, EngineRejectsAnOvercommittingPlacement) {
   auto cluster = load_cluster("wang2020");
   Workload w = read_trace(kSet1, "wang2020");
-  resolve_workload(w, ModelCatalogue::builtin(), cluster, {}, nullptr);
+  resolve_workload(w, ModelCatalogue::builtin(), cluster, law_resolve_options(), nullptr);
   task::TaskPolicy p = task::make_task_policy("ada-srsf", 1);
   p.placement = std::make_unique<Greedy>();
   TaskEngine e(cluster, w.jobs, p);

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "exec/comm_model.h"
 #include "cluster/cluster_config.h"
 #include "core/embedded_data.h"
 #include "engine/engine.h"
@@ -33,7 +34,7 @@ inline std::vector<JobSpec> jobs(const ClusterSpec& c, const std::vector<std::st
     text += row + ",m,1000\n";
   }
   Workload w = read_trace_text(text, "test.csv", "canonical");
-  resolve_workload(w, ModelCatalogue::builtin(), c, {}, nullptr);
+  resolve_workload(w, ModelCatalogue::builtin(), c, law_resolve_options(), nullptr);
   return w.jobs;
 }
 

@@ -1,4 +1,5 @@
 // Trace readers on the real public files in ../shared/traces, and every kind of bad input.
+#include "exec/comm_model.h"
 #include "cluster/cluster_config.h"
 #include "core/error.h"
 #include "test_util.h"
@@ -19,7 +20,7 @@ std::string error_of(const std::function<void()>& f) {
 
 Workload load(const std::string& path, const std::string& fmt = "auto", const std::string& cl = "philly2400") {
   Workload w = read_trace(path, fmt);
-  resolve_workload(w, ModelCatalogue::builtin(), load_cluster(cl), {}, nullptr);
+  resolve_workload(w, ModelCatalogue::builtin(), load_cluster(cl), law_resolve_options(), nullptr);
   return w;
 }
 
@@ -128,7 +129,7 @@ TEST_F(BadInput, TooManyGpus) {
   std::vector<Unschedulable> u;
   ResolveOptions ro;
   ro.skip_unschedulable = true;
-  resolve_workload(w, ModelCatalogue::builtin(), load_cluster("tiny"), ro, &u);
+  resolve_workload(w, ModelCatalogue::builtin(), load_cluster("tiny"), law_resolve_options(ro), &u);
   EXPECT_EQ(w.jobs.size(), 1u);
   ASSERT_EQ(u.size(), 1u);
   EXPECT_EQ(u[0].job.name, "big");

@@ -14,7 +14,7 @@
 #include "engine/simulation.h"
 #include "policy/registry.h"
 #include "policy/task/task_registry.h"
-#include "synergy/round_runner.h"
+#include "engine/round_runner.h"
 #include "workload/generators.h"
 
 namespace {

@@ -156,4 +156,19 @@ void Engine::check_final() const {
   if (cluster_.free_gpus() != cluster_.total_gpus()) throw InvariantError("GPUs still held at the end");
 }
 
+RunRecord record_of(const Engine& e) {
+  RunRecord r;
+  r.jobs.reserve(e.jobs().size());
+  for (const auto& j : e.jobs()) r.jobs.push_back({j.spec, j.first_start, j.finish, j.run_us, j.preemptions});
+  r.series = e.series();
+  r.total_gpus = e.cluster().total_gpus();
+  r.busy_gpu_us = e.busy_gpu_us();
+  r.events = e.events();
+  r.preemptions = e.preemptions();
+  e.exec().report(r.extra);
+  e.scheduler().report(r.extra, r.timing);
+  r.decision_us = e.decision_us();
+  return r;
+}
+
 }  // namespace rm

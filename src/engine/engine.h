@@ -11,6 +11,7 @@
 #include "cluster/cluster.h"
 #include "exec/execution_model.h"
 #include "policy/plugin.h"
+#include "sched/run_record.h"
 #include "workload/job.h"
 
 namespace rm {
@@ -19,13 +20,6 @@ struct EngineOptions {
   Time preempt_overhead = 0;  // no progress for this long after a preempted job restarts
   // Called now and then with the fraction of jobs finished (for a progress bar); may be empty.
   std::function<void(double)> progress;
-};
-
-struct SeriesRow {
-  Time t = 0;
-  int queued = 0;
-  int running = 0;
-  int busy_gpus = 0;
 };
 
 class Engine {
@@ -71,5 +65,8 @@ class Engine {
   Time busy_gpu_us_ = 0;
   std::vector<float> decision_us_;
 };
+
+// The run as the metrics see it.
+RunRecord record_of(const Engine& e);
 
 }  // namespace rm

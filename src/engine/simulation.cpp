@@ -16,7 +16,7 @@
 #include "policy/params.h"
 #include "policy/planner/plan_scheduler.h"
 #include "policy/task/task_registry.h"
-#include "synergy/round_runner.h"
+#include "engine/round_runner.h"
 
 namespace rm {
 
@@ -53,6 +53,7 @@ Workload load_workload(const SimConfig& cfg, const ClusterSpec& cluster, std::ve
   ResolveOptions ro;
   ro.seed = cfg.seed;
   ro.skip_unschedulable = cfg.skip_unschedulable;
+  ro.ideal = ideal_times();
   resolve_workload(w, load_catalogue(cfg.models), cluster, ro, unsched);
   if (!(cfg.arrival_scale > 0)) throw InputError("--arrival-scale", 0, "", "must be > 0");
   if (cfg.max_jobs < 0) throw InputError("--max-jobs", 0, "", "must be >= 0");

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "policy/placement/map.h"
+#include "workload/job_graph_map.h"
 
 namespace rm {
 
@@ -119,5 +119,7 @@ double ideal_comm_s(const JobSpec& job, const ClusterSpec& cluster) {
 double ideal_iteration_time_s(const JobSpec& job, const ClusterSpec& cluster) {
   return ideal_iteration_time_s_compute(job, cluster) + ideal_comm_s(job, cluster);
 }
+
+IdealTimes ideal_times() { return {ideal_comm_s, ideal_iteration_time_s}; }
 
 }  // namespace rm

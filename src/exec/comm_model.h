@@ -7,6 +7,7 @@
 #include "cluster/cluster.h"
 #include "workload/job.h"
 #include "workload/job_graph.h"
+#include "workload/trace.h"
 
 namespace rm {
 
@@ -48,6 +49,13 @@ struct AlphaBounds {
   double min_s = 0, max_s = 0;
 };
 AlphaBounds graph_alpha_bounds(const JobSpec& job, const JobGraph& g, const ClusterSpec& cluster);
+
+// ideal_comm_s and ideal_iteration_time_s for resolve_workload (workload/trace.h), and options with them.
+IdealTimes ideal_times();
+inline ResolveOptions law_resolve_options(ResolveOptions o = {}) {
+  o.ideal = ideal_times();
+  return o;
+}
 
 // Jobs with tensor or pipeline parallelism need the graph law.
 inline bool is_mixed_parallel(const JobSpec& j) { return j.pp > 1 || j.tp > 1; }

@@ -5,7 +5,7 @@
 #include <queue>
 #include <vector>
 
-#include "engine/job_state.h"
+#include "sched/job_state.h"
 
 namespace rm {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cluster/cluster.h"
-#include "engine/job_state.h"
+#include "sched/job_state.h"
 #include "exec/yu2022_model.h"
 
 namespace rm {

@@ -13,6 +13,8 @@
 #include <cmath>
 #include <vector>
 
+#include "workload/generators.h"
+
 namespace rm::yu {
 
 struct ModelParams {
@@ -20,7 +22,7 @@ struct ModelParams {
   double alpha = 0.2745;  // P1's eta / beta on 10 GbE
   double cap = 0.15;
   bool floor_slots = false;
-  double slot_s = 10;     // seconds per slot when reported in seconds (S3: tau in [0.01, 0.05] slot)
+  double slot_s = kYu2022SlotS;  // seconds per slot when reported in seconds (S3: tau in [0.01, 0.05] slot)
 };
 
 inline double tau_slots(double tau0, int p, int sigma, const ModelParams& m) {

@@ -20,21 +20,6 @@ double quantile(std::vector<double> v, double q) {
   return v[lo] + (v[hi] - v[lo]) * (pos - lo);
 }
 
-RunRecord record_of(const Engine& e) {
-  RunRecord r;
-  r.jobs.reserve(e.jobs().size());
-  for (const auto& j : e.jobs()) r.jobs.push_back({j.spec, j.first_start, j.finish, j.run_us, j.preemptions});
-  r.series = e.series();
-  r.total_gpus = e.cluster().total_gpus();
-  r.busy_gpu_us = e.busy_gpu_us();
-  r.events = e.events();
-  r.preemptions = e.preemptions();
-  e.exec().report(r.extra);
-  e.scheduler().report(r.extra, r.timing);
-  r.decision_us = e.decision_us();
-  return r;
-}
-
 Summary summarize(const RunRecord& e, std::size_t unschedulable) {
   Summary s;
   std::vector<double> jct;

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/engine.h"
+#include "sched/run_record.h"
 #include "workload/trace.h"
 
 namespace rm {
@@ -15,31 +15,6 @@ struct RunInfo {
   std::uint64_t seed = 0;
   double wall_s = 0;
 };
-
-// What any simulator (job-level engine, task model, ...) hands to the metrics: one record per job.
-struct JobRecord {
-  const JobSpec* spec = nullptr;
-  Time first_start = kNever;
-  Time finish = kNever;
-  Time run_us = 0;  // time holding its GPUs
-  int preemptions = 0;
-};
-
-struct RunRecord {
-  std::vector<JobRecord> jobs;
-  std::vector<SeriesRow> series;
-  int total_gpus = 0;
-  Time busy_gpu_us = 0;  // integral of busy GPUs over time
-  std::int64_t events = 0, preemptions = 0;
-  // Model-specific summary keys, written to summary.json after the common ones (e.g. the task
-  // model's avg_jct_ms and makespan_ms as Wang et al. define them).
-  std::vector<std::pair<std::string, double>> extra;
-  // Wall-clock figures (not deterministic), written under "timing" in summary.json.
-  std::vector<std::pair<std::string, double>> timing;
-  std::vector<float> decision_us;  // per scheduling decision
-};
-
-RunRecord record_of(const Engine& e);
 
 struct Summary {
   std::int64_t jobs = 0, unschedulable = 0;

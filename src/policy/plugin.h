@@ -7,28 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "cluster/cluster.h"
-#include "engine/job_state.h"
+#include "sched/decisions.h"
 
 namespace rm {
-
-// What the scheduler sees at a decision point.
-struct SchedContext {
-  Time now = 0;
-  const Cluster& cluster;
-  const std::vector<const JobState*>& active;  // queued and running jobs, in arrival order
-};
-
-struct StartDecision {
-  JobId job = kNoJob;
-  std::vector<GpuRef> gpus;
-};
-
-struct Decisions {
-  std::vector<JobId> preempt;        // applied first
-  std::vector<StartDecision> start;  // then these, in order
-  Time wake_at = kNever;             // call the scheduler again at this time even if nothing happens
-};
 
 // A scratch copy of which GPUs are free, for trying placements within one decision.
 class FreeMap {

@@ -2,7 +2,6 @@
 
 #include "core/error.h"
 #include "core/rng.h"
-#include "exec/yu2022_model.h"
 #include "workload/generators.h"
 
 namespace rm {
@@ -10,7 +9,7 @@ namespace rm {
 GeneratedTrace generate_yu2022(const GenOptions& opt) {
   if (opt.jobs < 1) throw InputError("--jobs", 0, "", "must be >= 1");
   Rng rng(mix_seed(opt.seed, 0x59552022));
-  const double slot_ms = yu::ModelParams{}.slot_s * 1000.0;
+  const double slot_ms = kYu2022SlotS * 1000.0;
   std::string out = "job_id,submit_s,num_gpus,iterations,compute_ms,grad_mb,model,gpu_mem_mb\n";
   for (int i = 0; i < opt.jobs; ++i) {
     std::uint64_t f;

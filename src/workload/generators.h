@@ -7,6 +7,10 @@
 
 namespace rm {
 
+// Seconds per slot of Yu et al.'s abstract model (spec B.9 S3: tau in [0.01, 0.05] slot); exec/yu2022_model.h
+// uses the same constant.
+constexpr double kYu2022SlotS = 10;
+
 struct GenOptions {
   std::uint64_t seed = 1;
   double scale = 10;  // wang2020: iterations in [scale, 6 scale], arrivals in [0, 1200 scale) ms

@@ -5,7 +5,6 @@
 #include "core/error.h"
 #include "core/embedded_data.h"
 #include "core/rng.h"
-#include "exec/comm_model.h"
 #include "workload/parse_util.h"
 #include "workload/trace.h"
 
@@ -69,6 +68,8 @@ void resolve_parallel(JobSpec& j, const RawTimes& raw, int batch) {
 
 void resolve_workload(Workload& w, const ModelCatalogue& cat, const ClusterSpec& cluster,
                       const ResolveOptions& opt, std::vector<Unschedulable>* unschedulable) {
+  if (!opt.ideal.comm_s || !opt.ideal.iteration_s)
+    throw InvariantError("resolve_workload: ResolveOptions::ideal is not set (exec/comm_model.h: ideal_times())");
   std::vector<JobSpec> kept;
   kept.reserve(w.jobs.size());
   for (std::size_t i = 0; i < w.jobs.size(); ++i) per_row(w, [&] {
@@ -88,9 +89,9 @@ void resolve_workload(Workload& w, const ModelCatalogue& cat, const ClusterSpec&
     if (raw.iter_time_s > 0) {
       // The trace measured this job: its isolated iteration time is the truth, communication on the
       // ideal placement is part of it.
-      j.compute_s = std::max(raw.iter_time_s - ideal_comm_s(j, cluster), raw.iter_time_s * 1e-3);
+      j.compute_s = std::max(raw.iter_time_s - opt.ideal.comm_s(j, cluster), raw.iter_time_s * 1e-3);
     }
-    if (j.iterations <= 0) j.iterations = j.duration_s / ideal_iteration_time_s(j, cluster);
+    if (j.iterations <= 0) j.iterations = j.duration_s / opt.ideal.iteration_s(j, cluster);
     // Feasibility on an idle cluster: enough GPUs on servers with enough GPU memory.
     int fit = 0;
     for (const auto& s : cluster.servers)

@@ -1,6 +1,7 @@
 // Reading traces in the supported formats, and resolving jobs against the model catalogue.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,9 +28,17 @@ Workload read_trace(const std::string& path, const std::string& format = "auto",
 Workload read_trace_text(const std::string& text, const std::string& name, const std::string& format);
 std::string detect_format(const std::string& first_line, const std::string& path);
 
+// The execution law's iteration times on a job's ideal placement (exec/comm_model.h: ideal_times()). The
+// readers need them to turn durations into iterations, but do not call the law themselves: the caller
+// passes it in, so that src/workload stays below src/exec.
+struct IdealTimes {
+  std::function<double(const JobSpec&, const ClusterSpec&)> comm_s, iteration_s;
+};
+
 struct ResolveOptions {
   std::uint64_t seed = 1;          // for the model-assignment rule of jobs without a model
   bool skip_unschedulable = false; // report jobs that can never fit instead of failing
+  IdealTimes ideal;                // required
 };
 
 // A job that can never run on the cluster, with the reason (file:line:field: message).

@@ -1,4 +1,4 @@
-#include "policy/placement/map.h"
+#include "workload/job_graph_map.h"
 
 #include <algorithm>
 #include <numeric>

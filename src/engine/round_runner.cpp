@@ -1,4 +1,4 @@
-#include "synergy/round_runner.h"
+#include "engine/round_runner.h"
 
 #include <cmath>
 #include <limits>

@@ -1,0 +1,30 @@
+// The policy seam (DESIGN.md sections 5-6): what a scheduler sees at a decision point (read-only views of
+// the cluster and of the active jobs) and what it returns. Every backend produces the views and applies
+// the decisions: the job-level engine, and later a live cluster manager. Policies never see a backend.
+#pragma once
+#include <vector>
+
+#include "cluster/cluster.h"
+#include "sched/job_state.h"
+
+namespace rm {
+
+// What the scheduler sees at a decision point.
+struct SchedContext {
+  Time now = 0;
+  const Cluster& cluster;
+  const std::vector<const JobState*>& active;  // queued and running jobs, in arrival order
+};
+
+struct StartDecision {
+  JobId job = kNoJob;
+  std::vector<GpuRef> gpus;
+};
+
+struct Decisions {
+  std::vector<JobId> preempt;        // applied first
+  std::vector<StartDecision> start;  // then these, in order
+  Time wake_at = kNever;             // call the scheduler again at this time even if nothing happens
+};
+
+}  // namespace rm

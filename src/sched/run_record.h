@@ -1,0 +1,45 @@
+// What every backend (the job-level engine, the task model, the round model, a live cluster) hands to the
+// metrics: one record per job, the time series and the run's counters. Below the engines, so that the
+// writers never depend on which world produced a run.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/time.h"
+#include "workload/job.h"
+
+namespace rm {
+
+struct SeriesRow {
+  Time t = 0;
+  int queued = 0;
+  int running = 0;
+  int busy_gpus = 0;
+};
+
+// What any simulator (job-level engine, task model, ...) hands to the metrics: one record per job.
+struct JobRecord {
+  const JobSpec* spec = nullptr;
+  Time first_start = kNever;
+  Time finish = kNever;
+  Time run_us = 0;  // time holding its GPUs
+  int preemptions = 0;
+};
+
+struct RunRecord {
+  std::vector<JobRecord> jobs;
+  std::vector<SeriesRow> series;
+  int total_gpus = 0;
+  Time busy_gpu_us = 0;  // integral of busy GPUs over time
+  std::int64_t events = 0, preemptions = 0;
+  // Model-specific summary keys, written to summary.json after the common ones (e.g. the task
+  // model's avg_jct_ms and makespan_ms as Wang et al. define them).
+  std::vector<std::pair<std::string, double>> extra;
+  // Wall-clock figures (not deterministic), written under "timing" in summary.json.
+  std::vector<std::pair<std::string, double>> timing;
+  std::vector<float> decision_us;  // per scheduling decision
+};
+
+}  // namespace rm
