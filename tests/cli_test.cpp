@@ -72,7 +72,10 @@ TEST(Cli, SynergyContract) {
   EXPECT_EQ(read_file(d2 + "/summary.json").find("21.876600555555555") == std::string::npos, false);
   r = sh("simulate --cluster synergy32 --trace " + golden + " --exec round --policy fifo+tune+spread --out " + d1);
   EXPECT_EQ(r.code, 2) << r.text;
-  EXPECT_NE(r.text.find("placement"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("unknown policy or plugin 'spread'"), std::string::npos) << r.text;
+  r = sh("simulate --cluster synergy32 --trace " + golden + " --exec round --policy fifo+tune+random --out " + d1);
+  EXPECT_EQ(r.code, 2) << r.text;
+  EXPECT_NE(r.text.find("first-fit (default) or consolidated"), std::string::npos) << r.text;
 }
 
 TEST(Cli, TaskModelContract) {

@@ -5,7 +5,10 @@
 
 #include "core/error.h"
 #include "engine/simulation.h"
-#include "synergy/orders.h"
+#include "exec/comm_model.h"
+#include "workload/table_reader.h"
+#include "policy/registry.h"
+#include "synergy/profile_map.h"
 #include "synergy/round_sim.h"
 #include "synergy/workloads.h"
 #include "workload/parse_util.h"
@@ -14,21 +17,25 @@ namespace rm {
 
 bool is_synergy_workload(const std::string& name) { return name == "synergy-philly" || name == "synergy-synthetic"; }
 
-RoundPolicy parse_round_policy(const std::string& policy) {
-  const auto parts = split_simple(policy, '+');
-  RoundPolicy p;
-  if (parts.size() < 2 || parts.size() > 3)
+RoundPolicy parse_round_policy(const std::string& policy, std::uint64_t seed) {
+  if (is_scheduler_policy(split_simple(policy, '+').front().substr(0, policy.find(':'))))
     throw InputError("--policy", 0, policy,
-                     "the round model takes <fifo|srtf|las|ftf|drf|tetris>+<fair|greedy|tune|opt>[+consolidated]");
-  p.order = parts[0];
-  p.mech = parts[1];
-  synergy::parse_order(p.order);
-  synergy::check_mechanism(p.mech);
-  if (parts.size() == 3) {
-    if (parts[2] != "consolidated" && parts[2] != "first-fit")
-      throw InputError("--policy", 0, policy, "placement must be first-fit (default) or consolidated");
-    p.consolidated = parts[2] == "consolidated";
-  }
+                     "the round model runs order+allocation policies; this scheduler runs on the job-level engines "
+                     "(see `ringmaster list-policies`)");
+  PolicyParts parts = parse_policy(policy, seed);
+  RoundPolicy p;
+  p.order = std::shared_ptr<QueueOrder>(std::move(parts.order));
+  p.mech = parts.allocation.empty() ? "fair" : parts.allocation;
+  const std::string place = parts.placement->name();
+  if (place != "first-fit" && place != "consolidated")
+    throw InputError("--policy", 0, place,
+                     "the round model places with first-fit (default) or consolidated (Synergy's FIRST_FIT over GPUs, "
+                     "CPUs and memory), not " + place);
+  p.consolidated = place == "consolidated";
+  if (parts.preempt >= 0 || parts.backfill >= 0)
+    throw InputError("--policy", 0, policy,
+                     "preempt/backfill flags do not apply to the round model: it re-allocates every job at each "
+                     "round boundary and passes over every waiting job");
   return p;
 }
 
@@ -77,6 +84,52 @@ std::unique_ptr<synergy::JobSource> generator(const SimConfig& cfg, const synerg
 
 }  // namespace
 
+namespace {
+
+// A Synergy replay CSV: --format synergy, or auto on a file of 5-field rows that is not a bundled trace.
+bool is_synergy_replay(const SimConfig& cfg) {
+  if (cfg.format == "synergy") return true;
+  if (cfg.format != "auto" || cfg.trace.rfind("builtin:", 0) == 0) return false;
+  const auto first = TableReader::first_line(cfg.trace);
+  if (!first) throw InputError(cfg.trace, 0, "", "cannot open file");
+  return detect_format(*first, cfg.trace) == "synergy";
+}
+
+struct ProfileRuleCount {
+  std::int64_t jobs = 0, hashed = 0;
+};
+
+// Any other trace (Philly, canonical, Tiresias, Gavel, ...): read and resolved as for the job-level engine,
+// then each job gets a Synergy profile by the rule of synergy/profile_map.h, and as many iterations of that
+// profile as fill its ideal duration on the cluster (iterations x ideal iteration time): at the
+// GPU-proportional share a job runs exactly as long as the trace says.
+std::vector<synergy::JobInit> jobs_from_trace(const SimConfig& cfg, SimResult& r, const synergy::ProfileSet& profiles,
+                                              ProfileRuleCount& count) {
+  r.workload = load_workload(cfg, r.cluster, &r.unschedulable);
+  std::vector<synergy::JobInit> out;
+  out.reserve(r.workload.jobs.size());
+  for (const auto& j : r.workload.jobs) {
+    const auto pc = synergy::profile_for(profiles, j.model, cfg.seed);
+    ++count.jobs;
+    count.hashed += pc.by_hash;
+    const double duration = j.iterations * ideal_iteration_time_s(j, r.cluster);
+    synergy::JobInit ji;
+    ji.id = static_cast<std::int64_t>(j.id);
+    ji.name = j.name;
+    ji.model = pc.profile->model;
+    ji.arrival = to_seconds(j.submit);
+    ji.N = duration / pc.profile->iter_time_s;
+    ji.g = j.num_gpus;
+    ji.file = j.file;
+    ji.line = j.line;
+    out.push_back(std::move(ji));
+  }
+  r.workload.jobs.clear();
+  return out;
+}
+
+}  // namespace
+
 std::string synergy_workload_csv(const SimConfig& cfg, int jobs) {
   const auto profiles = synergy::ProfileSet::load(cfg.cpu_ratio == 0 ? 3 : cfg.cpu_ratio, cfg.profiles);
   auto src = generator(cfg, profiles);
@@ -91,7 +144,7 @@ std::string synergy_workload_csv(const SimConfig& cfg, int jobs) {
 
 void run_round_model(const SimConfig& cfg, SimResult& r) {
   using namespace synergy;
-  const RoundPolicy pol = parse_round_policy(cfg.policy);
+  const RoundPolicy pol = parse_round_policy(cfg.policy, cfg.seed);
   const auto& servers = r.cluster.servers;
   for (const auto& s : servers)
     if (s.gpus != servers[0].gpus || s.cpus != servers[0].cpus || s.dram_gb != servers[0].dram_gb ||
@@ -112,7 +165,8 @@ void run_round_model(const SimConfig& cfg, SimResult& r) {
   const ProfileSet profiles = ProfileSet::load(ratio, cfg.profiles);
 
   RoundOptions o;
-  o.order = pol.order;
+  o.order_plugin = pol.order;
+  o.order = pol.order->name();
   o.mech = pol.mech;
   o.consolidated = pol.consolidated;
   o.matrix_speed = cfg.speed_model == "matrix";
@@ -122,22 +176,28 @@ void run_round_model(const SimConfig& cfg, SimResult& r) {
   o.is_static = cfg.is_static;
   o.progress = cfg.progress;
   std::unique_ptr<JobSource> src;
+  ProfileRuleCount profile_rule;
   if (!cfg.workload.empty()) {
     src = generator(cfg, profiles);
     const auto [lo, hi] = parse_window(cfg.measure_ids.empty() ? "4000:4999" : cfg.measure_ids);
     o.window_lo = lo;
     o.window_hi = hi;
   } else {
-    if (cfg.trace.rfind("builtin:", 0) == 0)
-      throw InputError("--trace", 0, cfg.trace, "the round model replays Synergy CSVs (--format synergy)");
-    if (cfg.format != "auto" && cfg.format != "synergy")
-      throw InputError("--format", 0, cfg.format, "the round model replays Synergy CSVs (--format synergy)");
-    src = replay_source(read_replay(cfg.trace));
+    if (is_synergy_replay(cfg)) {
+      src = replay_source(read_replay(cfg.trace));
+    } else {
+      src = replay_source(jobs_from_trace(cfg, r, profiles, profile_rule));
+      o.synergy_gpu_counts = false;
+    }
     if (!cfg.measure_ids.empty()) {
       const auto [lo, hi] = parse_window(cfg.measure_ids);
       o.window_lo = lo;
       o.window_hi = hi;
     }
+  }
+  if (profile_rule.jobs > 0) {
+    r.record.extra.push_back({"profiles_by_name", static_cast<double>(profile_rule.jobs - profile_rule.hashed)});
+    r.record.extra.push_back({"profiles_by_hash", static_cast<double>(profile_rule.hashed)});
   }
   RoundResult rr = run_rounds(static_cast<int>(servers.size()), s0.gpus, P, profiles, *src, o);
 
@@ -150,7 +210,7 @@ void run_round_model(const SimConfig& cfg, SimResult& r) {
     if (!j.finished || j.id < o.window_lo || j.id > o.window_hi) continue;
     JobSpec sp;
     sp.id = static_cast<JobId>(r.workload.jobs.size());
-    sp.name = std::to_string(j.id);
+    sp.name = j.spec.name;
     sp.submit = from_seconds(j.arrival);
     sp.num_gpus = j.g;
     sp.model = j.model;
@@ -175,6 +235,7 @@ void run_round_model(const SimConfig& cfg, SimResult& r) {
   r.record.events = rr.events;
   for (const auto& s : rr.series) r.record.series.push_back({from_seconds(s.t), s.queued, s.running, s.busy_gpus});
   r.record.decision_us = std::move(rr.decision_us);
+  auto rule_keys = std::move(r.record.extra);
   r.record.extra = {{"avg_jct_h", rr.mean_h},
                     {"p99_jct_h", rr.p99_h},
                     {"p999_jct_h", rr.p999_h},
@@ -185,6 +246,7 @@ void run_round_model(const SimConfig& cfg, SimResult& r) {
                     {"makespan_h", last_finish / 3600},
                     {"rounds", static_cast<double>(rr.rounds)},
                     {"sim_hours", rr.end_time / 3600}};
+  r.record.extra.insert(r.record.extra.end(), rule_keys.begin(), rule_keys.end());
   // Utilisation and makespan over the whole run (not only the measured jobs).
   r.summary = summarize(r.record, 0);
   r.summary.gpu_util = rr.end_time > 0 ? rr.busy_gpu_s / (r.cluster.total_gpus() * rr.end_time) : 0;

@@ -1,7 +1,11 @@
 // --exec round: builds the Synergy round simulator from a SimConfig and fills a SimResult (record, jobs,
 // summary extras avg_jct_h / p99_jct_h / p999_jct_h computed exactly as the authors do).
 #pragma once
+#include <cstdint>
+#include <memory>
 #include <string>
+
+#include "policy/plugin.h"
 
 namespace rm {
 
@@ -12,11 +16,13 @@ void run_round_model(const SimConfig& cfg, SimResult& r);
 bool is_synergy_workload(const std::string& name);
 // The first `jobs` jobs of a synergy-* generator as a Synergy replay CSV (id,model,arrival_s,iterations,gpus).
 std::string synergy_workload_csv(const SimConfig& cfg, int jobs);
-// "order+mechanism[+consolidated]" -> (order, mechanism, consolidated); throws InputError.
+// A composed policy of the registry, "order[+placement][+allocation]" (allocation default: fair), for the
+// round model: placement first-fit or consolidated, no preempt/backfill flags. Throws InputError.
 struct RoundPolicy {
-  std::string order, mech;
+  std::shared_ptr<QueueOrder> order;
+  std::string mech = "fair";
   bool consolidated = false;
 };
-RoundPolicy parse_round_policy(const std::string& policy);
+RoundPolicy parse_round_policy(const std::string& policy, std::uint64_t seed);
 
 }  // namespace rm

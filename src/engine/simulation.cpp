@@ -150,6 +150,11 @@ std::string resolve_exec(const SimConfig& cfg) {
   const std::string first = parse_policy_part(split_simple(cfg.policy, '+').front()).name;
   if (cfg.exec == "auto") {
     if (cfg.compat == "synergy" || is_synergy_workload(cfg.workload)) return "round";
+    // A CPU/memory allocation beyond the proportional share needs the model that books CPUs and memory.
+    for (const auto& token : split_simple(cfg.policy, '+')) {
+      const std::string n = parse_policy_part(token).name;
+      if (n == "greedy" || n == "tune" || n == "opt" || n.rfind("synergy-", 0) == 0) return "round";
+    }
     if (is_a_srpt(first)) return "graph";
     return !plan::is_planner(first) && task::is_task_policy(cfg.policy) ? "task" : "rate";
   }

@@ -11,6 +11,10 @@ ComposedScheduler::ComposedScheduler(std::string name, std::unique_ptr<QueueOrde
 Decisions ComposedScheduler::schedule(const SchedContext& ctx) {
   Decisions d;
   started_.clear();
+  if (!bound_) {
+    order_->bind(totals_of(ctx.cluster.spec()));
+    bound_ = true;
+  }
   // Nothing can change without free GPUs or preemption.
   if (!opt_.preemptive && ctx.cluster.free_gpus() == 0) return d;
   // Without a waiting job there is nothing to start and nobody to preempt for: skip the sort.

@@ -26,6 +26,7 @@ class ComposedScheduler final : public Scheduler {
   std::unique_ptr<QueueOrder> order_;
   std::unique_ptr<Placement> placement_;
   ComposedOptions opt_;
+  bool bound_ = false;
   std::vector<std::pair<double, const JobState*>> sorted_;  // scratch
   std::vector<const JobState*> started_;                   // scratch
 };

@@ -44,6 +44,8 @@ class QueueOrder {
   virtual Time next_change(const JobState&, Time) const { return kNever; }
   // Whether this order is preemptive and backfills by default.
   virtual bool default_preemptive() const { return false; }
+  // Called once by the backend before the first key, with the cluster's totals.
+  virtual void bind(const ClusterTotals&) {}
 };
 
 // Placement: choose GPUs for a job from the free map, or nothing if it cannot be placed now.

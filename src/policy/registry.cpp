@@ -30,6 +30,10 @@ const std::vector<OrderEntry>& orders() {
       {"srsf", make_srsf, "smallest remaining service = remaining time x GPUs first (preemptive, backfill)"},
       {"2d-las", make_las2d,
        "Tiresias 2D-LAS: queues by attained GPU-seconds, FIFO within a queue; thresholds=3600,36000 (preemptive)"},
+      {"las", make_las, "least attained GPU-seconds first, continuous (Synergy's LAS; preemptive)"},
+      {"ftf", make_ftf, "finish-time fairness: (waited + remaining time) / total time, ascending as Synergy (preemptive)"},
+      {"drf", make_drf, "smallest dominant share of GPUs, CPUs, DRAM first (best-case demand where known)"},
+      {"tetris", make_tetris, "smallest (GPU + CPU + DRAM share) x remaining time first (preemptive)"},
   };
   return v;
 }
@@ -48,12 +52,30 @@ const std::vector<PresetEntry>& presets() {
       {"fifo-backfill", "fifo+first-fit+backfill", "FIFO that lets smaller jobs past a blocked head"},
       {"tiresias", "2d-las+consolidated", "Tiresias-style 2D-LAS with consolidated placement"},
       {"srsf-consolidated", "srsf+consolidated", "preemptive SRSF with consolidated placement"},
+      {"synergy-proportional", "fifo+fair", "Synergy's baseline: FIFO, GPU-proportional CPUs and DRAM"},
+      {"synergy-greedy", "fifo+greedy", "FIFO with Synergy-GREEDY allocation"},
+      {"synergy-tune", "fifo+tune", "FIFO with Synergy-TUNE allocation (the authors' headline)"},
+      {"synergy-opt", "fifo+opt", "FIFO with Synergy-OPT allocation (ILP)"},
+  };
+  return v;
+}
+
+struct AllocationEntry { const char* name; const char* help; };
+
+// CPU and DRAM allocation (the Synergy mechanisms, src/synergy/<name>.cpp). They need an execution model
+// that books CPUs and memory and has per-model throughput profiles: today the round model.
+const std::vector<AllocationEntry>& allocations() {
+  static const std::vector<AllocationEntry> v = {
+      {"fair", "GPU-proportional CPUs and DRAM (the default; alias proportional)"},
+      {"greedy", "Synergy-GREEDY: best-case CPUs and DRAM if they fit, else the proportional share"},
+      {"tune", "Synergy-TUNE: best case, else degrade to what fits, shrinking peers above their share"},
+      {"opt", "Synergy-OPT: an ILP over the pass's jobs (COIN-OR Cbc), placed by TUNE's placement"},
   };
   return v;
 }
 
 const std::map<std::string, std::string> kAliases = {
-    {"las", "2d-las"}, {"dlas", "2d-las"}, {"ff", "first-fit"}, {"firstfit", "first-fit"},
+    {"dlas", "2d-las"}, {"proportional", "fair"}, {"ff", "first-fit"}, {"firstfit", "first-fit"},
     {"consolidate", "consolidated"}, {"pack", "consolidated"}};
 
 PolicyPart parse_part(const std::string& token) {
@@ -74,6 +96,7 @@ const std::vector<PolicyInfo>& policy_catalogue() {
     out.push_back({"flag", "no-preempt", "make the order non-preemptive"});
     out.push_back({"flag", "backfill", "let later jobs start when an earlier one cannot"});
     out.push_back({"flag", "no-backfill", "strict order: stop at the first job that cannot start"});
+    for (const auto& a : allocations()) out.push_back({"allocation", a.name, a.help});
     for (const auto& p : presets()) out.push_back({"preset", p.name, std::string(p.help) + " = " + p.expands_to});
     out.push_back({"scheduler", "sjf-bco-online",
                    "ours: SJF-BCO re-planned around the running jobs at every arrival and finish (kappa=, lambda=, u=)"});
@@ -87,6 +110,73 @@ const std::vector<PolicyInfo>& policy_catalogue() {
   }();
   return v;
 }
+
+PolicyParts parse_policy(const std::string& spec, std::uint64_t seed) {
+  PolicyParts out;
+  // A preset may stand for the whole policy or for its first parts ("tiresias+tune").
+  std::string expanded;
+  for (const auto& token : split_simple(spec, '+')) {
+    std::string t = token;
+    for (const auto& p : presets())
+      if (token == p.name) t = p.expands_to;
+    expanded += (expanded.empty() ? "" : "+") + t;
+  }
+  for (const auto& token : split_simple(expanded, '+')) {
+    PolicyPart part = parse_part(token);
+    if (part.name.empty()) throw InputError("--policy", 0, spec, "empty part in policy '" + spec + "'");
+    if (is_scheduler_policy(part.name))
+      throw InputError("--policy", 0, part.name, part.name + " is a whole scheduler: give it alone, with parameters");
+    PluginParams params(part.name, part.kv, seed);
+    bool found = false;
+    for (const auto& o : orders())
+      if (part.name == o.name) {
+        if (out.order) throw InputError("--policy", 0, part.name, "a second queue order in '" + spec + "'");
+        out.order = o.make(params);
+        found = true;
+      }
+    for (const auto& p : placements())
+      if (part.name == p.name) {
+        if (out.placement) throw InputError("--policy", 0, part.name, "a second placement in '" + spec + "'");
+        out.placement = p.make(params);
+        found = true;
+      }
+    for (const auto& a : allocations())
+      if (part.name == a.name) {
+        if (!out.allocation.empty())
+          throw InputError("--policy", 0, part.name, "a second CPU/memory allocation in '" + spec + "'");
+        out.allocation = a.name;
+        found = true;
+      }
+    if (part.name == "preempt" || part.name == "no-preempt") out.preempt = part.name == "preempt", found = true;
+    if (part.name == "backfill" || part.name == "no-backfill") out.backfill = part.name == "backfill", found = true;
+    if (!found)
+      throw InputError("--policy", 0, part.name,
+                       "unknown policy or plugin '" + part.name + "' (see `ringmaster list-policies`)");
+    params.check_all_used();
+  }
+  if (!out.order) throw InputError("--policy", 0, spec, "no queue order in '" + spec + "' (e.g. fifo, srsf)");
+  if (!out.placement) {
+    PluginParams none("first-fit", {}, seed);
+    out.placement = make_first_fit(none);
+  }
+  return out;
+}
+
+std::unique_ptr<QueueOrder> make_order(const std::string& token, std::uint64_t seed) {
+  const PolicyPart part = parse_part(token);
+  for (const auto& o : orders())
+    if (part.name == o.name) {
+      PluginParams params(part.name, part.kv, seed);
+      auto order = o.make(params);
+      params.check_all_used();
+      return order;
+    }
+  std::string names;
+  for (const auto& o : orders()) names += std::string(names.empty() ? "" : ", ") + o.name;
+  throw InputError("--policy", 0, part.name, "unknown queue order '" + part.name + "' (available: " + names + ")");
+}
+
+bool is_scheduler_policy(const std::string& name) { return is_a_srpt(name) || name == "sjf-bco-online"; }
 
 std::unique_ptr<Scheduler> make_scheduler(const std::string& spec, std::uint64_t seed) {
   if (const PolicyPart first = parse_part(split_simple(spec, '+').front()); is_a_srpt(first.name)) {
@@ -105,41 +195,15 @@ std::unique_ptr<Scheduler> make_scheduler(const std::string& spec, std::uint64_t
     params.check_all_used();
     return s;
   }
-  std::string expanded = spec;
-  for (const auto& p : presets())
-    if (spec == p.name) expanded = p.expands_to;
-  std::unique_ptr<QueueOrder> order;
-  std::unique_ptr<Placement> placement;
-  int preempt = -1, backfill = -1;
-  for (const auto& token : split_simple(expanded, '+')) {
-    PolicyPart part = parse_part(token);
-    if (part.name.empty()) throw InputError("--policy", 0, spec, "empty part in policy '" + spec + "'");
-    PluginParams params(part.name, part.kv, seed);
-    bool found = false;
-    for (const auto& o : orders())
-      if (part.name == o.name) {
-        if (order) throw InputError("--policy", 0, part.name, "a second queue order in '" + spec + "'");
-        order = o.make(params);
-        found = true;
-      }
-    for (const auto& p : placements())
-      if (part.name == p.name) {
-        if (placement) throw InputError("--policy", 0, part.name, "a second placement in '" + spec + "'");
-        placement = p.make(params);
-        found = true;
-      }
-    if (part.name == "preempt" || part.name == "no-preempt") preempt = part.name == "preempt", found = true;
-    if (part.name == "backfill" || part.name == "no-backfill") backfill = part.name == "backfill", found = true;
-    if (!found)
-      throw InputError("--policy", 0, part.name,
-                       "unknown policy or plugin '" + part.name + "' (see `ringmaster list-policies`)");
-    params.check_all_used();
-  }
-  if (!order) throw InputError("--policy", 0, spec, "no queue order in '" + spec + "' (e.g. fifo, srsf)");
-  if (!placement) {
-    PluginParams none("first-fit", {}, seed);
-    placement = make_first_fit(none);
-  }
+  PolicyParts parts = parse_policy(spec, seed);
+  if (!parts.allocation.empty() && parts.allocation != "fair")
+    throw InputError("--policy", 0, parts.allocation,
+                     "CPU/memory allocation '" + parts.allocation +
+                         "' needs an execution model that books CPUs and memory: use --exec round (the job-level "
+                         "engine books GPUs only)");
+  auto order = std::move(parts.order);
+  auto placement = std::move(parts.placement);
+  const int preempt = parts.preempt, backfill = parts.backfill;
   ComposedOptions opt;
   opt.preemptive = preempt >= 0 ? preempt == 1 : order->default_preemptive();
   opt.backfill = backfill >= 0 ? backfill == 1 : order->default_preemptive();

@@ -17,6 +17,20 @@ struct PolicyInfo {
 };
 const std::vector<PolicyInfo>& policy_catalogue();
 
+// A composed policy "order[+placement][+allocation][+flags]" (or a preset), parsed by the one registry.
+struct PolicyParts {
+  std::unique_ptr<QueueOrder> order;
+  std::unique_ptr<Placement> placement;  // first-fit unless given
+  std::string allocation;                // "" (none given), fair, greedy, tune, opt
+  int preempt = -1, backfill = -1;       // -1: the order's default
+};
+PolicyParts parse_policy(const std::string& spec, std::uint64_t seed);
+// a-srpt, a-srpt-p, sjf-bco-online: whole schedulers that take parameters, not parts.
+bool is_scheduler_policy(const std::string& name);
+
+// One queue order "name[:key=value;...]" (throws InputError if it is not one).
+std::unique_ptr<QueueOrder> make_order(const std::string& token, std::uint64_t seed);
+
 // Throws InputError naming the unknown part.
 std::unique_ptr<Scheduler> make_scheduler(const std::string& spec, std::uint64_t seed);
 

@@ -9,6 +9,20 @@
 
 namespace rm {
 
+// Whole-cluster capacities, for orders that weigh a job's demand against the cluster (DRF, Tetris).
+struct ClusterTotals {
+  double gpus = 0, cpus = 0, mem_gb = 0;
+};
+inline ClusterTotals totals_of(const ClusterSpec& c) {
+  ClusterTotals t;
+  for (const auto& s : c.servers) {
+    t.gpus += s.gpus;
+    t.cpus += s.cpus;
+    t.mem_gb += s.dram_gb;
+  }
+  return t;
+}
+
 // What the scheduler sees at a decision point.
 struct SchedContext {
   Time now = 0;

@@ -1,4 +1,6 @@
-// A job's mutable state, owned by the engine. Policies see it read-only.
+// A job as a policy sees it (the job view of the policy seam): spec, phase, placement, progress, attained
+// service, and the backend's estimates. The job-level engine owns these and updates them in place; the
+// round model keeps one per job as a mirror of its own state (synergy/round_sim.cpp). Policies read them.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -27,6 +29,12 @@ struct JobState {
   Time run_us = 0;              // time holding GPUs, as of the last stop
   int preemptions = 0;
   std::uint64_t epoch = 0;      // bumped whenever a scheduled completion becomes stale
+  // The backend's estimates for resource-sensitive orders: the speed it expects relative to
+  // ideal_iter_time (Synergy's best-case speedup sigma; 1 on the job-level engine), and the job's
+  // best-case CPUs and DRAM GB (0 where the backend allocates none).
+  double speedup = 1;
+  double cpu_demand = 0, mem_demand = 0;
+  double arrival_s = 0;         // submit time in seconds as the backend knows it (exact, not rounded to us)
 
   JobId id() const { return spec->id; }
   bool running() const { return status == JobStatus::Running; }
@@ -43,8 +51,9 @@ struct JobState {
     if (running() && now > last_start) t += now - last_start;
     return to_seconds(t) * spec->num_gpus;
   }
-  // Remaining time on the ideal placement (SRTF) and GPU-time (SRSF).
-  double remaining_time_s(Time now) const { return remaining_at(now) * ideal_iter_time; }
+  // Remaining time on the ideal placement at the expected speed (SRTF), and total time (shortest, FTF).
+  double remaining_time_s(Time now) const { return remaining_at(now) * ideal_iter_time / speedup; }
+  double total_time_s() const { return spec->iterations * ideal_iter_time; }
 };
 
 }  // namespace rm

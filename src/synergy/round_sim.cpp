@@ -4,9 +4,10 @@
 #include <chrono>
 #include <cmath>
 #include <queue>
+#include <array>
 
 #include "core/error.h"
-#include "synergy/orders.h"
+#include "policy/registry.h"
 #include "synergy/py_stats.h"
 
 namespace rm::synergy {
@@ -66,7 +67,11 @@ struct Event {
 class Sim {
  public:
   Sim(int servers, int gps, const Vec& P, const ProfileSet& profiles, JobSource& src, const RoundOptions& o)
-      : P_(P), profiles_(profiles), src_(src), o_(o), cl_(servers, gps, P), order_(parse_order(o.order)) {
+      : P_(P), profiles_(profiles), src_(src), o_(o), cl_(servers, gps, P), order_(o.order_plugin ? o.order_plugin : std::shared_ptr<QueueOrder>(make_order(o.order, 0))) {
+    const Vec& tot = cl_.totals();
+    order_->bind({tot[kGpu], tot[kCpu], tot[kMem]});
+    las_ = order_->name() == "las";
+    starvation_flag_ = order_->name() != "fifo";
     check_mechanism(o.mech);
     if (!(o.round_s > 0)) throw InputError("--round", 0, "", "must be > 0");
     ctx_ = std::make_unique<PassCtx>(PassCtx{cl_, o.consolidated, o.matrix_speed, true, o.compat, {}, {}});
@@ -118,8 +123,9 @@ class Sim {
 
  private:
   Job& add(const JobInit& ji) {
-    if (ji.g != 1 && ji.g != 2 && ji.g != 4 && ji.g != 8 && ji.g != 16)
+    if (o_.synergy_gpu_counts && ji.g != 1 && ji.g != 2 && ji.g != 4 && ji.g != 8 && ji.g != 16)
       throw InputError(ji.file, ji.line, "gpu_demand", "must be 1, 2, 4, 8 or 16, not " + std::to_string(ji.g));
+    if (ji.g < 1) throw InputError(ji.file, ji.line, "gpu_demand", "must be >= 1");
     if (ji.g > cl_.num_servers() * cl_.gpus_per_server())
       throw InputError(ji.file, ji.line, "gpu_demand", "job " + std::to_string(ji.id) + " needs more GPUs than the cluster has");
     if (!(ji.N >= 0)) throw InputError(ji.file, ji.line, "total_iterations", "must be >= 0");
@@ -129,6 +135,19 @@ class Sim {
     j.arrival = ji.arrival;
     j.N = ji.N;
     init_job(j, profiles_.get(ji.model, ji.file, ji.line), ji.g, P_);
+    j.spec.id = static_cast<JobId>(r_.jobs.size() - 1);
+    j.spec.name = ji.name.empty() ? std::to_string(ji.id) : ji.name;
+    j.spec.model = ji.model;
+    j.spec.submit = from_seconds(ji.arrival);
+    j.spec.num_gpus = ji.g;
+    j.spec.iterations = ji.N;
+    j.spec.file = ji.file;
+    j.spec.line = ji.line;
+    j.view.spec = &j.spec;
+    j.view.arrival_s = ji.arrival;
+    j.view.cpu_demand = j.c;
+    j.view.mem_demand = j.m;
+    j.view.ideal_iter_time = j.t;
     return j;
   }
 
@@ -226,10 +245,28 @@ class Sim {
     }
   }
 
+  // The view a queue order reads: progress, attained service and the expected speedup as of now. Synergy's
+  // remaining time is at the proportional share, divided by the current sigma unless the mechanism is fair.
+  void refresh_view(Job& j, Time now) {
+    JobState& v = j.view;
+    v.status = j.gpus.empty() ? JobStatus::Queued : JobStatus::Running;
+    v.remaining = j.N - j.done;
+    v.speedup = o_.mech == "fair" ? 1.0 : j.sigma;
+    v.run_us = from_seconds(j.attained);  // seconds of leases credited, as of now
+    v.last_start = now;
+    v.iter_time = 0;
+  }
+
+  // Stable in-place sort of the runnable list by (starved first, the order's key, arrival): the order is a
+  // shared plugin; the starvation flag (S.10 item 16; not under FIFO) and the stable re-sort are the loop's.
   void sort_runnable() {
-    OrderCtx oc{now_, o_.mech == "fair", cl_.totals()};
+    const Time now = from_seconds(now_);
     keyed_.clear();
-    for (std::size_t i = 0; i < runnable_.size(); ++i) keyed_.push_back({order_key(order_, *runnable_[i], oc), runnable_[i]});
+    for (Job* j : runnable_) {
+      refresh_view(*j, now);
+      const double p = starvation_flag_ && j->prio ? -1.0 : 0.0;
+      keyed_.push_back({{p, order_->key(j->view, now), j->arrival}, j});
+    }
     std::stable_sort(keyed_.begin(), keyed_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     for (std::size_t i = 0; i < keyed_.size(); ++i) runnable_[i] = keyed_[i].second;
   }
@@ -279,11 +316,11 @@ class Sim {
     std::vector<Job*> jobs_this_round = prefix_set();
     for (Job* j : runnable_)
       if (now_ - (j->last_exec >= 0 ? j->last_exec : j->arrival) > o_.starvation_s) j->prio = true;
-    if (order_ == Order::kLas && o_.mech == "tune")
+    if (las_ && o_.mech == "tune")
       std::stable_sort(jobs_this_round.begin(), jobs_this_round.end(),
                        [this](const Job* a, const Job* b) { return -deficit(*a) < -deficit(*b); });
     ctx_->allow_peers = true;
-    if (order_ == Order::kLas || o_.mech == "opt") {
+    if (las_ || o_.mech == "opt") {
       run_pass(jobs_this_round, t0);
     } else {
       loop_ = runnable_;  // allocation never changes the runnable list, but keep the pass on a snapshot
@@ -334,13 +371,14 @@ class Sim {
   JobSource& src_;
   RoundOptions o_;
   ResCluster cl_;
-  Order order_;
+  std::shared_ptr<QueueOrder> order_;
+  bool las_ = false, starvation_flag_ = true;  // LAS's loop set (S.10 item 16); FIFO ignores the flag
   std::unique_ptr<PassCtx> ctx_;
   RoundResult r_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> pq_;
   std::uint64_t seq_ = 0;
   std::vector<Job*> runnable_;
-  std::vector<std::pair<Key, Job*>> keyed_;
+  std::vector<std::pair<std::array<double, 3>, Job*>> keyed_;
   std::vector<Job*> loop_;
   double now_ = 0, lease_end_ = 0, next_schedule_ = 0;
   bool dynamic_ = false, terminate_ = false;

@@ -1,5 +1,5 @@
 // The round-based execution model (--exec round; spec synergy-and-a-srpt.md S.4, S.6, S.10): R-second
-// leases, every job re-allocated from scratch at each round boundary by an order (orders.h) and an
+// leases, every job re-allocated from scratch at each round boundary by a shared queue order (policy/order) and an
 // allocation mechanism (proportional, GREEDY, TUNE, OPT) over multi-resource servers.
 //   compat = true  (--compat synergy): the authors' simulator exactly: progress credited for the whole
 //                  round at allocation, jobs finish at the round end, their quirks (S.9) kept.
@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "policy/plugin.h"
 #include "synergy/profiles.h"
 #include "synergy/state.h"
 
@@ -28,6 +29,7 @@ struct JobInit {
   int g = 1;
   std::string file;    // for error messages
   long line = 0;
+  std::string name;    // the trace's job id (default: id)
 };
 
 // Where jobs come from: a fixed list (replay: all arrivals known at the start) or a generator that makes
@@ -40,7 +42,8 @@ class JobSource {
 };
 
 struct RoundOptions {
-  std::string order = "fifo";  // fifo | srtf | las | ftf | drf | tetris
+  std::string order = "fifo";  // any queue order of the registry (policy/order), "name[:key=value;...]"
+  std::shared_ptr<QueueOrder> order_plugin;  // if set, used instead of `order`
   std::string mech = "tune";   // fair | greedy | tune | opt
   bool consolidated = false;   // placement: first-fit by GPU id (default) or consolidated
   bool matrix_speed = false;   // speed from the throughput matrix instead of the binary sigma
@@ -50,6 +53,7 @@ struct RoundOptions {
   std::int64_t window_lo = 0;  // measured ids [lo, hi]
   std::int64_t window_hi = std::numeric_limits<std::int64_t>::max();
   double starvation_s = 1000.0 * 3600;
+  bool synergy_gpu_counts = true;  // demands must be 1, 2, 4, 8 or 16 (Synergy's traces); else any that fits
   std::function<void(double)> progress;
 };
 

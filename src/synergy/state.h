@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sched/job_state.h"
 #include "synergy/profiles.h"
 
 namespace rm::synergy {
@@ -49,6 +50,9 @@ struct Job {
   double run_s = 0;                                   // seconds holding GPUs
   double first_start = -1;
   double credited_s = 0;                              // seconds credited by this lease
+  // The job as the shared queue orders see it (policy/order): refreshed before every sort.
+  JobSpec spec;
+  JobState view;
   int servers_spanned() const { return static_cast<int>(res.size()); }
   Vec alloc_total() const {
     Vec v{};

@@ -6,7 +6,7 @@ namespace {
 class Shortest final : public QueueOrder {
  public:
   std::string name() const override { return "shortest"; }
-  double key(const JobState& j, Time) const override { return j.spec->iterations * j.ideal_iter_time; }
+  double key(const JobState& j, Time) const override { return j.total_time_s(); }
 };
 }  // namespace
 std::unique_ptr<QueueOrder> make_shortest(PluginParams&) { return std::make_unique<Shortest>(); }
