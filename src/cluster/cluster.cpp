@@ -17,6 +17,8 @@ Cluster::Cluster(ClusterSpec spec) : spec_(std::move(spec)) {
   for (const auto& s : spec_.servers) {
     offset_.push_back(total_gpus_);
     free_per_server_.push_back(s.gpus);
+    free_cpus_.push_back(s.cpus);
+    free_mem_.push_back(s.dram_gb);
     total_gpus_ += s.gpus;
   }
   offset_.push_back(total_gpus_);
@@ -29,6 +31,31 @@ int Cluster::index(GpuRef g) const {
     throw InvariantError("GPU " + std::to_string(g.server) + "/" + std::to_string(g.gpu) +
                          " does not exist");
   return offset_[g.server] + g.gpu;
+}
+
+void Cluster::take_shares(JobId job, const std::vector<ServerShare>& shares) {
+  constexpr double eps = 1e-9;
+  for (const auto& sh : shares) {
+    if (sh.server < 0 || sh.server >= num_servers() || !(sh.cpus >= 0) || !(sh.mem_gb >= 0))
+      throw InvariantError("job " + std::to_string(job) + ": bad CPU/memory share");
+    if (sh.cpus > free_cpus_[sh.server] + eps || sh.mem_gb > free_mem_[sh.server] + eps)
+      throw InvariantError("job " + std::to_string(job) + " takes more CPUs or DRAM than server " +
+                           std::to_string(sh.server) + " has free");
+    free_cpus_[sh.server] -= sh.cpus;
+    free_mem_[sh.server] -= sh.mem_gb;
+  }
+}
+
+void Cluster::give_shares(JobId job, const std::vector<ServerShare>& shares) {
+  constexpr double eps = 1e-6;
+  for (const auto& sh : shares) {
+    free_cpus_[sh.server] += sh.cpus;
+    free_mem_[sh.server] += sh.mem_gb;
+    if (free_cpus_[sh.server] > spec_.servers[sh.server].cpus + eps ||
+        free_mem_[sh.server] > spec_.servers[sh.server].dram_gb + eps)
+      throw InvariantError("job " + std::to_string(job) + " gives back more CPUs or DRAM than server " +
+                           std::to_string(sh.server) + " has");
+  }
 }
 
 void Cluster::allocate(JobId job, const std::vector<GpuRef>& gpus) {

@@ -53,6 +53,12 @@ struct ClusterSpec {
   int total_gpus() const;
 };
 
+// CPU cores and DRAM GB a job holds on one server (resource-sensitive allocation; docs/policies.md).
+struct ServerShare {
+  int server = 0;
+  double cpus = 0, mem_gb = 0;
+};
+
 // Allocation bookkeeping. Every GPU is owned by at most one job (rate model; GPU sharing by
 // memory belongs to the task model, which keeps its own tables).
 class Cluster {
@@ -72,6 +78,12 @@ class Cluster {
   void allocate(JobId job, const std::vector<GpuRef>& gpus);
   // Throws InvariantError if a GPU is not owned by this job.
   void release(JobId job, const std::vector<GpuRef>& gpus);
+  // CPU cores and DRAM GB: free per server; taking more than is free, or giving back more than the server
+  // has, throws InvariantError.
+  double free_cpus(int server) const { return free_cpus_[server]; }
+  double free_mem_gb(int server) const { return free_mem_[server]; }
+  void take_shares(JobId job, const std::vector<ServerShare>& shares);
+  void give_shares(JobId job, const std::vector<ServerShare>& shares);
 
  private:
   int index(GpuRef g) const;
@@ -79,6 +91,7 @@ class Cluster {
   std::vector<int> offset_;
   std::vector<JobId> owner_;
   std::vector<int> free_per_server_;
+  std::vector<double> free_cpus_, free_mem_;
   int total_gpus_ = 0;
   int free_total_ = 0;
 };

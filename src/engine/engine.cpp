@@ -7,6 +7,8 @@
 
 #include "core/error.h"
 #include "exec/comm_model.h"
+#include "exec/cpu_speed.h"
+#include "workload/cpu_profile_map.h"
 
 namespace rm {
 
@@ -27,6 +29,17 @@ Engine::Engine(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs, Sch
     // The job-level engine books GPUs only: a job's CPU and DRAM demand is its GPU-proportional share.
     s.cpu_demand = jobs[i].num_gpus * (cpus_per_gpu);
     s.mem_demand = jobs[i].num_gpus * (dram_per_gpu);
+    if (opt_.cpu_profiles) {  // best case on the first server's shape (docs/policies.md)
+      const ServerSpec& s0 = cluster.servers.at(0);
+      const auto pc = synergy::profile_for(*opt_.cpu_profiles, jobs[i].model, opt_.seed);
+      const auto b = synergy::best_case(*pc.profile, jobs[i].num_gpus,
+                                        {static_cast<double>(s0.gpus), static_cast<double>(s0.cpus), s0.dram_gb,
+                                         s0.storage_mbps > 0 ? s0.storage_mbps : 1.0});
+      s.cpu_profile = pc.profile;
+      s.cpu_demand = b.cpus;
+      s.mem_demand = b.mem_gb;
+      s.best_speedup = b.sigma;
+    }
   }
 }
 
@@ -80,6 +93,7 @@ void Engine::complete(JobState& j) {
                          " iterations left");
   j.remaining = 0;
   cluster_.release(j.id(), j.gpus);
+  release_shares(j);
   j.run_us += now_ - j.last_start;
   j.status = JobStatus::Finished;
   j.finish = now_;
@@ -100,6 +114,13 @@ void Engine::schedule() {
   apply(d);
 }
 
+void Engine::release_shares(JobState& j) {
+  if (j.shares.empty()) return;
+  cluster_.give_shares(j.id(), j.shares);
+  j.shares.clear();
+  j.alloc_speed = 1;
+}
+
 void Engine::apply(const Decisions& d) {
   auto state = [&](JobId id) -> JobState& {
     if (id < 0 || id >= static_cast<JobId>(states_.size())) throw InvariantError("decision names unknown job");
@@ -110,6 +131,7 @@ void Engine::apply(const Decisions& d) {
     if (!j.running()) throw InvariantError("preempting job " + j.spec->name + " that is not running");
     exec_->stop(j, now_);
     cluster_.release(j.id(), j.gpus);
+    release_shares(j);
     j.run_us += now_ - j.last_start;
     j.status = JobStatus::Queued;
     j.gpus.clear();
@@ -127,6 +149,11 @@ void Engine::apply(const Decisions& d) {
                            std::to_string(j.spec->num_gpus));
     cluster_.allocate(j.id(), s.gpus);  // throws on double-booking
     j.gpus = s.gpus;
+    if (!s.shares.empty()) {
+      cluster_.take_shares(j.id(), s.shares);  // throws when more CPUs or DRAM than free
+      j.shares = s.shares;
+      j.alloc_speed = cpu_speed(j, j.shares, cluster_.spec(), opt_.matrix_speed);
+    }
     j.status = JobStatus::Running;
     if (j.first_start == kNever) j.first_start = now_;
     j.last_start = now_;

@@ -20,6 +20,10 @@ struct EngineOptions {
   Time preempt_overhead = 0;  // no progress for this long after a preempted job restarts
   // Called now and then with the fraction of jobs finished (for a progress bar); may be empty.
   std::function<void(double)> progress;
+  // Resource-sensitive allocation: each job's CPU profile (by synergy::profile_for), or none (GPU-only).
+  const synergy::ProfileSet* cpu_profiles = nullptr;
+  std::uint64_t seed = 1;
+  bool matrix_speed = false;  // --speed-model matrix
 };
 
 class Engine {
@@ -45,6 +49,7 @@ class Engine {
   void schedule();
   void apply(const Decisions& d);
   void complete(JobState& j);
+  void release_shares(JobState& j);
   void record();
   void check_final() const;
 

@@ -8,7 +8,7 @@
 #include "exec/comm_model.h"
 #include "workload/table_reader.h"
 #include "policy/registry.h"
-#include "synergy/profile_map.h"
+#include "workload/cpu_profile_map.h"
 #include "synergy/round_sim.h"
 #include "synergy/workloads.h"
 #include "workload/parse_util.h"
@@ -100,7 +100,7 @@ struct ProfileRuleCount {
 };
 
 // Any other trace (Philly, canonical, Tiresias, Gavel, ...): read and resolved as for the job-level engine,
-// then each job gets a Synergy profile by the rule of synergy/profile_map.h, and as many iterations of that
+// then each job gets a Synergy profile by the rule of workload/cpu_profile_map.h, and as many iterations of that
 // profile as fill its ideal duration on the cluster (iterations x ideal iteration time): at the
 // GPU-proportional share a job runs exactly as long as the trace says.
 std::vector<synergy::JobInit> jobs_from_trace(const SimConfig& cfg, SimResult& r, const synergy::ProfileSet& profiles,
@@ -130,6 +130,17 @@ std::vector<synergy::JobInit> jobs_from_trace(const SimConfig& cfg, SimResult& r
 
 }  // namespace
 
+int cpu_ratio_of(const ClusterSpec& c, int given) {
+  if (given != 0) return given;
+  const ServerSpec& s0 = c.servers.at(0);
+  const double per = s0.gpus > 0 ? static_cast<double>(s0.cpus) / s0.gpus : 0;
+  const int ratio = static_cast<int>(std::lround(per));
+  if (ratio < 3 || ratio > 6)
+    throw InputError("--cpu-ratio", 0, "", "the cluster has " + std::to_string(per) +
+                                               " CPUs per GPU; give --cpu-ratio 3..6 to pick a profile set");
+  return ratio;
+}
+
 std::string synergy_workload_csv(const SimConfig& cfg, int jobs) {
   const auto profiles = synergy::ProfileSet::load(cfg.cpu_ratio == 0 ? 3 : cfg.cpu_ratio, cfg.profiles);
   auto src = generator(cfg, profiles);
@@ -155,14 +166,7 @@ void run_round_model(const SimConfig& cfg, SimResult& r) {
     throw InputError(r.cluster.name, 0, "servers", "the round model needs cpus, dram_gb and storage_mbps > 0");
   const Vec P = {static_cast<double>(s0.gpus), static_cast<double>(s0.cpus), s0.dram_gb, s0.storage_mbps,
                  s0.nic_gbps > 0 ? s0.nic_gbps : 40.0};
-  int ratio = cfg.cpu_ratio;
-  if (ratio == 0) {
-    ratio = static_cast<int>(std::lround(P[kCpu] / P[kGpu]));
-    if (ratio < 3 || ratio > 6)
-      throw InputError("--cpu-ratio", 0, "", "the cluster has " + std::to_string(P[kCpu] / P[kGpu]) +
-                                                 " CPUs per GPU; give --cpu-ratio 3..6 to pick a profile set");
-  }
-  const ProfileSet profiles = ProfileSet::load(ratio, cfg.profiles);
+  const ProfileSet profiles = ProfileSet::load(cpu_ratio_of(r.cluster, cfg.cpu_ratio), cfg.profiles);
 
   RoundOptions o;
   o.order_plugin = pol.order;

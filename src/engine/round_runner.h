@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "cluster/cluster.h"
 #include "policy/plugin.h"
 
 namespace rm {
@@ -14,6 +15,9 @@ struct SimResult;
 
 void run_round_model(const SimConfig& cfg, SimResult& r);
 bool is_synergy_workload(const std::string& name);
+// The Synergy profile set for a cluster: `given` (--cpu-ratio) or its CPUs per GPU rounded, 3..6.
+
+int cpu_ratio_of(const ClusterSpec& c, int given);
 // The first `jobs` jobs of a synergy-* generator as a Synergy replay CSV (id,model,arrival_s,iterations,gpus).
 std::string synergy_workload_csv(const SimConfig& cfg, int jobs);
 // A composed policy of the registry, "order[+placement][+allocation]" (allocation default: fair), for the

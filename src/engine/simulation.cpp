@@ -17,6 +17,7 @@
 #include "policy/planner/plan_scheduler.h"
 #include "policy/task/task_registry.h"
 #include "engine/round_runner.h"
+#include "policy/composed_scheduler.h"
 
 namespace rm {
 
@@ -150,10 +151,10 @@ std::string resolve_exec(const SimConfig& cfg) {
   const std::string first = parse_policy_part(split_simple(cfg.policy, '+').front()).name;
   if (cfg.exec == "auto") {
     if (cfg.compat == "synergy" || is_synergy_workload(cfg.workload)) return "round";
-    // A CPU/memory allocation beyond the proportional share needs the model that books CPUs and memory.
+    // Synergy-OPT (one ILP per round) and the synergy-* presets run on the round model.
     for (const auto& token : split_simple(cfg.policy, '+')) {
       const std::string n = parse_policy_part(token).name;
-      if (n == "greedy" || n == "tune" || n == "opt" || n.rfind("synergy-", 0) == 0) return "round";
+      if (n == "opt" || n.rfind("synergy-", 0) == 0) return "round";
     }
     if (is_a_srpt(first)) return "graph";
     return !plan::is_planner(first) && task::is_task_policy(cfg.policy) ? "task" : "rate";
@@ -225,6 +226,16 @@ std::unique_ptr<SimResult> simulate(const SimConfig& cfg) {
     EngineOptions eo;
     eo.preempt_overhead = from_seconds(cfg.preempt_overhead_s);
     eo.progress = cfg.progress;
+    const auto* composed = dynamic_cast<const ComposedScheduler*>(r->scheduler.get());
+    if (composed && composed->allocates()) {
+      r->cpu_profiles = std::make_unique<synergy::ProfileSet>(
+          synergy::ProfileSet::load(cpu_ratio_of(r->cluster, cfg.cpu_ratio), cfg.profiles));
+      eo.cpu_profiles = r->cpu_profiles.get();
+      eo.seed = cfg.seed;
+      if (cfg.speed_model != "binary" && cfg.speed_model != "matrix")
+        throw InputError("--speed-model", 0, cfg.speed_model, "must be binary or matrix");
+      eo.matrix_speed = cfg.speed_model == "matrix";
+    }
     r->engine = std::make_unique<Engine>(r->cluster, r->workload.jobs, *r->scheduler,
                                          r->exec == "graph" ? make_graph_model(r->cluster) : make_rate_model(r->cluster),
                                          eo);

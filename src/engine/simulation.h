@@ -53,6 +53,7 @@ struct SimResult {
   std::unique_ptr<Engine> engine;
   std::unique_ptr<task::TaskPolicy> task_policy;  // task model
   std::unique_ptr<TaskEngine> task;
+  std::unique_ptr<synergy::ProfileSet> cpu_profiles;  // resource-sensitive allocation on the job-level engine
   plan::Plan plan;                           // planners: the schedule the engine executed
   RunRecord record;
   Summary summary;

@@ -26,7 +26,7 @@ class GraphModel final : public ExecutionModel {
     if (g.size() != static_cast<int>(j.gpus.size()))
       throw InvariantError("job " + j.spec->name + ": graph of " + std::to_string(g.size()) + " workers on " +
                            std::to_string(j.gpus.size()) + " GPUs");
-    j.iter_time = graph_iteration_time_s(*j.spec, g, cluster_, j.gpus);
+    j.iter_time = graph_iteration_time_s(*j.spec, g, cluster_, j.gpus) / j.alloc_speed;
     if (!(j.iter_time > 0)) throw InvariantError("job " + j.spec->name + " has a non-positive iteration time");
     cut_[j.id()] = graph_cut_bytes(g, j.gpus);
     started_remaining_[j.id()] = j.remaining;

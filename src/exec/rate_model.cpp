@@ -78,8 +78,9 @@ class RateModel final : public ExecutionModel {
   }
 
   void rerate(JobState& j, Time now) {
-    j.iter_time = use_yu_ ? yu_iteration_time_s(j)
-                          : iteration_time_s(*j.spec, cluster_, span_of(j.gpus), [this](int s) { return k_on(s); });
+    j.iter_time = (use_yu_ ? yu_iteration_time_s(j)
+                           : iteration_time_s(*j.spec, cluster_, span_of(j.gpus), [this](int s) { return k_on(s); })) /
+                  j.alloc_speed;
     if (!(j.iter_time > 0)) throw InvariantError("job " + j.spec->name + " has a non-positive iteration time");
     ++j.epoch;
     const Time from = std::max(now, j.stall_until);

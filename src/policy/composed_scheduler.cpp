@@ -5,8 +5,13 @@
 namespace rm {
 
 ComposedScheduler::ComposedScheduler(std::string name, std::unique_ptr<QueueOrder> order,
-                                     std::unique_ptr<Placement> placement, ComposedOptions opt)
-    : name_(std::move(name)), order_(std::move(order)), placement_(std::move(placement)), opt_(opt) {}
+                                     std::unique_ptr<Placement> placement, ComposedOptions opt,
+                                     std::unique_ptr<Allocation> allocation)
+    : name_(std::move(name)),
+      order_(std::move(order)),
+      placement_(std::move(placement)),
+      opt_(opt),
+      allocation_(std::move(allocation)) {}
 
 Decisions ComposedScheduler::schedule(const SchedContext& ctx) {
   Decisions d;
@@ -49,7 +54,13 @@ void ComposedScheduler::schedule_nonpreemptive(const SchedContext& ctx, Decision
     auto gpus = placement_->place(*j, free);
     if (gpus) {
       free.take(*gpus);
-      d.start.push_back({j->id(), std::move(*gpus)});
+      StartDecision sd{j->id(), std::move(*gpus), {}};
+      if (allocation_ && !allocation_->allocate(*j, sd, free)) {  // no CPUs/DRAM for it: it waits
+        free.give(sd.gpus);
+        if (!opt_.backfill) break;
+        continue;
+      }
+      d.start.push_back(std::move(sd));
       started_.push_back(j);
     } else if (!opt_.backfill) {
       break;
@@ -77,6 +88,7 @@ void ComposedScheduler::schedule_preemptive(const SchedContext& ctx, Decisions& 
     if (!chosen[i] && sorted_[i].second->running()) {
       victims.push_back(sorted_[i].second);
       free.give(sorted_[i].second->gpus);
+      free.give_shares(sorted_[i].second->shares);
     }
   for (std::size_t i = 0; i < sorted_.size(); ++i) {
     const JobState* j = sorted_[i].second;
@@ -92,8 +104,30 @@ void ComposedScheduler::schedule_preemptive(const SchedContext& ctx, Decisions& 
   for (const JobState* v : victims) {
     bool untouched = true;
     for (const auto& g : v->gpus) untouched = untouched && free.is_free(g);
-    if (untouched) free.take(v->gpus);
-    else d.preempt.push_back(v->id());
+    if (untouched) {
+      free.take(v->gpus);
+      free.take_shares(v->shares);
+    } else {
+      d.preempt.push_back(v->id());
+    }
+  }
+  // 4. CPUs and DRAM for the jobs that start, in priority order, from what the kept jobs leave. One that
+  // gets none does not start this pass (its victims stay preempted: documented in docs/policies.md).
+  if (allocation_) {
+    std::vector<StartDecision> kept;
+    std::vector<const JobState*> kept_jobs;
+    for (std::size_t k = 0; k < d.start.size(); ++k) {
+      const JobState* j = started_[k];
+      StartDecision& sd = d.start[k];
+      if (allocation_->allocate(*j, sd, free)) {
+        kept.push_back(std::move(sd));
+        kept_jobs.push_back(j);
+      } else {
+        free.give(sd.gpus);
+      }
+    }
+    d.start = std::move(kept);
+    started_ = std::move(kept_jobs);
   }
 }
 

@@ -1,5 +1,5 @@
 // The standard job scheduler: a queue order and a placement, preemptive or not, with or without
-// backfilling (docs/policies.md). Later extension points (allocation, comm admission) plug in here.
+// backfilling (docs/policies.md), and optionally a CPU/DRAM allocation (fair, greedy, tune).
 #pragma once
 #include <memory>
 
@@ -15,7 +15,8 @@ struct ComposedOptions {
 class ComposedScheduler final : public Scheduler {
  public:
   ComposedScheduler(std::string name, std::unique_ptr<QueueOrder> order, std::unique_ptr<Placement> placement,
-                    ComposedOptions opt);
+                    ComposedOptions opt, std::unique_ptr<Allocation> allocation = nullptr);
+  bool allocates() const { return allocation_ != nullptr; }
   std::string name() const override { return name_; }
   Decisions schedule(const SchedContext& ctx) override;
 
@@ -26,6 +27,7 @@ class ComposedScheduler final : public Scheduler {
   std::unique_ptr<QueueOrder> order_;
   std::unique_ptr<Placement> placement_;
   ComposedOptions opt_;
+  std::unique_ptr<Allocation> allocation_;  // CPUs and DRAM (null: GPUs only)
   bool bound_ = false;
   std::vector<std::pair<double, const JobState*>> sorted_;  // scratch
   std::vector<const JobState*> started_;                   // scratch

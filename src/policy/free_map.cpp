@@ -10,6 +10,8 @@ FreeMap::FreeMap(const Cluster& c) : spec_(&c.spec()) {
     free_[s].resize(c.server(s).gpus);
     for (int g = 0; g < c.server(s).gpus; ++g) free_[s][g] = c.is_free({s, g});
     count_[s] = c.free_gpus(s);
+    cpus_.push_back(c.free_cpus(s));
+    mem_.push_back(c.free_mem_gb(s));
     total_ += count_[s];
   }
 }
@@ -27,6 +29,20 @@ void FreeMap::take(const std::vector<GpuRef>& gpus) {
     free_[g.server][g.gpu] = 0;
     --count_[g.server];
     --total_;
+  }
+}
+
+void FreeMap::take_shares(const std::vector<ServerShare>& sh) {
+  for (const auto& x : sh) {
+    cpus_[x.server] -= x.cpus;
+    mem_[x.server] -= x.mem_gb;
+  }
+}
+
+void FreeMap::give_shares(const std::vector<ServerShare>& sh) {
+  for (const auto& x : sh) {
+    cpus_[x.server] += x.cpus;
+    mem_[x.server] += x.mem_gb;
   }
 }
 

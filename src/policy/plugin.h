@@ -24,6 +24,11 @@ class FreeMap {
   std::vector<GpuRef> take_from(int s, int n) const;
   void take(const std::vector<GpuRef>& gpus);
   void give(const std::vector<GpuRef>& gpus);
+  // CPU cores and DRAM GB free on server s (after the shares taken in this decision).
+  double free_cpus(int s) const { return cpus_[s]; }
+  double free_mem_gb(int s) const { return mem_[s]; }
+  void take_shares(const std::vector<ServerShare>& sh);
+  void give_shares(const std::vector<ServerShare>& sh);
   // Can job j's workers use server s (GPU memory)?
   bool fits_memory(const JobSpec& j, int s) const { return spec_->servers[s].gpu_mem_gb * 1024.0 >= j.gpu_mem_mb; }
 
@@ -31,6 +36,7 @@ class FreeMap {
   const ClusterSpec* spec_;
   std::vector<std::vector<char>> free_;
   std::vector<int> count_;
+  std::vector<double> cpus_, mem_;
   int total_ = 0;
 };
 
@@ -54,6 +60,15 @@ class Placement {
   virtual ~Placement() = default;
   virtual std::string name() const = 0;
   virtual std::optional<std::vector<GpuRef>> place(const JobState& j, const FreeMap& free) = 0;
+};
+
+// CPU and DRAM allocation for a job placed on `d.gpus` (Synergy's mechanisms on the job-level engine):
+// fills d.shares from what `free` has and takes it, or returns false (the job cannot start now).
+class Allocation {
+ public:
+  virtual ~Allocation() = default;
+  virtual std::string name() const = 0;
+  virtual bool allocate(const JobState& j, StartDecision& d, FreeMap& free) = 0;
 };
 
 class Scheduler {

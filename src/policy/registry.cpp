@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "policy/a_srpt.h"
+#include "policy/allocation/allocations.h"
 #include "policy/composed_scheduler.h"
 #include "policy/order/orders.h"
 #include "policy/placement/placements.h"
@@ -63,7 +64,8 @@ const std::vector<PresetEntry>& presets() {
 struct AllocationEntry { const char* name; const char* help; };
 
 // CPU and DRAM allocation (the Synergy mechanisms, src/synergy/<name>.cpp). They need an execution model
-// that books CPUs and memory and has per-model throughput profiles: today the round model.
+// that books CPUs and memory: the job-level engines (fair, greedy, tune; src/policy/allocation) and the round
+// model (all four; src/synergy).
 const std::vector<AllocationEntry>& allocations() {
   static const std::vector<AllocationEntry> v = {
       {"fair", "GPU-proportional CPUs and DRAM (the default; alias proportional)"},
@@ -196,11 +198,16 @@ std::unique_ptr<Scheduler> make_scheduler(const std::string& spec, std::uint64_t
     return s;
   }
   PolicyParts parts = parse_policy(spec, seed);
-  if (!parts.allocation.empty() && parts.allocation != "fair")
-    throw InputError("--policy", 0, parts.allocation,
-                     "CPU/memory allocation '" + parts.allocation +
-                         "' needs an execution model that books CPUs and memory: use --exec round (the job-level "
-                         "engine books GPUs only)");
+  std::unique_ptr<Allocation> allocation;
+  if (parts.allocation == "opt")
+    throw InputError("--policy", 0, "opt",
+                     "Synergy-OPT solves one ILP over a whole round's jobs: it runs on the round model (--exec round)");
+  if (!parts.allocation.empty()) {
+    PluginParams none(parts.allocation, {}, seed);
+    allocation = parts.allocation == "fair"     ? make_fair_allocation(none)
+                 : parts.allocation == "greedy" ? make_greedy_allocation(none)
+                                                : make_tune_allocation(none);
+  }
   auto order = std::move(parts.order);
   auto placement = std::move(parts.placement);
   const int preempt = parts.preempt, backfill = parts.backfill;
@@ -208,8 +215,8 @@ std::unique_ptr<Scheduler> make_scheduler(const std::string& spec, std::uint64_t
   opt.preemptive = preempt >= 0 ? preempt == 1 : order->default_preemptive();
   opt.backfill = backfill >= 0 ? backfill == 1 : order->default_preemptive();
   std::string name = order->name() + "+" + placement->name() + (opt.preemptive ? "+preempt" : "") +
-                     (opt.backfill ? "+backfill" : "");
-  return std::make_unique<ComposedScheduler>(name, std::move(order), std::move(placement), opt);
+                     (opt.backfill ? "+backfill" : "") + (allocation ? "+" + allocation->name() : "");
+  return std::make_unique<ComposedScheduler>(name, std::move(order), std::move(placement), opt, std::move(allocation));
 }
 
 }  // namespace rm

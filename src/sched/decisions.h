@@ -33,6 +33,7 @@ struct SchedContext {
 struct StartDecision {
   JobId job = kNoJob;
   std::vector<GpuRef> gpus;
+  std::vector<ServerShare> shares;  // CPUs and DRAM per server; empty = none booked (GPU-only policies)
 };
 
 struct Decisions {

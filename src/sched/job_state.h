@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "core/time.h"
+#include "cluster/cluster.h"
+#include "workload/cpu_profiles.h"
 #include "workload/job.h"
 
 namespace rm {
@@ -35,6 +37,13 @@ struct JobState {
   double speedup = 1;
   double cpu_demand = 0, mem_demand = 0;
   double arrival_s = 0;         // submit time in seconds as the backend knows it (exact, not rounded to us)
+  // Resource-sensitive allocation (a policy with greedy/tune; docs/policies.md): the job's CPU/memory
+  // profile and its best-case speedup (cpu_demand / mem_demand above are its best case), what it holds
+  // now per server, and the speed factor the law gives that allocation.
+  const synergy::Profile* cpu_profile = nullptr;
+  double best_speedup = 1;
+  std::vector<ServerShare> shares;
+  double alloc_speed = 1;
 
   JobId id() const { return spec->id; }
   bool running() const { return status == JobStatus::Running; }

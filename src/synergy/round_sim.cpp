@@ -21,30 +21,11 @@ void init_job(Job& j, const Profile& p, int g, const Vec& P) {
   j.prof = &p;
   j.g = g;
   j.t = p.iter_time_s;
-  double sigma = p.speedup;
-  double c = g * p.cpus_per_gpu, m = g * p.mem_per_gpu, s = g * (P[kSto] / P[kGpu]);
-  bool upd = false;
-  const auto cap = [&](double& x, double limit) {
-    if (x <= limit) return;
-    x = limit;
-    upd = true;
-    if (g > P[kGpu]) {  // a job bigger than a server gets its proportional share and no speedup
-      x = g * limit / P[kGpu];
-      sigma = 1;
-      upd = false;
-    }
-  };
-  cap(c, P[kCpu]);
-  cap(m, P[kMem]);
-  cap(s, P[kSto]);
-  if (upd) {  // speedup interpolated linearly in CPUs between the proportional share and the ideal
-    const double ideal = g * p.cpus_per_gpu, fair = g * (P[kCpu] / P[kGpu]);
-    if (ideal != fair) sigma = 1 + ((sigma - 1) / (ideal - fair)) * (c - fair);
-  }
-  j.c = c;
-  j.m = m;
-  j.s = s;
-  j.sigma0 = j.sigma = sigma;
+  const BestCase b = best_case(p, g, {P[kGpu], P[kCpu], P[kMem], P[kSto]});
+  j.c = b.cpus;
+  j.m = b.mem_gb;
+  j.s = b.storage;
+  j.sigma0 = j.sigma = b.sigma;
 }
 
 namespace {

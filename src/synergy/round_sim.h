@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "policy/plugin.h"
-#include "synergy/profiles.h"
+#include "workload/cpu_profiles.h"
 #include "synergy/state.h"
 
 namespace rm::synergy {

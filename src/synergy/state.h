@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "sched/job_state.h"
-#include "synergy/profiles.h"
+#include "workload/cpu_profiles.h"
 
 namespace rm::synergy {
 

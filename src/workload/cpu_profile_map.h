@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "synergy/profiles.h"
+#include "workload/cpu_profiles.h"
 
 namespace rm::synergy {
 

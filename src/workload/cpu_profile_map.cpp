@@ -1,4 +1,4 @@
-#include "synergy/profile_map.h"
+#include "workload/cpu_profile_map.h"
 
 #include <map>
 

@@ -24,6 +24,18 @@ struct Profile {
   double tput_at(double cpus_per_gpu, double mem_per_gpu) const;
 };
 
+// One server's capacities: GPUs, CPU cores, DRAM GB, storage MB/s.
+struct ServerShape {
+  double gpus = 8, cpus = 24, mem_gb = 500, storage = 500;
+};
+// A job's best-case demand on such servers (spec S.2.3): CPUs, GB and storage for g GPUs at the profile's
+// best case, capped to one server (a job bigger than a server gets its proportional share and no speedup);
+// sigma is the speedup there, interpolated linearly in CPUs when the cap binds.
+struct BestCase {
+  double cpus = 0, mem_gb = 0, storage = 0, sigma = 1;
+};
+BestCase best_case(const Profile& p, int g, const ServerShape& server);
+
 class ProfileSet {
  public:
   // ratio 3, 4, 5 or 6; `source` empty = bundled, else a profiles folder or a CSV (either format).

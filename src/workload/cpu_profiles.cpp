@@ -1,4 +1,4 @@
-#include "synergy/profiles.h"
+#include "workload/cpu_profiles.h"
 
 #include <filesystem>
 #include <fstream>
@@ -155,5 +155,30 @@ const std::vector<std::string>& ProfileSet::zoo(Task t) {
   static const std::vector<std::string> speech = {"m5", "deepspeech"};
   return t == Task::kImage ? image : t == Task::kLanguage ? language : speech;
 }
+
+BestCase best_case(const Profile& p, int g, const ServerShape& P) {
+  double sigma = p.speedup;
+  double c = g * p.cpus_per_gpu, m = g * p.mem_per_gpu, s = g * (P.storage / P.gpus);
+  bool upd = false;
+  const auto cap = [&](double& x, double limit) {
+    if (x <= limit) return;
+    x = limit;
+    upd = true;
+    if (g > P.gpus) {  // a job bigger than a server gets its proportional share and no speedup
+      x = g * limit / P.gpus;
+      sigma = 1;
+      upd = false;
+    }
+  };
+  cap(c, P.cpus);
+  cap(m, P.mem_gb);
+  cap(s, P.storage);
+  if (upd) {  // speedup interpolated linearly in CPUs between the proportional share and the ideal
+    const double ideal = g * p.cpus_per_gpu, fair = g * (P.cpus / P.gpus);
+    if (ideal != fair) sigma = 1 + ((sigma - 1) / (ideal - fair)) * (c - fair);
+  }
+  return {c, m, s, sigma};
+}
+
 
 }  // namespace rm::synergy

@@ -1,0 +1,26 @@
+// CPU/DRAM allocation plugins for the job-level engine (Synergy's mechanisms, spec S.6; the round model has
+// its own pass-wide versions in src/synergy). One file each: proportional.cpp ("fair"), greedy.cpp, tune.cpp.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "policy/params.h"
+#include "policy/plugin.h"
+
+namespace rm {
+
+std::unique_ptr<Allocation> make_fair_allocation(PluginParams& p);
+std::unique_ptr<Allocation> make_greedy_allocation(PluginParams& p);
+std::unique_ptr<Allocation> make_tune_allocation(PluginParams& p);
+
+// Per server of a placement: GPUs there, the GPU-proportional share and the job's best case (its best-case
+// totals spread per GPU). Servers ascending.
+struct ShareNeed {
+  int server = 0, gpus = 0;
+  double prop_cpus = 0, prop_mem = 0, best_cpus = 0, best_mem = 0;
+};
+std::vector<ShareNeed> share_needs(const JobState& j, const std::vector<GpuRef>& gpus, const ClusterSpec& c);
+// Takes `shares` in `free` and stores them in `d` if every one fits; else false and nothing taken.
+bool commit_shares(std::vector<ServerShare> shares, StartDecision& d, FreeMap& free);
+
+}  // namespace rm

@@ -1,0 +1,22 @@
+// Synergy-GREEDY (spec S.6.4) on the job-level engine: the job's best-case CPUs and DRAM on every server of
+// its placement if they are free there, else its GPU-proportional share; if even that is not free (greedy
+// jobs before it took more than their share), it cannot start now.
+#include "policy/allocation/allocations.h"
+
+namespace rm {
+namespace {
+class Greedy final : public Allocation {
+ public:
+  std::string name() const override { return "greedy"; }
+  bool allocate(const JobState& j, StartDecision& d, FreeMap& free) override {
+    std::vector<ServerShare> best, prop;
+    for (const auto& x : share_needs(j, d.gpus, free.spec())) {
+      best.push_back({x.server, x.best_cpus, x.best_mem});
+      prop.push_back({x.server, x.prop_cpus, x.prop_mem});
+    }
+    return commit_shares(std::move(best), d, free) || commit_shares(std::move(prop), d, free);
+  }
+};
+}  // namespace
+std::unique_ptr<Allocation> make_greedy_allocation(PluginParams&) { return std::make_unique<Greedy>(); }
+}  // namespace rm
