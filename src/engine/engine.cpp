@@ -141,6 +141,18 @@ void Engine::apply(const Decisions& d) {
     --running_;
     ++queued_;
   }
+  for (const auto& rz : d.resize) {
+    JobState& j = state(rz.job);
+    if (!j.running() || j.shares.empty()) throw InvariantError("resizing job " + j.spec->name + " that holds no CPUs");
+    cluster_.give_shares(j.id(), j.shares);
+    cluster_.take_shares(j.id(), rz.shares);
+    j.shares = rz.shares;
+    const double speed = cpu_speed(j, j.shares, cluster_.spec(), opt_.matrix_speed);
+    if (speed != j.alloc_speed) {
+      j.alloc_speed = speed;
+      exec_->respeed(j, now_);
+    }
+  }
   for (const auto& s : d.start) {
     JobState& j = state(s.job);
     if (j.status != JobStatus::Queued) throw InvariantError("starting job " + j.spec->name + " that is not queued");

@@ -20,6 +20,11 @@ class ExecutionModel {
   virtual void start(JobState& job, Time now) = 0;
   // `job` stops holding its GPUs at `now` (preempted or finished); bring its progress up to now.
   virtual void stop(JobState& job, Time now) = 0;
+  // `job`'s speed factor (alloc_speed) changed at `now` while it runs: bring progress up to now, re-rate.
+  virtual void respeed(JobState& job, Time now) {
+    stop(job, now);
+    start(job, now);
+  }
   // The time of the model's next internal event (a completion), kNever if none.
   virtual Time next_event() = 0;
   // Process internal events at `t` (== next_event()); append jobs that completed at t.

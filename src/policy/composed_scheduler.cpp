@@ -49,6 +49,12 @@ Decisions ComposedScheduler::schedule(const SchedContext& ctx) {
 
 void ComposedScheduler::schedule_nonpreemptive(const SchedContext& ctx, Decisions& d) {
   FreeMap free(ctx.cluster);
+  if (allocation_) {
+    std::vector<const JobState*> running;
+    for (const JobState* j : ctx.active)
+      if (j->running()) running.push_back(j);
+    free.add_peers(running);
+  }
   for (const auto& [key, j] : sorted_) {
     if (free.total_free() == 0) break;
     auto gpus = placement_->place(*j, free);
@@ -66,6 +72,7 @@ void ComposedScheduler::schedule_nonpreemptive(const SchedContext& ctx, Decision
       break;
     }
   }
+  if (allocation_) d.resize = free.resized();
 }
 
 void ComposedScheduler::schedule_preemptive(const SchedContext& ctx, Decisions& d) {
@@ -114,6 +121,12 @@ void ComposedScheduler::schedule_preemptive(const SchedContext& ctx, Decisions& 
   // 4. CPUs and DRAM for the jobs that start, in priority order, from what the kept jobs leave. One that
   // gets none does not start this pass (its victims stay preempted: documented in docs/policies.md).
   if (allocation_) {
+    std::vector<JobId> stopped = d.preempt;
+    std::sort(stopped.begin(), stopped.end());
+    std::vector<const JobState*> peers;  // the running jobs that keep running, in priority order
+    for (const auto& [key, j] : sorted_)
+      if (j->running() && !std::binary_search(stopped.begin(), stopped.end(), j->id())) peers.push_back(j);
+    free.add_peers(peers);
     std::vector<StartDecision> kept;
     std::vector<const JobState*> kept_jobs;
     for (std::size_t k = 0; k < d.start.size(); ++k) {
@@ -128,6 +141,7 @@ void ComposedScheduler::schedule_preemptive(const SchedContext& ctx, Decisions& 
     }
     d.start = std::move(kept);
     started_ = std::move(kept_jobs);
+    d.resize = free.resized();
   }
 }
 

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "core/error.h"
 #include "policy/plugin.h"
 
@@ -44,6 +46,40 @@ void FreeMap::give_shares(const std::vector<ServerShare>& sh) {
     cpus_[x.server] += x.cpus;
     mem_[x.server] += x.mem_gb;
   }
+}
+
+void FreeMap::add_peers(const std::vector<const JobState*>& running) {
+  for (const JobState* j : running)
+    if (!j->shares.empty()) peers_.push_back({j, j->shares, false});
+}
+
+void FreeMap::shrink_peers(int s, double cpus, double mem) {
+  const ServerSpec& sv = spec_->servers[s];
+  const double per_c = sv.gpus > 0 ? static_cast<double>(sv.cpus) / sv.gpus : 0;
+  const double per_m = sv.gpus > 0 ? sv.dram_gb / sv.gpus : 0;
+  for (auto it = peers_.rbegin(); it != peers_.rend() && (cpus > 1e-12 || mem > 1e-12); ++it)
+    for (auto& sh : it->shares) {
+      if (sh.server != s) continue;
+      int g = 0;
+      for (const auto& x : it->job->gpus) g += x.server == s;
+      const double dc = std::min(std::max(0.0, cpus), std::max(0.0, sh.cpus - g * per_c));
+      const double dm = std::min(std::max(0.0, mem), std::max(0.0, sh.mem_gb - g * per_m));
+      if (dc <= 0 && dm <= 0) continue;
+      sh.cpus -= dc;
+      sh.mem_gb -= dm;
+      cpus_[s] += dc;
+      mem_[s] += dm;
+      cpus -= dc;
+      mem -= dm;
+      it->changed = true;
+    }
+}
+
+std::vector<ResizeDecision> FreeMap::resized() const {
+  std::vector<ResizeDecision> out;
+  for (const auto& p : peers_)
+    if (p.changed) out.push_back({p.job->id(), p.shares});
+  return out;
 }
 
 void FreeMap::give(const std::vector<GpuRef>& gpus) {

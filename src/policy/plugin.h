@@ -29,6 +29,12 @@ class FreeMap {
   double free_mem_gb(int s) const { return mem_[s]; }
   void take_shares(const std::vector<ServerShare>& sh);
   void give_shares(const std::vector<ServerShare>& sh);
+  // Running jobs whose CPUs and DRAM an allocation may shrink, never below their GPU-proportional share
+  // (TUNE's peers). shrink_peers frees up to `cpus` and `mem` on server s that way, lowest-priority peers
+  // first (the order they were added in reverse); resized() lists the peers changed, as decisions.
+  void add_peers(const std::vector<const JobState*>& running);
+  void shrink_peers(int s, double cpus, double mem);
+  std::vector<ResizeDecision> resized() const;
   // Can job j's workers use server s (GPU memory)?
   bool fits_memory(const JobSpec& j, int s) const { return spec_->servers[s].gpu_mem_gb * 1024.0 >= j.gpu_mem_mb; }
 
@@ -38,6 +44,12 @@ class FreeMap {
   std::vector<int> count_;
   std::vector<double> cpus_, mem_;
   int total_ = 0;
+  struct Peer {
+    const JobState* job;
+    std::vector<ServerShare> shares;
+    bool changed = false;
+  };
+  std::vector<Peer> peers_;
 };
 
 // Queue order: smaller key = served first. Ties: earlier submit, then lower id.

@@ -36,8 +36,15 @@ struct StartDecision {
   std::vector<ServerShare> shares;  // CPUs and DRAM per server; empty = none booked (GPU-only policies)
 };
 
+// A running job's new CPU/DRAM holding (TUNE shrinking a peer to make room).
+struct ResizeDecision {
+  JobId job = kNoJob;
+  std::vector<ServerShare> shares;
+};
+
 struct Decisions {
   std::vector<JobId> preempt;        // applied first
+  std::vector<ResizeDecision> resize;  // then these
   std::vector<StartDecision> start;  // then these, in order
   Time wake_at = kNever;             // call the scheduler again at this time even if nothing happens
 };

@@ -1,0 +1,166 @@
+// Resource-sensitive allocation on the job-level engine (fair, greedy, tune with peer shrinking), the shared
+// orders on both engines, and the round model on traces other than Synergy's.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+
+#include "core/error.h"
+#include "engine/simulation.h"
+#include "policy/registry.h"
+#include "test_util.h"
+#include "workload/cpu_profile_map.h"
+
+namespace rm {
+namespace {
+
+// One server: 2 GPUs, 6 CPUs (3 per GPU: Synergy's ratio-3 profiles), 250 GB.
+const char* kOneServer =
+    "name: one\nservers:\n  - {count: 1, gpus: 2, gpu_mem_gb: 32, cpus: 6, dram_gb: 250, storage_mbps: 500, "
+    "nic_gbps: 10}\n";
+// Two 1-GPU alexnet jobs of 1000 s at the proportional share; b arrives at 100 s.
+const char* kTwoAlexnets = "job_id,submit_s,num_gpus,model,duration_s\na,0,1,alexnet,1000\nb,100,1,alexnet,1000\n";
+
+std::unique_ptr<SimResult> run(const std::string& dir, const std::string& policy, const std::string& trace,
+                               const std::string& exec = "auto") {
+  SimConfig cfg;
+  cfg.cluster = test::write_file(dir, "c.yaml", kOneServer);
+  cfg.trace = test::write_file(dir, "t.csv", trace);
+  cfg.policy = policy;
+  cfg.exec = exec;
+  return simulate(cfg);
+}
+
+double finish_of(const SimResult& r, const std::string& name) {
+  for (const auto& j : r.record.jobs)
+    if (j.spec->name == name) return to_seconds(j.finish);
+  throw std::runtime_error("no job " + name);
+}
+
+// alexnet wants 12 CPUs per GPU; capped to the 6-CPU server, its speedup is interpolated (spec S.2.3).
+double alexnet_sigma() {
+  const auto set = synergy::ProfileSet::load(3);
+  return synergy::best_case(set.get("alexnet"), 1, {2, 6, 250, 500}).sigma;
+}
+
+TEST(Allocation, BestCaseIsInterpolatedWhenTheServerCapsIt) {
+  EXPECT_NEAR(alexnet_sigma(), 1 + (2.94 - 1) / (12 - 3) * (6 - 3), 1e-12);
+}
+
+TEST(Allocation, FairIsTheGpuOnlyRun) {
+  const auto d = test::temp_dir();
+  const auto fair = run(d, "fifo+fair", kTwoAlexnets), plain = run(d, "fifo", kTwoAlexnets);
+  EXPECT_DOUBLE_EQ(finish_of(*fair, "a"), 1000);
+  EXPECT_DOUBLE_EQ(finish_of(*fair, "b"), 1100);
+  EXPECT_DOUBLE_EQ(finish_of(*plain, "a"), 1000);
+}
+
+TEST(Allocation, TuneGivesTheBestCaseThenShrinksThePeerForTheNewcomer) {
+  // a alone gets all 6 CPUs (speed sigma); at 100 s b needs its 3 CPUs, so a is shrunk to its proportional
+  // 3 (speed 1): a = 100 + (1000 - 100 sigma), b = 100 + 1000.
+  const auto r = run(test::temp_dir(), "fifo+tune", kTwoAlexnets);
+  const double s = alexnet_sigma();
+  EXPECT_NEAR(finish_of(*r, "a"), 100 + (1000 - 100 * s), 1e-5);
+  EXPECT_NEAR(finish_of(*r, "b"), 1100, 1e-5);
+  for (int srv = 0; srv < 1; ++srv) {  // everything given back at the end
+    EXPECT_DOUBLE_EQ(r->engine->cluster().free_cpus(srv), 6);
+    EXPECT_DOUBLE_EQ(r->engine->cluster().free_mem_gb(srv), 250);
+  }
+}
+
+TEST(Allocation, GreedyKeepsTheBestCaseAndLetsTheNewcomerWait) {
+  // GREEDY never shrinks: a holds all 6 CPUs, b gets neither its best case nor its share until a ends.
+  const auto r = run(test::temp_dir(), "fifo+greedy", kTwoAlexnets);
+  const double a_end = 1000 / alexnet_sigma();
+  EXPECT_NEAR(finish_of(*r, "a"), a_end, 1e-5);
+  EXPECT_NEAR(finish_of(*r, "b"), a_end + 1000 / alexnet_sigma(), 1e-5);
+}
+
+TEST(Allocation, OptNeedsTheRoundModelAndUnknownAllocationsAreNamed) {
+  EXPECT_THROW(make_scheduler("fifo+opt", 1), InputError);
+  try {
+    make_scheduler("srsf+tuned", 1);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("tuned"), std::string::npos);
+  }
+  EXPECT_EQ(make_scheduler("tiresias+tune", 1)->name(), "2d-las+consolidated+preempt+backfill+tune");
+}
+
+TEST(Allocation, EveryOrderWithEveryAllocationKeepsTheBooksOnARealTrace) {
+  // 200 Philly jobs on 128 GPUs with 24 CPUs per server: the engine throws on any over-booked CPU or DRAM.
+  std::ifstream in(std::string(RM_SHARED_DIR) + "/traces/philly-jobs/philly.csv");
+  std::string text, line;
+  for (int i = 0; i < 301 && std::getline(in, line); ++i) text += line + "\n";
+  const std::string philly = test::write_file(test::temp_dir(), "philly300.csv", text);
+  for (const char* order : {"fifo", "srtf", "srsf", "las", "tiresias", "ftf", "drf", "tetris"})
+    for (const char* alloc : {"fair", "greedy", "tune"}) {
+      SimConfig cfg;
+      cfg.cluster = "synergy128";
+      cfg.trace = philly;
+      cfg.format = "philly";
+      cfg.max_jobs = 200;
+      cfg.arrival_scale = 0.05;  // arrivals compressed: queues, preemptions and peer shrinking
+      cfg.policy = std::string(order) + "+" + alloc;
+      const auto r = simulate(cfg);
+      ASSERT_EQ(r->record.jobs.size(), 200u) << cfg.policy;
+      for (const auto& j : r->record.jobs) EXPECT_NE(j.finish, kNever) << cfg.policy;
+      for (int s = 0; s < r->engine->cluster().num_servers(); ++s) {
+        EXPECT_NEAR(r->engine->cluster().free_cpus(s), 24, 1e-6) << cfg.policy;
+        EXPECT_NEAR(r->engine->cluster().free_mem_gb(s), 500, 1e-6) << cfg.policy;
+      }
+    }
+}
+
+TEST(SharedOrders, LasIsContinuousAndDlasIsTiresias) {
+  // One GPU. a (100 s) runs from 0; b (100 s) arrives at 10 with less attained service and preempts it.
+  const auto c = test::cluster(1, 1);
+  auto r = test::run(c, {"a,0,1,1000,100", "b,10,1,1000,100"}, "las");
+  EXPECT_DOUBLE_EQ(r->finish("b"), 110);
+  EXPECT_DOUBLE_EQ(r->finish("a"), 200);
+  EXPECT_EQ(make_scheduler("dlas", 1)->name(), make_scheduler("2d-las", 1)->name());
+}
+
+TEST(RoundModel, ReplaysACanonicalTraceWithProfilesByTheRule) {
+  // At the proportional share a job runs as long as the trace says; with TUNE alone on the server it gets its
+  // best case (round model: TUNE gives what fits) and runs sigma times faster.
+  const auto d = test::temp_dir();
+  const std::string one = "job_id,submit_s,num_gpus,model,duration_s\na,0,1,alexnet,1000\n";
+  const auto fair = run(d, "fifo+fair", one, "round");
+  EXPECT_EQ(fair->exec, "round");
+  EXPECT_NEAR(finish_of(*fair, "a"), 1000, 1e-5);
+  const auto tune = run(d, "fifo+tune", one, "round");
+  EXPECT_NEAR(finish_of(*tune, "a"), 1000 / alexnet_sigma(), 1e-5);
+}
+
+TEST(RoundModel, RunsTheJobLevelOrdersOnTiresiasJobs) {
+  SimConfig cfg;
+  cfg.cluster = "synergy128";
+  cfg.trace = std::string(RM_SHARED_DIR) + "/traces/tiresias/60_job.csv";
+  cfg.exec = "round";
+  for (const char* p : {"tiresias+tune", "srsf+greedy", "sjf", "2d-las:thresholds=100,1000+opt"}) {
+    cfg.policy = p;
+    const auto r = simulate(cfg);
+    EXPECT_EQ(r->record.jobs.size(), 60u) << p;
+  }
+  cfg.policy = "a-srpt-p";
+  EXPECT_THROW(simulate(cfg), InputError);
+  cfg.policy = "fifo+tune+backfill";
+  EXPECT_THROW(simulate(cfg), InputError);
+}
+
+TEST(ProfileRule, ByNameThenByClassAndSeededHash) {
+  const auto set = synergy::ProfileSet::load(3);
+  EXPECT_EQ(synergy::profile_for(set, "resnet50", 1).profile->model, "res50");
+  EXPECT_FALSE(synergy::profile_for(set, "gavel:resnet18", 1).by_hash);
+  const auto v = synergy::profile_for(set, "vgg16", 1);
+  EXPECT_TRUE(v.by_hash);
+  EXPECT_EQ(v.profile->task, synergy::Task::kImage);
+  EXPECT_EQ(synergy::profile_for(set, "vgg16", 1).profile, v.profile);  // every job of a model alike
+  EXPECT_EQ(synergy::profile_for(set, "bert", 5).profile->task, synergy::Task::kLanguage);
+  EXPECT_EQ(synergy::profile_for(set, "deepspeech2", 5).profile->model, "deepspeech");
+}
+
+}  // namespace
+}  // namespace rm
