@@ -164,3 +164,32 @@ TEST(ProfileRule, ByNameThenByClassAndSeededHash) {
 
 }  // namespace
 }  // namespace rm
+
+namespace rm {
+namespace {
+
+// Every cell of `list-policies`' matrix, run: a "yes" simulates, a "no" is a clear input error (exit 2).
+TEST(ExecSupport, EveryCellOfTheMatrixIsTrue) {
+  const auto d = test::temp_dir();
+  SimConfig cfg;
+  cfg.cluster = "synergy32";
+  cfg.trace = test::write_file(d, "m.csv",
+                               "job_id,submit_s,num_gpus,model,duration_s\na,0,1,resnet50,600\nb,0,2,lstm,900\n"
+                               "c,0,4,vgg16,300\nd,0,8,resnet50,1200\ne,0,1,lstm,100\nf,0,16,vgg16,700\n");
+  int cells = 0;
+  for (const auto& row : exec_support())
+    for (int m = 0; m < 4; ++m) {
+      cfg.policy = row.policy;
+      cfg.exec = kExecModels[m];
+      ++cells;
+      if (row.why_not[m].empty()) {
+        EXPECT_NO_THROW(simulate(cfg)) << row.policy << " --exec " << cfg.exec;
+      } else {
+        EXPECT_THROW(simulate(cfg), InputError) << row.policy << " --exec " << cfg.exec;
+      }
+    }
+  EXPECT_GE(cells, 4 * 25);
+}
+
+}  // namespace
+}  // namespace rm

@@ -247,20 +247,25 @@ int main(int argc, char** argv) {
                {"ls", "list scheduling: least-loaded GPUs under the cap, bisection (horizon=, u=)"},
                {"ff", "first-fit under the cap, bisection (horizon=, u=)"},
                {"rand", "random idle GPUs, no cap, seeded (horizon=)"}});
-      table("round-order", Rows{
-               {"fifo", "arrival order, skip and continue"},
-               {"srtf", "shortest remaining time (at the job's current speedup)"},
-               {"las", "least attained service x GPUs; loops over the GPU-count prefix"},
-               {"ftf", "finish-time fairness: (waiting + remaining) / ideal duration"},
-               {"drf", "dominant resource share of GPUs, CPUs, memory"},
-               {"tetris", "demand shares x remaining time"}});
-      table("round-mech", Rows{
-               {"fair", "GPU-proportional CPUs and memory"},
-               {"greedy", "Synergy-GREEDY: best-case CPUs and memory or wait"},
-               {"tune", "Synergy-TUNE: best case, else proportional, else shrink peers to proportional"},
-               {"opt", "Synergy-OPT: ILP (COIN-OR Cbc) over the throughput matrices, placed like TUNE"},
-               {"consolidated", "optional third part: fewest-free-GPU server first (default first-fit by GPU id)"}});
-      return 0;
+      std::cout << "\nWhich execution model runs which policy (--exec; a test runs every cell):\n";
+      std::cout << fmt::format("{:<20} {:<11}", "policy", "family");
+      for (const char* m : kExecModels) std::cout << fmt::format(" {:<6}", m);
+      std::cout << "\n";
+      std::vector<std::string> reasons;
+      for (const auto& row : exec_support()) {
+        std::cout << fmt::format("{:<20} {:<11}", row.policy, row.family);
+        for (int m = 0; m < 4; ++m) {
+          std::string cell = "yes";
+          if (!row.why_not[m].empty()) {
+            auto it = std::find(reasons.begin(), reasons.end(), row.why_not[m]);
+            if (it == reasons.end()) it = reasons.insert(reasons.end(), row.why_not[m]);
+            cell = "no(" + std::to_string(it - reasons.begin() + 1) + ")";
+          }
+          std::cout << fmt::format(" {:<6}", cell);
+        }
+        std::cout << "\n";
+      }
+      for (std::size_t i = 0; i < reasons.size(); ++i) std::cout << fmt::format("  ({}) {}\n", i + 1, reasons[i]);
     }
     if (*lc) {
       for (const auto& p : cluster_presets()) {

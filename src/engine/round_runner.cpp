@@ -7,7 +7,10 @@
 #include "engine/simulation.h"
 #include "exec/comm_model.h"
 #include "workload/table_reader.h"
+#include "policy/params.h"
+#include "policy/planner/planner.h"
 #include "policy/registry.h"
+#include "policy/task/task_registry.h"
 #include "workload/cpu_profile_map.h"
 #include "synergy/round_sim.h"
 #include "synergy/workloads.h"
@@ -18,6 +21,12 @@ namespace rm {
 bool is_synergy_workload(const std::string& name) { return name == "synergy-philly" || name == "synergy-synthetic"; }
 
 RoundPolicy parse_round_policy(const std::string& policy, std::uint64_t seed) {
+  const std::string first = parse_policy_part(split_simple(policy, '+').front()).name;
+  if (plan::is_planner(first))
+    throw InputError("--policy", 0, policy,
+                     "the planners plan an offline job set with the ring all-reduce law: use --exec rate");
+  if (task::is_task_policy(policy))
+    throw InputError("--policy", 0, policy, "this is a task-model policy: use --exec task");
   if (is_scheduler_policy(split_simple(policy, '+').front().substr(0, policy.find(':'))))
     throw InputError("--policy", 0, policy,
                      "the round model runs order+allocation policies; this scheduler runs on the job-level engines "

@@ -194,6 +194,10 @@ std::unique_ptr<SimResult> simulate(const SimConfig& cfg) {
   std::string scheduler_name;
   if (r->exec == "task") {
     if (planner) throw InputError("--policy", 0, cfg.policy, "the planners run on the rate model (--exec rate)");
+    if (!task::is_task_policy(cfg.policy))
+      throw InputError("--policy", 0, cfg.policy,
+                       "the task model runs its own policies (ada-srsf, srsf1, srsf2, ... in `ringmaster list-policies`); "
+                       "job-level policies run with --exec rate, graph or round");
     r->task_policy = std::make_unique<task::TaskPolicy>(task::make_task_policy(cfg.policy, cfg.seed));
     scheduler_name = r->task_policy->name;
   } else if (planner) {

@@ -164,6 +164,36 @@ PolicyParts parse_policy(const std::string& spec, std::uint64_t seed) {
   return out;
 }
 
+const std::vector<ExecSupport>& exec_support() {
+  static const std::string task_only = "the task model runs its own policies (ada-srsf, srsf1, ...: task-key, task-place, task-admit)";
+  static const std::string round_parts = "the round model runs order[+first-fit|consolidated][+allocation] policies";
+  static const std::string planner_offline = "the planners plan an offline job set with the ring all-reduce law of the rate model";
+  static const std::string task_law = "needs the task model's per-task DAGs and contended flows";
+  static const std::vector<ExecSupport> v = [] {
+    std::vector<ExecSupport> out;
+    for (const auto& o : orders())
+      out.push_back({o.name, "order", {"", "", task_only, ""}});
+    out.push_back({"tiresias", "preset", {"", "", task_only, ""}});
+    out.push_back({"fifo+consolidated", "placement", {"", "", task_only, ""}});
+    out.push_back({"fifo+random", "placement", {"", "", task_only,
+                   "the round model places with FIRST_FIT over GPUs, CPUs and DRAM (first-fit or consolidated)"}});
+    out.push_back({"fifo+preempt", "flag", {"", "", task_only,
+                   "the round model re-allocates every job at each boundary: preempt/backfill do not apply"}});
+    for (const char* a : {"fair", "greedy", "tune"})
+      out.push_back({std::string("srsf+") + a, "allocation", {"", "", task_only, ""}});
+    out.push_back({"fifo+opt", "allocation", {"Synergy-OPT solves one ILP over a whole round's jobs",
+                   "Synergy-OPT solves one ILP over a whole round's jobs", task_only, ""}});
+    for (const char* s : {"sjf-bco-online", "a-srpt", "a-srpt-p"})
+      out.push_back({s, "scheduler", {"", "", task_only, round_parts + ", not whole schedulers"}});
+    for (const char* s : {"sjf-bco", "ls", "ff", "rand"})
+      out.push_back({s, "planner", {"", planner_offline, planner_offline, planner_offline}});
+    for (const char* s : {"ada-srsf", "srsf1", "srsf2"})
+      out.push_back({s, "task", {task_law, task_law, "", task_law}});
+    return out;
+  }();
+  return v;
+}
+
 std::unique_ptr<QueueOrder> make_order(const std::string& token, std::uint64_t seed) {
   const PolicyPart part = parse_part(token);
   for (const auto& o : orders())

@@ -31,6 +31,16 @@ bool is_scheduler_policy(const std::string& name);
 // One queue order "name[:key=value;...]" (throws InputError if it is not one).
 std::unique_ptr<QueueOrder> make_order(const std::string& token, std::uint64_t seed);
 
+// Which execution model runs which policy: one row per policy family, named by a policy string that
+// `simulate --exec <model>` accepts exactly where the cell is empty; otherwise the cell says why not.
+// Columns: rate, graph, task, round. `ringmaster list-policies` prints it; a test runs every cell.
+struct ExecSupport {
+  std::string policy, family;
+  std::string why_not[4];  // "" = runs
+};
+inline constexpr const char* kExecModels[4] = {"rate", "graph", "task", "round"};
+const std::vector<ExecSupport>& exec_support();
+
 // Throws InputError naming the unknown part.
 std::unique_ptr<Scheduler> make_scheduler(const std::string& spec, std::uint64_t seed);
 
