@@ -17,7 +17,6 @@
 #include "policy/planner/plan_scheduler.h"
 #include "policy/task/task_registry.h"
 #include "engine/round_runner.h"
-#include "policy/composed_scheduler.h"
 
 namespace rm {
 
@@ -230,8 +229,7 @@ std::unique_ptr<SimResult> simulate(const SimConfig& cfg) {
     EngineOptions eo;
     eo.preempt_overhead = from_seconds(cfg.preempt_overhead_s);
     eo.progress = cfg.progress;
-    const auto* composed = dynamic_cast<const ComposedScheduler*>(r->scheduler.get());
-    if (composed && composed->allocates()) {
+    if (r->scheduler->allocates()) {
       r->cpu_profiles = std::make_unique<synergy::ProfileSet>(
           synergy::ProfileSet::load(cpu_ratio_of(r->cluster, cfg.cpu_ratio), cfg.profiles));
       eo.cpu_profiles = r->cpu_profiles.get();

@@ -72,7 +72,10 @@ void ComposedScheduler::schedule_nonpreemptive(const SchedContext& ctx, Decision
       break;
     }
   }
-  if (allocation_) d.resize = free.resized();
+  if (allocation_) {
+    for (std::size_t k = 0; k < d.start.size(); ++k) allocation_->upgrade(*started_[k], d.start[k], free);
+    d.resize = free.resized();
+  }
 }
 
 void ComposedScheduler::schedule_preemptive(const SchedContext& ctx, Decisions& d) {
@@ -141,6 +144,7 @@ void ComposedScheduler::schedule_preemptive(const SchedContext& ctx, Decisions& 
     }
     d.start = std::move(kept);
     started_ = std::move(kept_jobs);
+    for (std::size_t k = 0; k < d.start.size(); ++k) allocation_->upgrade(*started_[k], d.start[k], free);
     d.resize = free.resized();
   }
 }

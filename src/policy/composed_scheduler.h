@@ -16,7 +16,7 @@ class ComposedScheduler final : public Scheduler {
  public:
   ComposedScheduler(std::string name, std::unique_ptr<QueueOrder> order, std::unique_ptr<Placement> placement,
                     ComposedOptions opt, std::unique_ptr<Allocation> allocation = nullptr);
-  bool allocates() const { return allocation_ != nullptr; }
+  bool allocates() const override { return allocation_ != nullptr; }
   std::string name() const override { return name_; }
   Decisions schedule(const SchedContext& ctx) override;
 

@@ -81,6 +81,12 @@ class Allocation {
   virtual ~Allocation() = default;
   virtual std::string name() const = 0;
   virtual bool allocate(const JobState& j, StartDecision& d, FreeMap& free) = 0;
+  // After every start of the pass has its allocation: add what is still free to d's shares (TUNE's top-up
+  // to the best case). Runs in priority order.
+  virtual void upgrade(const JobState& /*j*/, StartDecision& /*d*/, FreeMap& /*free*/) {}
+  // True if allocate() can fail when the GPUs are free (then whole schedulers, which assume their starts
+  // happen, cannot use it).
+  virtual bool may_refuse() const { return false; }
 };
 
 class Scheduler {
@@ -88,6 +94,8 @@ class Scheduler {
   virtual ~Scheduler() = default;
   virtual std::string name() const = 0;
   virtual Decisions schedule(const SchedContext& ctx) = 0;
+  // Whether its decisions carry CPU/DRAM shares (then the backend gives every job a CPU profile).
+  virtual bool allocates() const { return false; }
   // Figures for summary.json: `stable` ones are deterministic (e.g. prediction accuracy); `timing` ones
   // are wall-clock measurements (training and prediction time), written under "timing".
   virtual void report(std::vector<std::pair<std::string, double>>& /*stable*/,

@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "policy/a_srpt.h"
+#include "policy/allocating_scheduler.h"
 #include "policy/allocation/allocations.h"
 #include "policy/composed_scheduler.h"
 #include "policy/order/orders.h"
@@ -74,6 +75,20 @@ const std::vector<AllocationEntry>& allocations() {
       {"opt", "Synergy-OPT: an ILP over the pass's jobs (COIN-OR Cbc), placed by TUNE's placement"},
   };
   return v;
+}
+
+bool is_allocation(const std::string& name) {
+  for (const auto& a : allocations())
+    if (name == a.name) return true;
+  return false;
+}
+
+// The job-level engine's plugins for fair, greedy and tune (opt runs on the round model only).
+std::unique_ptr<Allocation> make_allocation(const std::string& name, std::uint64_t seed) {
+  PluginParams none(name, {}, seed);
+  if (name == "fair") return make_fair_allocation(none);
+  if (name == "greedy") return make_greedy_allocation(none);
+  return make_tune_allocation(none);
 }
 
 const std::map<std::string, std::string> kAliases = {
@@ -183,7 +198,7 @@ const std::vector<ExecSupport>& exec_support() {
       out.push_back({std::string("srsf+") + a, "allocation", {"", "", task_only, ""}});
     out.push_back({"fifo+opt", "allocation", {"Synergy-OPT solves one ILP over a whole round's jobs",
                    "Synergy-OPT solves one ILP over a whole round's jobs", task_only, ""}});
-    for (const char* s : {"sjf-bco-online", "a-srpt", "a-srpt-p"})
+    for (const char* s : {"sjf-bco-online", "a-srpt", "a-srpt-p", "a-srpt-p+tune", "sjf-bco-online+tune"})
       out.push_back({s, "scheduler", {"", "", task_only, round_parts + ", not whole schedulers"}});
     for (const char* s : {"sjf-bco", "ls", "ff", "rand"})
       out.push_back({s, "planner", {"", planner_offline, planner_offline, planner_offline}});
@@ -211,20 +226,27 @@ std::unique_ptr<QueueOrder> make_order(const std::string& token, std::uint64_t s
 bool is_scheduler_policy(const std::string& name) { return is_a_srpt(name) || name == "sjf-bco-online"; }
 
 std::unique_ptr<Scheduler> make_scheduler(const std::string& spec, std::uint64_t seed) {
-  if (const PolicyPart first = parse_part(split_simple(spec, '+').front()); is_a_srpt(first.name)) {
-    if (spec.find('+') != std::string::npos)
-      throw InputError("--policy", 0, spec, first.name + " takes parameters, not other parts");
+  if (const auto parts = split_simple(spec, '+'); is_scheduler_policy(parse_part(parts.front()).name)) {
+    const PolicyPart first = parse_part(parts.front());
+    if (parts.size() > 2 || (parts.size() == 2 && !is_allocation(parse_part(parts[1]).name)))
+      throw InputError("--policy", 0, spec,
+                       first.name + " takes parameters and at most a CPU/memory allocation (+fair|greedy|tune), not other parts");
     PluginParams params(first.name, first.kv, seed);
-    auto s = make_a_srpt(first.name, params);
+    std::unique_ptr<Scheduler> s =
+        is_a_srpt(first.name) ? make_a_srpt(first.name, params) : plan::make_sjf_bco_online(params);
     params.check_all_used();
-    return s;
-  }
-  if (const PolicyPart first = parse_part(split_simple(spec, '+').front()); first.name == "sjf-bco-online") {
-    if (spec.find('+') != std::string::npos)
-      throw InputError("--policy", 0, spec, "sjf-bco-online takes parameters, not other parts");
-    PluginParams params(first.name, first.kv, seed);
-    auto s = plan::make_sjf_bco_online(params);
-    params.check_all_used();
+    if (parts.size() == 2) {
+      const std::string a = parse_part(parts[1]).name;
+      if (a == "opt")
+        throw InputError("--policy", 0, "opt",
+                         "Synergy-OPT solves one ILP over a whole round's jobs: it runs on the round model (--exec round)");
+      auto alloc = make_allocation(a, seed);
+      if (alloc->may_refuse())
+        throw InputError("--policy", 0, a,
+                         first.name + " assumes the jobs it starts do start; " + a +
+                             " may leave one waiting for CPUs (use +tune or +fair)");
+      s = std::make_unique<AllocatingScheduler>(std::move(s), std::move(alloc));
+    }
     return s;
   }
   PolicyParts parts = parse_policy(spec, seed);
@@ -232,12 +254,7 @@ std::unique_ptr<Scheduler> make_scheduler(const std::string& spec, std::uint64_t
   if (parts.allocation == "opt")
     throw InputError("--policy", 0, "opt",
                      "Synergy-OPT solves one ILP over a whole round's jobs: it runs on the round model (--exec round)");
-  if (!parts.allocation.empty()) {
-    PluginParams none(parts.allocation, {}, seed);
-    allocation = parts.allocation == "fair"     ? make_fair_allocation(none)
-                 : parts.allocation == "greedy" ? make_greedy_allocation(none)
-                                                : make_tune_allocation(none);
-  }
+  if (!parts.allocation.empty()) allocation = make_allocation(parts.allocation, seed);
   auto order = std::move(parts.order);
   auto placement = std::move(parts.placement);
   const int preempt = parts.preempt, backfill = parts.backfill;

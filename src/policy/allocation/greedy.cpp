@@ -8,6 +8,7 @@ namespace {
 class Greedy final : public Allocation {
  public:
   std::string name() const override { return "greedy"; }
+  bool may_refuse() const override { return true; }
   bool allocate(const JobState& j, StartDecision& d, FreeMap& free) override {
     std::vector<ServerShare> best, prop;
     for (const auto& x : share_needs(j, d.gpus, free.spec())) {

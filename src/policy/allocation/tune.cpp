@@ -1,9 +1,10 @@
-// Synergy-TUNE (spec S.6.5) on the job-level engine: on each server of its placement a job gets its best-case
-// CPUs and DRAM, cut to what is free; when even min(best case, GPU-proportional share) is not free, running
-// peers on that server that hold more than their proportional share are shrunk toward it (resize decisions,
-// the newest peers first) to make room. So nobody is left below min(best case, proportional) and no GPU idles
-// for want of CPUs, TUNE's two guarantees, with peers shrunk at the decision that needs it instead of at a
-// round boundary.
+// Synergy-TUNE (spec S.6.5) on the job-level engine, in two steps per decision pass. First every job that
+// starts gets, on each server of its placement, min(best case, GPU-proportional share); where even that is
+// not free, running peers there that hold more than their proportional share are shrunk toward it (resize
+// decisions, newest peers first). Then, in priority order, each starting job is topped up to its best case
+// from what is still free. So nobody is left below min(best case, proportional), no GPU idles for want of
+// CPUs (the floors always fit), and spare CPUs and DRAM go to the jobs that profit: TUNE's guarantees, with
+// peers shrunk at the decision that needs it instead of at a round boundary.
 #include <algorithm>
 
 #include "policy/allocation/allocations.h"
@@ -19,11 +20,20 @@ class Tune final : public Allocation {
       const double need_c = std::min(x.best_cpus, x.prop_cpus), need_m = std::min(x.best_mem, x.prop_mem);
       const double short_c = need_c - free.free_cpus(x.server), short_m = need_m - free.free_mem_gb(x.server);
       if (short_c > 0 || short_m > 0) free.shrink_peers(x.server, std::max(0.0, short_c), std::max(0.0, short_m));
-      const double c = std::max(std::min(x.best_cpus, free.free_cpus(x.server)), need_c);
-      const double m = std::max(std::min(x.best_mem, free.free_mem_gb(x.server)), need_m);
-      sh.push_back({x.server, c, m});
+      sh.push_back({x.server, need_c, need_m});
     }
     return commit_shares(std::move(sh), d, free);
+  }
+  void upgrade(const JobState& j, StartDecision& d, FreeMap& free) override {
+    const auto needs = share_needs(j, d.gpus, free.spec());
+    for (std::size_t i = 0; i < needs.size() && i < d.shares.size(); ++i) {
+      ServerShare& sh = d.shares[i];
+      const double add_c = std::clamp(needs[i].best_cpus - sh.cpus, 0.0, std::max(0.0, free.free_cpus(sh.server)));
+      const double add_m = std::clamp(needs[i].best_mem - sh.mem_gb, 0.0, std::max(0.0, free.free_mem_gb(sh.server)));
+      free.take_shares({{sh.server, add_c, add_m}});
+      sh.cpus += add_c;
+      sh.mem_gb += add_m;
+    }
   }
 };
 }  // namespace
