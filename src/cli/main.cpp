@@ -136,7 +136,7 @@ int main(int argc, char** argv) {
   sim->add_option("--format", cfg.format, "auto|canonical|philly|tiresias|gavel|synergy|wang2020")
       ->capture_default_str();
   sim->add_option("--policy", policies,
-                  "a preset, order+placement+flags, a task-model policy or a planner (list-policies); repeat to "
+                  "a preset, order+placement+allocation+flags, a task-model policy or a planner (list-policies); repeat to "
                   "compare several "
                   "(default: fifo, fifo-backfill, sjf, srtf, srsf, tiresias)");
   sim->add_option("--workload", cfg.workload,
@@ -155,10 +155,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   sim->add_option("--measure-ids", cfg.measure_ids,
                   "round model: FIRST:LAST job ids whose JCTs are measured (synergy-* default 4000:4999; replay: all)");
-  sim->add_option("--cpu-ratio", cfg.cpu_ratio, "round model: Synergy profile set 3..6 (default: the cluster's CPUs per GPU)");
-  sim->add_option("--profiles", cfg.profiles, "round model: Synergy profiles folder or CSV (default: bundled)");
+  sim->add_option("--cpu-ratio", cfg.cpu_ratio, "round model and CPU/DRAM allocations: Synergy profile set 3..6 (default: the cluster's CPUs per GPU)");
+  sim->add_option("--profiles", cfg.profiles, "round model and CPU/DRAM allocations: Synergy profiles folder or CSV (default: bundled)");
   sim->add_option("--speed-model", cfg.speed_model,
-                  "round model: binary (best-case demand -> speedup, else 1; the authors') or matrix (the profile's "
+                  "round model and allocations: binary (best-case demand -> speedup, else 1; the authors') or matrix (the profile's "
                   "throughput at the allocation)")
       ->capture_default_str();
   sim->add_option("--job-list", cfg.job_list, "synergy-philly: a trace whose kept jobs give the GPU demands");

@@ -1,0 +1,132 @@
+#!/usr/bin/python3
+"""Cross-paper comparison: every policy family that can run it, on one Philly slice and one cluster.
+
+The first 5,000 jobs (by submit time) of the Philly list on `synergy128` (16 servers x 8 GPUs, 24 CPUs and
+500 GB each), at three offered loads. Job-level engine (`--exec rate`: exclusive GPUs, ring all-reduce over
+the placement, contention): fifo, srtf, srsf, tiresias (2D-LAS + consolidated), a-srpt-p and
+sjf-bco-online, each with GPU-proportional CPUs/DRAM (`fair`, the GPU-only run) and Synergy-TUNE (`tune`).
+Round model (`--exec round`: 300-s leases, every job re-allocated each round, no network): the Synergy
+presets (FIFO with proportional, TUNE, OPT) and two job-level orders with TUNE (srtf+tune, tiresias+tune).
+Prints the table, writes results.csv, README.md's table and jct.png next to this file.
+Usage: run.py [--bin PATH] [--workers N] [--jobs N]
+"""
+import argparse
+import concurrent.futures as cf
+import csv
+import json
+import os
+import subprocess
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+PHILLY = os.path.abspath(os.path.join(ROOT, "..", "shared", "traces", "philly-jobs", "philly.csv"))
+ap = argparse.ArgumentParser()
+ap.add_argument("--bin", default=os.path.join(ROOT, "build", "ringmaster"))
+ap.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+ap.add_argument("--jobs", type=int, default=5000)
+ap.add_argument("--table-only", action="store_true", help="rebuild the table and figure from results.csv")
+args = ap.parse_args()
+TMP = tempfile.mkdtemp(prefix="rm-cross-")
+LOADS = [0.5, 0.7, 0.9]
+JOB_LEVEL = ["fifo", "srtf", "srsf", "tiresias", "a-srpt-p", "sjf-bco-online"]
+POLICIES = [(p + "+" + a, "rate") for p in JOB_LEVEL for a in ("fair", "tune")]
+POLICIES += [(p, "round") for p in ("synergy-proportional", "synergy-tune", "synergy-opt", "srtf+tune", "tiresias+tune")]
+BASE = ["--cluster", "synergy128", "--trace", PHILLY, "--format", "philly", "--max-jobs", str(args.jobs), "-q"]
+
+
+def run(policy, exec_model, scale, tag):
+    out = os.path.join(TMP, tag)
+    subprocess.run([args.bin, "simulate", *BASE, "--exec", exec_model, "--policy", policy, "--arrival-scale",
+                    repr(scale), "--out", out], check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(out, "summary.json")) as f:
+        return json.load(f), out
+
+
+if args.table_only:
+    with open(os.path.join(HERE, "results.csv")) as f:
+        rows = [{k: (v if k in ("policy", "exec") else float(v)) for k, v in r.items()} for r in csv.DictReader(f)]
+else:
+    # Offered load of the slice at scale 1: GPU-seconds of work (each job alone on an idle cluster, i.e. its
+    # run time under FIFO when it never waits for a placement) over (span x GPUs).
+    calib, cdir = run("fifo", "rate", 1000.0, "calib")
+    work, first, last = 0.0, None, None
+    with open(os.path.join(cdir, "jobs.csv")) as f:
+        for r in csv.DictReader(f):
+            work += float(r["num_gpus"]) * float(r["run_s"])
+            t = float(r["submit_s"]) / 1000.0
+            first = t if first is None else min(first, t)
+            last = t if last is None else max(last, t)
+    load1 = work / ((last - first) * 128)
+    print(f"slice: {args.jobs} jobs, offered load {load1:.2f} at the trace's own arrival times on 128 GPUs")
+
+    # The slowest runs first (sjf-bco-online re-plans at every event), so that the workers finish together.
+    tasks = sorted(((p, e, load) for load in LOADS for p, e in POLICIES), key=lambda t: ("sjf-bco" not in t[0], t[2]))
+    rows = []
+    with cf.ThreadPoolExecutor(args.workers) as ex:
+        futs = {ex.submit(run, p, e, load1 / load, f"{p}-{e}-{load}"): (p, e, load) for p, e, load in tasks}
+        for fu in cf.as_completed(futs):
+            p, e, load = futs[fu]
+            s, _ = fu.result()
+            rows.append({"load": load, "policy": p, "exec": e, "avg_jct_h": s["avg_jct_s"] / 3600,
+                         "p99_jct_h": s["p99_jct_s"] / 3600, "makespan_h": s["makespan_s"] / 3600,
+                         "gpu_util": s["gpu_util"], "preemptions": s["preemptions"]})
+    order = {(p, e): i for i, (p, e) in enumerate(POLICIES)}
+    rows.sort(key=lambda r: (r["load"], order[(r["policy"], r["exec"])]))
+    with open(os.path.join(HERE, "results.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: (f"{v:.4f}" if isinstance(v, float) else v) for k, v in r.items()})
+
+lines = ["| policy | model | " + " | ".join(f"load {l}: avg / p99 JCT (h)" for l in LOADS) +
+         " | makespan (h) at 0.9 | util at 0.9 | GPU-hours held at 0.9 |",
+         "|---|---|" + "---|" * len(LOADS) + "---|---|---|"]
+best = {l: min(r["avg_jct_h"] for r in rows if r["load"] == l) for l in LOADS}
+for p, e in POLICIES:
+    cells = []
+    for l in LOADS:
+        r = next(x for x in rows if x["load"] == l and x["policy"] == p and x["exec"] == e)
+        c = f"{r['avg_jct_h']:.1f} / {r['p99_jct_h']:.0f}"
+        cells.append(f"**{c}**" if r["avg_jct_h"] == best[l] else c)
+    r9 = next(x for x in rows if x["load"] == LOADS[-1] and x["policy"] == p and x["exec"] == e)
+    held = r9["gpu_util"] * r9["makespan_h"] * 128 / 1000
+    lines.append(f"| {p} | {e} | " + " | ".join(cells) +
+                 f" | {r9['makespan_h']:.0f} | {r9['gpu_util']:.3f} | {held:.0f}k |")
+table = "\n".join(lines)
+print(table)
+readme = os.path.join(HERE, "README.md")
+if os.path.exists(readme):
+    text = open(readme).read()
+    a, b = "<!-- table -->", "<!-- /table -->"
+    if a in text and b in text:
+        text = text[: text.index(a) + len(a)] + "\n" + table + "\n" + text[text.index(b):]
+        open(readme, "w").write(text)
+
+import matplotlib  # noqa: E402
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+fig, axes = plt.subplots(1, len(LOADS), figsize=(15, 6), sharey=True)
+labels = [f"{p} ({e})" for p, e in POLICIES]
+colors = ["#1f77b4" if e == "rate" and p.endswith("+fair") else "#2ca02c" if e == "rate" else "#d62728"
+          for p, e in POLICIES]
+for ax, l in zip(axes, LOADS):
+    vals = [next(x for x in rows if x["load"] == l and x["policy"] == p and x["exec"] == e)["avg_jct_h"]
+            for p, e in POLICIES]
+    ax.barh(range(len(vals)), vals, color=colors)
+    ax.set_xscale("log")
+    ax.set_title(f"offered load {l}")
+    ax.set_xlabel("average JCT (hours, log scale)")
+    ax.grid(axis="x", alpha=0.3)
+axes[0].set_yticks(range(len(labels)))
+axes[0].set_yticklabels(labels)
+axes[0].invert_yaxis()
+from matplotlib.patches import Patch  # noqa: E402
+fig.legend(handles=[Patch(color="#1f77b4", label="job-level engine, GPU-proportional CPUs"),
+                    Patch(color="#2ca02c", label="job-level engine, Synergy-TUNE"),
+                    Patch(color="#d62728", label="round model (300-s leases)")], loc="lower center", ncol=3)
+fig.suptitle(f"Philly, first {args.jobs} jobs, synergy128 (128 GPUs, 24 CPUs and 500 GB per 8-GPU server)")
+fig.tight_layout(rect=(0, 0.06, 1, 0.97))
+fig.savefig(os.path.join(HERE, "jct.png"), dpi=110)
+print("wrote results.csv, README.md table, jct.png")
