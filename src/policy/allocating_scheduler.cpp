@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "core/error.h"
+#include "policy/allocation/allocations.h"
+
 namespace rm {
 
 Decisions AllocatingScheduler::schedule(const SchedContext& ctx) {
@@ -24,23 +27,17 @@ Decisions AllocatingScheduler::schedule(const SchedContext& ctx) {
   std::vector<std::pair<JobId, const JobState*>> by_id;  // the active jobs, by id
   for (const JobState* a : ctx.active) by_id.push_back({a->id(), a});
   std::sort(by_id.begin(), by_id.end());
-  std::vector<StartDecision> kept;
-  std::vector<const JobState*> kept_jobs;
+  std::vector<const JobState*> jobs;
+  std::vector<StartDecision> known;
   for (auto& sd : d.start) {
     const auto it = std::lower_bound(by_id.begin(), by_id.end(), std::make_pair(sd.job, static_cast<const JobState*>(nullptr)));
-    if (it == by_id.end() || it->first != sd.job) continue;
-    const JobState* j = it->second;
+    if (it == by_id.end() || it->first != sd.job) throw InvariantError("a scheduler started a job that is not active");
     free.take(sd.gpus);
-    if (allocation_->allocate(*j, sd, free)) {
-      kept.push_back(std::move(sd));
-      kept_jobs.push_back(j);
-    } else {
-      free.give(sd.gpus);
-    }
+    known.push_back(std::move(sd));
+    jobs.push_back(it->second);
   }
-  d.start = std::move(kept);
-  for (std::size_t k = 0; k < d.start.size(); ++k) allocation_->upgrade(*kept_jobs[k], d.start[k], free);
-  d.resize = free.resized();
+  d.start = std::move(known);
+  allocate_starts(*allocation_, d, jobs, free);
   return d;
 }
 

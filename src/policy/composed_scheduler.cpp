@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "policy/allocation/allocations.h"
+
 namespace rm {
 
 ComposedScheduler::ComposedScheduler(std::string name, std::unique_ptr<QueueOrder> order,
@@ -72,10 +74,7 @@ void ComposedScheduler::schedule_nonpreemptive(const SchedContext& ctx, Decision
       break;
     }
   }
-  if (allocation_) {
-    for (std::size_t k = 0; k < d.start.size(); ++k) allocation_->upgrade(*started_[k], d.start[k], free);
-    d.resize = free.resized();
-  }
+  if (allocation_) finish_allocation(*allocation_, d, started_, free);
 }
 
 void ComposedScheduler::schedule_preemptive(const SchedContext& ctx, Decisions& d) {
@@ -130,22 +129,7 @@ void ComposedScheduler::schedule_preemptive(const SchedContext& ctx, Decisions& 
     for (const auto& [key, j] : sorted_)
       if (j->running() && !std::binary_search(stopped.begin(), stopped.end(), j->id())) peers.push_back(j);
     free.add_peers(peers);
-    std::vector<StartDecision> kept;
-    std::vector<const JobState*> kept_jobs;
-    for (std::size_t k = 0; k < d.start.size(); ++k) {
-      const JobState* j = started_[k];
-      StartDecision& sd = d.start[k];
-      if (allocation_->allocate(*j, sd, free)) {
-        kept.push_back(std::move(sd));
-        kept_jobs.push_back(j);
-      } else {
-        free.give(sd.gpus);
-      }
-    }
-    d.start = std::move(kept);
-    started_ = std::move(kept_jobs);
-    for (std::size_t k = 0; k < d.start.size(); ++k) allocation_->upgrade(*started_[k], d.start[k], free);
-    d.resize = free.resized();
+    allocate_starts(*allocation_, d, started_, free);
   }
 }
 

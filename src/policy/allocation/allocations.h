@@ -20,6 +20,13 @@ struct ShareNeed {
   double prop_cpus = 0, prop_mem = 0, best_cpus = 0, best_mem = 0;
 };
 std::vector<ShareNeed> share_needs(const JobState& j, const std::vector<GpuRef>& gpus, const ClusterSpec& c);
+// The allocation step of a scheduling pass whose start decisions `d.start` (of `jobs`, same order) have their
+// GPUs taken in `free`: each start gets its CPUs/DRAM in order (one that gets none is dropped and its GPUs
+// given back), then every kept start is topped up, and the peers resized become d.resize.
+void allocate_starts(Allocation& a, Decisions& d, std::vector<const JobState*>& jobs, FreeMap& free);
+// Only the top-ups and resizes (the starts already have their shares).
+void finish_allocation(Allocation& a, Decisions& d, const std::vector<const JobState*>& jobs, FreeMap& free);
+
 // Takes `shares` in `free` and stores them in `d` if every one fits; else false and nothing taken.
 bool commit_shares(std::vector<ServerShare> shares, StartDecision& d, FreeMap& free);
 

@@ -35,6 +35,27 @@ bool commit_shares(std::vector<ServerShare> shares, StartDecision& d, FreeMap& f
   return true;
 }
 
+void allocate_starts(Allocation& a, Decisions& d, std::vector<const JobState*>& jobs, FreeMap& free) {
+  std::vector<StartDecision> kept;
+  std::vector<const JobState*> kept_jobs;
+  for (std::size_t k = 0; k < d.start.size(); ++k) {
+    if (a.allocate(*jobs[k], d.start[k], free)) {
+      kept.push_back(std::move(d.start[k]));
+      kept_jobs.push_back(jobs[k]);
+    } else {
+      free.give(d.start[k].gpus);
+    }
+  }
+  d.start = std::move(kept);
+  jobs = std::move(kept_jobs);
+  finish_allocation(a, d, jobs, free);
+}
+
+void finish_allocation(Allocation& a, Decisions& d, const std::vector<const JobState*>& jobs, FreeMap& free) {
+  for (std::size_t k = 0; k < d.start.size(); ++k) a.upgrade(*jobs[k], d.start[k], free);
+  d.resize = free.resized();
+}
+
 namespace {
 class Fair final : public Allocation {
  public:
