@@ -199,6 +199,10 @@ void Engine::check_final() const {
     throw InvariantError("GPU-seconds not conserved: jobs held " + std::to_string(held) + " GPU-us, cluster was busy " +
                          std::to_string(busy_gpu_us_));
   if (cluster_.free_gpus() != cluster_.total_gpus()) throw InvariantError("GPUs still held at the end");
+  for (int s = 0; s < cluster_.num_servers(); ++s)
+    if (std::abs(cluster_.free_cpus(s) - cluster_.server(s).cpus) > 1e-6 ||
+        std::abs(cluster_.free_mem_gb(s) - cluster_.server(s).dram_gb) > 1e-6)
+      throw InvariantError("CPUs or DRAM still held at the end on server " + std::to_string(s));
 }
 
 RunRecord record_of(const Engine& e) {
