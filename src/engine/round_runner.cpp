@@ -223,7 +223,7 @@ void run_round_model(const SimConfig& cfg, SimResult& r) {
     if (!j.finished || j.id < o.window_lo || j.id > o.window_hi) continue;
     JobSpec sp;
     sp.id = static_cast<JobId>(r.workload.jobs.size());
-    sp.name = j.spec.name;
+    sp.name = j.name;
     sp.submit = from_seconds(j.arrival);
     sp.num_gpus = j.g;
     sp.model = j.model;

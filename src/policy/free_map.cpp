@@ -8,12 +8,14 @@ namespace rm {
 FreeMap::FreeMap(const Cluster& c) : spec_(&c.spec()) {
   free_.resize(c.num_servers());
   count_.resize(c.num_servers());
+  cpus_.resize(c.num_servers());
+  mem_.resize(c.num_servers());
   for (int s = 0; s < c.num_servers(); ++s) {
     free_[s].resize(c.server(s).gpus);
     for (int g = 0; g < c.server(s).gpus; ++g) free_[s][g] = c.is_free({s, g});
     count_[s] = c.free_gpus(s);
-    cpus_.push_back(c.free_cpus(s));
-    mem_.push_back(c.free_mem_gb(s));
+    cpus_[s] = c.free_cpus(s);
+    mem_[s] = c.free_mem_gb(s);
     total_ += count_[s];
   }
 }

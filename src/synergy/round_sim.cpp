@@ -52,6 +52,7 @@ class Sim {
     const Vec& tot = cl_.totals();
     order_->bind({tot[kGpu], tot[kCpu], tot[kMem]});
     las_ = order_->name() == "las";
+    fair_ = o.mech == "fair";
     starvation_flag_ = order_->name() != "fifo";
     check_mechanism(o.mech);
     if (!(o.round_s > 0)) throw InputError("--round", 0, "", "must be > 0");
@@ -116,19 +117,18 @@ class Sim {
     j.arrival = ji.arrival;
     j.N = ji.N;
     init_job(j, profiles_.get(ji.model, ji.file, ji.line), ji.g, P_);
-    j.spec.id = static_cast<JobId>(r_.jobs.size() - 1);
-    j.spec.name = ji.name.empty() ? std::to_string(ji.id) : ji.name;
-    j.spec.model = ji.model;
-    j.spec.submit = from_seconds(ji.arrival);
-    j.spec.num_gpus = ji.g;
-    j.spec.iterations = ji.N;
-    j.spec.file = ji.file;
-    j.spec.line = ji.line;
-    j.view.spec = &j.spec;
-    j.view.arrival_s = ji.arrival;
-    j.view.cpu_demand = j.c;
-    j.view.mem_demand = j.m;
-    j.view.ideal_iter_time = j.t;
+    j.name = ji.name.empty() ? std::to_string(ji.id) : ji.name;
+    auto& [spec, view] = views_.emplace_back();
+    spec.id = static_cast<JobId>(r_.jobs.size() - 1);
+    spec.submit = from_seconds(ji.arrival);  // what the orders read; the model and origin stay in j / ji
+    spec.num_gpus = ji.g;
+    spec.iterations = ji.N;
+    view.spec = &spec;
+    view.arrival_s = ji.arrival;
+    view.cpu_demand = j.c;
+    view.mem_demand = j.m;
+    view.ideal_iter_time = j.t;
+    j.view = &view;
     return j;
   }
 
@@ -229,10 +229,10 @@ class Sim {
   // The view a queue order reads: progress, attained service and the expected speedup as of now. Synergy's
   // remaining time is at the proportional share, divided by the current sigma unless the mechanism is fair.
   void refresh_view(Job& j, Time now) {
-    JobState& v = j.view;
+    JobState& v = *j.view;
     v.status = j.gpus.empty() ? JobStatus::Queued : JobStatus::Running;
     v.remaining = j.N - j.done;
-    v.speedup = o_.mech == "fair" ? 1.0 : j.sigma;
+    v.speedup = fair_ ? 1.0 : j.sigma;
     v.run_us = from_seconds(j.attained);  // seconds of leases credited, as of now
     v.last_start = now;
     v.iter_time = 0;
@@ -246,7 +246,7 @@ class Sim {
     for (Job* j : runnable_) {
       refresh_view(*j, now);
       const double p = starvation_flag_ && j->prio ? -1.0 : 0.0;
-      keyed_.push_back({{p, order_->key(j->view, now), j->arrival}, j});
+      keyed_.push_back({{p, order_->key(*j->view, now), j->arrival}, j});
     }
     std::stable_sort(keyed_.begin(), keyed_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     for (std::size_t i = 0; i < keyed_.size(); ++i) runnable_[i] = keyed_[i].second;
@@ -353,12 +353,13 @@ class Sim {
   RoundOptions o_;
   ResCluster cl_;
   std::shared_ptr<QueueOrder> order_;
-  bool las_ = false, starvation_flag_ = true;  // LAS's loop set (S.10 item 16); FIFO ignores the flag
+  bool las_ = false, starvation_flag_ = true, fair_ = false;  // LAS's loop set (S.10 item 16); FIFO ignores the flag
   std::unique_ptr<PassCtx> ctx_;
   RoundResult r_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> pq_;
   std::uint64_t seq_ = 0;
   std::vector<Job*> runnable_;
+  std::deque<std::pair<JobSpec, JobState>> views_;  // one per job, beside r_.jobs
   std::vector<std::pair<std::array<double, 3>, Job*>> keyed_;
   std::vector<Job*> loop_;
   double now_ = 0, lease_end_ = 0, next_schedule_ = 0;

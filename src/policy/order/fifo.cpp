@@ -1,4 +1,4 @@
-// FIFO: by submit time (the tie-break does all the work).
+// FIFO: by submit time.
 #include "policy/order/orders.h"
 
 namespace rm {
@@ -6,7 +6,8 @@ namespace {
 class Fifo final : public QueueOrder {
  public:
   std::string name() const override { return "fifo"; }
-  double key(const JobState&, Time) const override { return 0; }
+  // The submit time (the schedulers' tie-break is submit time too: the same order, decided sooner).
+  double key(const JobState& j, Time) const override { return j.arrival_s; }
 };
 }  // namespace
 std::unique_ptr<QueueOrder> make_fifo(PluginParams&) { return std::make_unique<Fifo>(); }
