@@ -140,6 +140,29 @@ TEST(RoundModel, ReplaysACanonicalTraceWithProfilesByTheRule) {
   EXPECT_NEAR(finish_of(*tune, "a"), 1000 / alexnet_sigma(), 1e-5);
 }
 
+TEST(RoundModel, LeaseLengthIsAnOption) {
+  // Two GPUs busy with 1000-s jobs from 0; a 100-s job arrives at 10 and, under SRTF, takes a GPU at the next
+  // round boundary R: it ends at R + 100.
+  const std::string three = "job_id,submit_s,num_gpus,model,duration_s\na,0,1,alexnet,1000\nb,0,1,alexnet,1000\n"
+                            "c,10,1,alexnet,100\n";
+  for (double r : {300.0, 360.0}) {
+    SimConfig cfg;
+    const auto d = test::temp_dir();
+    cfg.cluster = test::write_file(d, "c.yaml", kOneServer);
+    cfg.trace = test::write_file(d, "t.csv", three);
+    cfg.policy = "srtf+fair";
+    cfg.exec = "round";
+    cfg.round_s = r;
+    EXPECT_NEAR(finish_of(*simulate(cfg), "c"), r + 100, 1e-5) << r;
+  }
+  SimConfig bad;
+  bad.exec = "round";
+  bad.cluster = "synergy32";
+  bad.round_s = 0;
+  bad.trace = std::string(RM_SHARED_DIR) + "/goldens/synergy/test_trace.csv";
+  EXPECT_THROW(simulate(bad), InputError);
+}
+
 TEST(RoundModel, RunsTheJobLevelOrdersOnTiresiasJobs) {
   SimConfig cfg;
   cfg.cluster = "synergy128";

@@ -150,6 +150,8 @@ int main(int argc, char** argv) {
   sim->add_option("--load", cfg.gen.load,
                   "luo2025: offered load (GPU-seconds per second / --gpus); synergy-*: arrivals per hour")
       ->capture_default_str();
+  sim->add_option("--round", cfg.round_s, "round model: lease length R in seconds (Synergy, Blox: 300; Gavel: 360)")
+      ->capture_default_str();
   sim->add_flag("--static", cfg.is_static, "round model, replay: first round at t = 1 s (the Synergy authors' --static)");
   sim->add_option("--split", cfg.split, "synergy-* workloads: image,language,speech job shares in %")
       ->capture_default_str();

@@ -187,6 +187,11 @@ void run_round_model(const SimConfig& cfg, SimResult& r) {
     throw InputError("--speed-model", 0, cfg.speed_model, "must be binary or matrix");
   o.compat = cfg.compat == "synergy";
   o.is_static = cfg.is_static;
+  o.round_s = cfg.round_s;
+  if (!(cfg.round_s > 0) || !std::isfinite(cfg.round_s))
+    throw InputError("--round", 0, std::to_string(cfg.round_s), "the lease length must be a positive number of seconds");
+  if (cfg.compat == "synergy" && cfg.round_s != 300)
+    throw InputError("--round", 0, std::to_string(cfg.round_s), "--compat synergy runs the authors' 300-s rounds");
   o.progress = cfg.progress;
   std::unique_ptr<JobSource> src;
   ProfileRuleCount profile_rule;

@@ -20,23 +20,25 @@ struct JobState {
   JobStatus status = JobStatus::Pending;
   std::vector<GpuRef> gpus;     // current placement (empty unless running)
   std::vector<int> servers;     // distinct servers of the placement, ascending
+  // The fields a queue key reads (remaining time, attained service) share one cache line.
   double remaining = 0;         // iterations left as of progress_time
   Time progress_time = 0;       // when `remaining` was last brought up to date
   double iter_time = 0;         // seconds per iteration now (running)
   double ideal_iter_time = 0;   // on the ideal placement, no contention
+  // The speed the backend expects relative to ideal_iter_time (Synergy's best-case speedup sigma on the
+  // round model; 1 on the job-level engine).
+  double speedup = 1;
   Time stall_until = 0;         // restart overhead: no progress before this
-  Time first_start = kNever;
   Time last_start = kNever;
-  Time finish = kNever;
   Time run_us = 0;              // time holding GPUs, as of the last stop
+  Time first_start = kNever;
+  Time finish = kNever;
   int preemptions = 0;
   std::uint64_t epoch = 0;      // bumped whenever a scheduled completion becomes stale
-  // The backend's estimates for resource-sensitive orders: the speed it expects relative to
-  // ideal_iter_time (Synergy's best-case speedup sigma; 1 on the job-level engine), and the job's
-  // best-case CPUs and DRAM GB (0 where the backend allocates none).
-  double speedup = 1;
-  double cpu_demand = 0, mem_demand = 0;
   double arrival_s = 0;         // submit time in seconds as the backend knows it (exact, not rounded to us)
+  // The job's best-case CPUs and DRAM GB for resource-sensitive orders (DRF, Tetris): from its profile where
+  // the backend has one, else its GPU-proportional share.
+  double cpu_demand = 0, mem_demand = 0;
   // Resource-sensitive allocation (a policy with greedy/tune; docs/policies.md): the job's CPU/memory
   // profile and its best-case speedup (cpu_demand / mem_demand above are its best case), what it holds
   // now per server, and the speed factor the law gives that allocation.
