@@ -266,7 +266,7 @@ void run_round_model(const SimConfig& cfg, SimResult& r) {
                     {"sim_hours", rr.end_time / 3600}};
   r.record.extra.insert(r.record.extra.end(), rule_keys.begin(), rule_keys.end());
   // Utilisation and makespan over the whole run (not only the measured jobs).
-  r.summary = summarize(r.record, 0);
+  r.summary = summarize(r.record, r.unschedulable.size());  // non-Synergy traces may skip some
   r.summary.gpu_util = rr.end_time > 0 ? rr.busy_gpu_s / (r.cluster.total_gpus() * rr.end_time) : 0;
   r.summary.makespan_s = last_finish;
 }
