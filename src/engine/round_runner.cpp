@@ -27,7 +27,7 @@ RoundPolicy parse_round_policy(const std::string& policy, std::uint64_t seed) {
                      "the planners plan an offline job set with the ring all-reduce law: use --exec rate");
   if (task::is_task_policy(policy))
     throw InputError("--policy", 0, policy, "this is a task-model policy: use --exec task");
-  if (is_scheduler_policy(split_simple(policy, '+').front().substr(0, policy.find(':'))))
+  if (is_scheduler_policy(first))
     throw InputError("--policy", 0, policy,
                      "the round model runs order+allocation policies; this scheduler runs on the job-level engines "
                      "(see `ringmaster list-policies`)");
@@ -139,6 +139,12 @@ std::vector<synergy::JobInit> jobs_from_trace(const SimConfig& cfg, SimResult& r
 
 }  // namespace
 
+bool matrix_speed_of(const SimConfig& cfg) {
+  if (cfg.speed_model != "binary" && cfg.speed_model != "matrix")
+    throw InputError("--speed-model", 0, cfg.speed_model, "must be binary or matrix");
+  return cfg.speed_model == "matrix";
+}
+
 int cpu_ratio_of(const ClusterSpec& c, int given) {
   if (given != 0) return given;
   const ServerSpec& s0 = c.servers.at(0);
@@ -182,9 +188,7 @@ void run_round_model(const SimConfig& cfg, SimResult& r) {
   o.order = pol.order->name();
   o.mech = pol.mech;
   o.consolidated = pol.consolidated;
-  o.matrix_speed = cfg.speed_model == "matrix";
-  if (cfg.speed_model != "binary" && cfg.speed_model != "matrix")
-    throw InputError("--speed-model", 0, cfg.speed_model, "must be binary or matrix");
+  o.matrix_speed = matrix_speed_of(cfg);
   o.compat = cfg.compat == "synergy";
   o.is_static = cfg.is_static;
   o.round_s = cfg.round_s;

@@ -18,6 +18,8 @@ bool is_synergy_workload(const std::string& name);
 // The Synergy profile set for a cluster: `given` (--cpu-ratio) or its CPUs per GPU rounded, 3..6.
 
 int cpu_ratio_of(const ClusterSpec& c, int given);
+// --speed-model: binary (false) or matrix (true); throws InputError otherwise.
+bool matrix_speed_of(const SimConfig& cfg);
 // The first `jobs` jobs of a synergy-* generator as a Synergy replay CSV (id,model,arrival_s,iterations,gpus).
 std::string synergy_workload_csv(const SimConfig& cfg, int jobs);
 // A composed policy of the registry, "order[+placement][+allocation]" (allocation default: fair), for the

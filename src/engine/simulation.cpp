@@ -234,9 +234,7 @@ std::unique_ptr<SimResult> simulate(const SimConfig& cfg) {
           synergy::ProfileSet::load(cpu_ratio_of(r->cluster, cfg.cpu_ratio), cfg.profiles));
       eo.cpu_profiles = r->cpu_profiles.get();
       eo.seed = cfg.seed;
-      if (cfg.speed_model != "binary" && cfg.speed_model != "matrix")
-        throw InputError("--speed-model", 0, cfg.speed_model, "must be binary or matrix");
-      eo.matrix_speed = cfg.speed_model == "matrix";
+      eo.matrix_speed = matrix_speed_of(cfg);
     }
     r->engine = std::make_unique<Engine>(r->cluster, r->workload.jobs, *r->scheduler,
                                          r->exec == "graph" ? make_graph_model(r->cluster) : make_rate_model(r->cluster),
