@@ -73,6 +73,13 @@ class Cluster {
   int free_gpus(int server) const { return free_per_server_[server]; }
   JobId owner(GpuRef g) const { return owner_[offset_[g.server] + g.gpu]; }
   bool is_free(GpuRef g) const { return owner(g) == kNoJob; }
+  // Flat views for scratch copies (FreeMap): GPU g of server s is owners()[gpu_offsets()[s] + g];
+  // gpu_offsets() has num_servers() + 1 entries.
+  const std::vector<int>& gpu_offsets() const { return offset_; }
+  const std::vector<JobId>& owners() const { return owner_; }
+  const std::vector<int>& free_gpus_per_server() const { return free_per_server_; }
+  const std::vector<double>& free_cpus_per_server() const { return free_cpus_; }
+  const std::vector<double>& free_mem_per_server() const { return free_mem_; }
 
   // Throws InvariantError if any GPU is already owned (no double-booking) or out of range.
   void allocate(JobId job, const std::vector<GpuRef>& gpus);

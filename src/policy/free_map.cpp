@@ -5,32 +5,32 @@
 
 namespace rm {
 
-FreeMap::FreeMap(const Cluster& c) : spec_(&c.spec()) {
-  free_.resize(c.num_servers());
-  count_.resize(c.num_servers());
-  cpus_.resize(c.num_servers());
-  mem_.resize(c.num_servers());
-  for (int s = 0; s < c.num_servers(); ++s) {
-    free_[s].resize(c.server(s).gpus);
-    for (int g = 0; g < c.server(s).gpus; ++g) free_[s][g] = c.is_free({s, g});
-    count_[s] = c.free_gpus(s);
-    cpus_[s] = c.free_cpus(s);
-    mem_[s] = c.free_mem_gb(s);
-    total_ += count_[s];
-  }
+FreeMap::FreeMap(const Cluster& c)
+    : spec_(&c.spec()),
+      offset_(&c.gpu_offsets()),
+      count_(c.free_gpus_per_server()),
+      cpus_(c.free_cpus_per_server()),
+      mem_(c.free_mem_per_server()),
+      total_(c.free_gpus()) {
+  const std::vector<JobId>& own = c.owners();
+  free_.resize(own.size());
+  for (size_t k = 0; k < own.size(); ++k) free_[k] = own[k] == kNoJob;
 }
 
 std::vector<GpuRef> FreeMap::take_from(int s, int n) const {
   std::vector<GpuRef> out;
-  for (int g = 0; g < static_cast<int>(free_[s].size()) && static_cast<int>(out.size()) < n; ++g)
-    if (free_[s][g]) out.push_back({s, g});
+  const int base = (*offset_)[s], gpus = (*offset_)[s + 1] - base;
+  out.reserve(n);
+  for (int g = 0; g < gpus && static_cast<int>(out.size()) < n; ++g)
+    if (free_[base + g]) out.push_back({s, g});
   return out;
 }
 
 void FreeMap::take(const std::vector<GpuRef>& gpus) {
   for (const auto& g : gpus) {
-    if (!free_[g.server][g.gpu]) throw InvariantError("placement chose a GPU that is not free");
-    free_[g.server][g.gpu] = 0;
+    char& f = free_[(*offset_)[g.server] + g.gpu];
+    if (!f) throw InvariantError("placement chose a GPU that is not free");
+    f = 0;
     --count_[g.server];
     --total_;
   }
@@ -86,8 +86,9 @@ std::vector<ResizeDecision> FreeMap::resized() const {
 
 void FreeMap::give(const std::vector<GpuRef>& gpus) {
   for (const auto& g : gpus) {
-    if (free_[g.server][g.gpu]) throw InvariantError("GPU given back twice");
-    free_[g.server][g.gpu] = 1;
+    char& f = free_[(*offset_)[g.server] + g.gpu];
+    if (f) throw InvariantError("GPU given back twice");
+    f = 1;
     ++count_[g.server];
     ++total_;
   }

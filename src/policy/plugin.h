@@ -16,10 +16,10 @@ class FreeMap {
  public:
   explicit FreeMap(const Cluster& c);
   const ClusterSpec& spec() const { return *spec_; }
-  int num_servers() const { return static_cast<int>(free_.size()); }
+  int num_servers() const { return static_cast<int>(count_.size()); }
   int free_on(int s) const { return count_[s]; }
   int total_free() const { return total_; }
-  bool is_free(GpuRef g) const { return free_[g.server][g.gpu]; }
+  bool is_free(GpuRef g) const { return free_[(*offset_)[g.server] + g.gpu]; }
   // The first `n` free GPUs of server s, in index order.
   std::vector<GpuRef> take_from(int s, int n) const;
   void take(const std::vector<GpuRef>& gpus);
@@ -40,7 +40,8 @@ class FreeMap {
 
  private:
   const ClusterSpec* spec_;
-  std::vector<std::vector<char>> free_;
+  const std::vector<int>* offset_;  // the cluster's: GPU g of server s is free_[(*offset_)[s] + g]
+  std::vector<char> free_;
   std::vector<int> count_;
   std::vector<double> cpus_, mem_;
   int total_ = 0;

@@ -248,7 +248,9 @@ class Sim {
       const double p = starvation_flag_ && j->prio ? -1.0 : 0.0;
       keyed_.push_back({{p, order_->key(*j->view, now), j->arrival}, j});
     }
-    std::stable_sort(keyed_.begin(), keyed_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    const auto by_key = [](const auto& a, const auto& b) { return a.first < b.first; };
+    if (std::is_sorted(keyed_.begin(), keyed_.end(), by_key)) return;  // FIFO's list always is: O(n), not a sort
+    std::stable_sort(keyed_.begin(), keyed_.end(), by_key);
     for (std::size_t i = 0; i < keyed_.size(); ++i) runnable_[i] = keyed_[i].second;
   }
 

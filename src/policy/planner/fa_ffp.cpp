@@ -8,6 +8,7 @@
 namespace rm::plan {
 
 bool fa_ffp(const PJob& j, double theta, ListSim& sim, std::vector<int>& out, double u) {
+  if (sim.idle_count() < j.G) return false;  // what the scan below would find
   std::vector<int> cand;
   for (int g = 0; g < sim.num_gpus(); ++g)
     if (sim.idle(g) && sim.load[g] + j.rho_hat / u <= theta) cand.push_back(g);

@@ -10,6 +10,7 @@
 namespace rm::plan {
 
 bool lbsgf(const PJob& j, double theta, ListSim& sim, std::vector<int>& out, double u, bool global) {
+  if (sim.idle_count() < j.G) return false;  // what the scan below would find
   const int ns = sim.num_servers();
   std::vector<double> avg(ns, 0);
   for (int s = 0; s < ns; ++s) {

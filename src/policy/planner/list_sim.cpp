@@ -16,6 +16,7 @@ ListSim::ListSim(const Instance& in, const yu::ModelParams& mp) : in_(in), mp_(m
     }
   }
   holder_.assign(gpu_server_.size(), -1);
+  idle_ = static_cast<int>(gpu_server_.size());
   split_on_.assign(server_ids_.size(), 0);
   load.assign(gpu_server_.size(), 0.0);
   out_.resize(in.jobs.size());
@@ -26,16 +27,19 @@ void ListSim::start(const PJob& j, const std::vector<int>& gpus, double remainin
   for (int g : gpus) {
     if (holder_[g] >= 0) throw InvariantError("planner: GPU " + std::to_string(g) + " given to two jobs");
     holder_[g] = j.id;
+    --idle_;
     if (std::find(r.servers.begin(), r.servers.end(), gpu_server_[g]) == r.servers.end())
       r.servers.push_back(gpu_server_[g]);
   }
   out_[j.id].start = clock_;
   out_[j.id].gpus = gpus;
-  touched_.assign(server_ids_.size(), 0);
-  if (r.servers.size() > 1)
-    for (int s : r.servers) ++split_on_[s], touched_[s] = 1;
+  const bool split = r.servers.size() > 1;
   running_.push_back(std::move(r));
-  rerate(touched_);
+  if (split) {
+    touched_.assign(server_ids_.size(), 0);
+    for (int s : running_.back().servers) ++split_on_[s], touched_[s] = 1;
+    rerate(touched_);
+  }
   rate(running_.back());  // the new job itself, split or not
 }
 
@@ -53,12 +57,14 @@ void ListSim::rate(Run& r) {
   const PJob& j = in_.jobs[r.job];
   if (in_.law) {
     r.tau = in_.law(j, r.servers, split_on_);
+    r.per = yu::per_slot(r.tau, mp_);
     return;
   }
   int p = 0;
   if (r.servers.size() > 1)
     for (int s : r.servers) p = std::max(p, split_on_[s]);
   r.tau = yu::tau_slots(j.tau0, p, static_cast<int>(r.servers.size()), mp_);
+  r.per = yu::per_slot(r.tau, mp_);
 }
 
 void ListSim::advance() {
@@ -66,29 +72,33 @@ void ListSim::advance() {
   // Time to the next completion under the current rates.
   double dt = std::numeric_limits<double>::infinity();
   for (const auto& r : running_) {
-    const double rate = yu::per_slot(r.tau, mp_);
+    const double rate = r.per;
     if (!(rate > 0)) throw InputError("--compat", 0, "yu2022", "an iteration longer than a slot never progresses");
     // Whole slots under floor_slots: a job finishes at the end of the slot in which it reaches F.
     dt = std::min(dt, mp_.floor_slots ? std::ceil(r.remaining / rate - 1e-9) : r.remaining / rate);
   }
   clock_ += dt;
   touched_.assign(server_ids_.size(), 0);
+  bool any = false;  // a split job ended: the jobs on its servers speed up
   std::size_t kept = 0;
   for (std::size_t i = 0; i < running_.size(); ++i) {
     Run& r = running_[i];
-    r.remaining -= dt * yu::per_slot(r.tau, mp_);
+    r.remaining -= dt * r.per;
     if (r.remaining <= 1e-9 * in_.jobs[r.job].F) {
       out_[r.job].finish = clock_;
       for (int g : out_[r.job].gpus) holder_[g] = -1;
-      if (r.servers.size() > 1)
+      idle_ += static_cast<int>(out_[r.job].gpus.size());
+      if (r.servers.size() > 1) {
         for (int s : r.servers) --split_on_[s], touched_[s] = 1;
+        any = true;
+      }
     } else {
       if (kept != i) running_[kept] = std::move(r);
       ++kept;
     }
   }
   running_.resize(kept);
-  rerate(touched_);
+  if (any) rerate(touched_);
 }
 
 void ListSim::finish_all() {

@@ -74,6 +74,7 @@ class ListSim {
   const std::vector<int>& server_gpu_ids(int s) const { return server_ids_[s]; }
   int num_servers() const { return static_cast<int>(server_ids_.size()); }
   bool idle(int g) const { return holder_[g] < 0; }
+  int idle_count() const { return idle_; }  // GPUs no running job holds
   bool any_running() const { return !running_.empty(); }
   std::vector<double> load;  // U[g], the planners' estimated load per GPU
   void start(const PJob& j, const std::vector<int>& gpus, double remaining = -1);  // -1: all of j.F
@@ -87,6 +88,7 @@ class ListSim {
     double remaining;          // iterations
     double tau;                // slots per iteration now
     std::vector<int> servers;  // distinct, in order of first appearance
+    double per = 0;            // iterations per slot at tau (yu::per_slot), kept with tau
   };
   // Re-rates the running jobs with a server in `touched` (split counts changed there).
   void rerate(const std::vector<char>& touched);
@@ -96,6 +98,7 @@ class ListSim {
   std::vector<int> gpu_server_, holder_;
   std::vector<std::vector<int>> server_ids_;
   std::vector<Run> running_;
+  int idle_ = 0;
   std::vector<int> split_on_;  // running split jobs per server (eq. 6)
   std::vector<char> touched_;
   std::vector<PlannedJob> out_;
