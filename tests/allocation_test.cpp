@@ -77,8 +77,11 @@ TEST(Allocation, GreedyKeepsTheBestCaseAndLetsTheNewcomerWait) {
   EXPECT_NEAR(finish_of(*r, "b"), a_end + 1000 / alexnet_sigma(), 1e-5);
 }
 
-TEST(Allocation, OptNeedsTheRoundModelAndUnknownAllocationsAreNamed) {
-  EXPECT_THROW(make_scheduler("fifo+opt", 1), InputError);
+TEST(Allocation, EveryAllocationComposesAndUnknownOnesAreNamed) {
+  EXPECT_EQ(make_scheduler("fifo+opt", 1)->name(), "fifo+first-fit+opt");
+  EXPECT_TRUE(make_scheduler("fifo+opt", 1)->matrix_speed());
+  EXPECT_FALSE(make_scheduler("fifo+tune", 1)->matrix_speed());
+  EXPECT_EQ(make_scheduler("a-srpt-p+opt", 1)->name(), make_scheduler("a-srpt-p", 1)->name() + "+opt");
   try {
     make_scheduler("srsf+tuned", 1);
     FAIL();
@@ -91,6 +94,23 @@ TEST(Allocation, OptNeedsTheRoundModelAndUnknownAllocationsAreNamed) {
   EXPECT_EQ(make_scheduler("a-srpt-p+tune", 1)->name(), make_scheduler("a-srpt-p", 1)->name() + "+tune");
 }
 
+TEST(Allocation, OptSizesThePassByItsIlpAndRunsAtTheMatrixCell) {
+  // Both jobs start in one pass on 2 GPUs, 6 CPUs, 250 GB. TUNE: alexnet's floor 3 CPUs + 125 GB, lstm's its
+  // best case 1 CPU + 20 GB, then alexnet topped up to 5 CPUs, still short of its (capped) best case of 6:
+  // binary speed 1. OPT: the ILP over both (capacity 6 CPUs, 250 GB) picks alexnet's cell (5 CPUs, 62.5 GB),
+  // throughput 1.53, and lstm's (1 CPU, 20.8 GB), throughput 1; alexnet runs at the matrix cell, 1.53.
+  const char* trace = "job_id,submit_s,num_gpus,model,duration_s\na,0,1,alexnet,1000\nb,0,1,lstm,1000\n";
+  const auto d = test::temp_dir();
+  const auto tune = run(d, "fifo+tune", trace, "rate"), opt = run(d, "fifo+opt", trace, "rate");
+  EXPECT_NEAR(finish_of(*tune, "a"), 1000, 1e-6);
+  EXPECT_NEAR(finish_of(*opt, "a"), 1000 / 1.53, 1e-6);
+  EXPECT_NEAR(finish_of(*opt, "b"), 1000, 1e-6);
+  EXPECT_DOUBLE_EQ(opt->engine->cluster().free_cpus(0), 6);
+  EXPECT_DOUBLE_EQ(opt->engine->cluster().free_mem_gb(0), 250);
+  // A whole scheduler composes with it too (A-SRPT-P's starts get the ILP's sizes).
+  EXPECT_NEAR(finish_of(*run(d, "a-srpt-p+opt", trace, "rate"), "a"), 1000 / 1.53, 1e-6);
+}
+
 TEST(Allocation, EveryOrderWithEveryAllocationKeepsTheBooksOnARealTrace) {
   // 200 Philly jobs on 128 GPUs with 24 CPUs per server: the engine throws on any over-booked CPU or DRAM.
   std::ifstream in(std::string(RM_SHARED_DIR) + "/traces/philly-jobs/philly.csv");
@@ -98,8 +118,9 @@ TEST(Allocation, EveryOrderWithEveryAllocationKeepsTheBooksOnARealTrace) {
   for (int i = 0; i < 301 && std::getline(in, line); ++i) text += line + "\n";
   const std::string philly = test::write_file(test::temp_dir(), "philly300.csv", text);
   for (const char* order : {"fifo", "srtf", "srsf", "las", "tiresias", "ftf", "drf", "tetris", "a-srpt-p", "sjf-bco-online"})
-    for (const char* alloc : {"fair", "greedy", "tune"}) {
+    for (const char* alloc : {"fair", "greedy", "tune", "opt"}) {
       SimConfig cfg;
+      cfg.exec = std::string(order) == "a-srpt-p" ? "graph" : "rate";  // auto sends order+opt to the round model
       cfg.cluster = "synergy128";
       cfg.trace = philly;
       cfg.format = "philly";

@@ -150,12 +150,13 @@ std::string resolve_exec(const SimConfig& cfg) {
   const std::string first = parse_policy_part(split_simple(cfg.policy, '+').front()).name;
   if (cfg.exec == "auto") {
     if (cfg.compat == "synergy" || is_synergy_workload(cfg.workload)) return "round";
-    // Synergy-OPT (one ILP per round) and the synergy-* presets run on the round model.
+    if (is_a_srpt(first)) return "graph";
+    // The synergy-* presets and an order with Synergy-OPT (as the authors ran it: one ILP per round) run on the
+    // round model; a whole scheduler with +opt runs on the job-level engine.
     for (const auto& token : split_simple(cfg.policy, '+')) {
       const std::string n = parse_policy_part(token).name;
-      if (n == "opt" || n.rfind("synergy-", 0) == 0) return "round";
+      if ((n == "opt" && !is_scheduler_policy(first)) || n.rfind("synergy-", 0) == 0) return "round";
     }
-    if (is_a_srpt(first)) return "graph";
     return !plan::is_planner(first) && task::is_task_policy(cfg.policy) ? "task" : "rate";
   }
   if (cfg.exec != "rate" && cfg.exec != "task" && cfg.exec != "graph" && cfg.exec != "round")
@@ -234,7 +235,7 @@ std::unique_ptr<SimResult> simulate(const SimConfig& cfg) {
           synergy::ProfileSet::load(cpu_ratio_of(r->cluster, cfg.cpu_ratio), cfg.profiles));
       eo.cpu_profiles = r->cpu_profiles.get();
       eo.seed = cfg.seed;
-      eo.matrix_speed = matrix_speed_of(cfg);
+      eo.matrix_speed = matrix_speed_of(cfg) || r->scheduler->matrix_speed();
     }
     r->engine = std::make_unique<Engine>(r->cluster, r->workload.jobs, *r->scheduler,
                                          r->exec == "graph" ? make_graph_model(r->cluster) : make_rate_model(r->cluster),

@@ -16,6 +16,7 @@ class AllocatingScheduler final : public Scheduler {
   std::string name() const override { return inner_->name() + "+" + allocation_->name(); }
   Decisions schedule(const SchedContext& ctx) override;
   bool allocates() const override { return true; }
+  bool matrix_speed() const override { return allocation_->matrix_speed(); }
   void report(std::vector<std::pair<std::string, double>>& stable,
               std::vector<std::pair<std::string, double>>& timing) const override {
     inner_->report(stable, timing);

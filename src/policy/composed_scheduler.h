@@ -17,6 +17,7 @@ class ComposedScheduler final : public Scheduler {
   ComposedScheduler(std::string name, std::unique_ptr<QueueOrder> order, std::unique_ptr<Placement> placement,
                     ComposedOptions opt, std::unique_ptr<Allocation> allocation = nullptr);
   bool allocates() const override { return allocation_ != nullptr; }
+  bool matrix_speed() const override { return allocation_ && allocation_->matrix_speed(); }
   std::string name() const override { return name_; }
   Decisions schedule(const SchedContext& ctx) override;
 

@@ -85,6 +85,13 @@ class Allocation {
   // After every start of the pass has its allocation: add what is still free to d's shares (TUNE's top-up
   // to the best case). Runs in priority order.
   virtual void upgrade(const JobState& /*j*/, StartDecision& /*d*/, FreeMap& /*free*/) {}
+  // Before the upgrades, with every start of the pass holding its first allocation (Synergy-OPT's ILP over
+  // the pass's jobs chooses their sizes here; it may hand back what a start holds above its size).
+  virtual void plan(const std::vector<const JobState*>& /*jobs*/, std::vector<StartDecision>& /*starts*/,
+                    FreeMap& /*free*/) {}
+  // True if a job's speed is the throughput-matrix cell of what it holds whatever --speed-model says
+  // (Synergy-OPT chooses among cells by their throughput).
+  virtual bool matrix_speed() const { return false; }
   // True if allocate() can fail when the GPUs are free (then whole schedulers, which assume their starts
   // happen, cannot use it).
   virtual bool may_refuse() const { return false; }
@@ -97,6 +104,8 @@ class Scheduler {
   virtual Decisions schedule(const SchedContext& ctx) = 0;
   // Whether its decisions carry CPU/DRAM shares (then the backend gives every job a CPU profile).
   virtual bool allocates() const { return false; }
+  // Whether its allocation's speed is the throughput-matrix cell (Synergy-OPT), whatever --speed-model says.
+  virtual bool matrix_speed() const { return false; }
   // Figures for summary.json: `stable` ones are deterministic (e.g. prediction accuracy); `timing` ones
   // are wall-clock measurements (training and prediction time), written under "timing".
   virtual void report(std::vector<std::pair<std::string, double>>& /*stable*/,

@@ -72,7 +72,7 @@ const std::vector<AllocationEntry>& allocations() {
       {"fair", "GPU-proportional CPUs and DRAM (the default; alias proportional)"},
       {"greedy", "Synergy-GREEDY: best-case CPUs and DRAM if they fit, else the proportional share"},
       {"tune", "Synergy-TUNE: best case, else degrade to what fits, shrinking peers above their share"},
-      {"opt", "Synergy-OPT: an ILP over the pass's jobs (COIN-OR Cbc), placed by TUNE's placement"},
+      {"opt", "Synergy-OPT: an ILP (COIN-OR Cbc) sizes the jobs of a round (round model) or of a pass (job level), TUNE places them; matrix speed"},
   };
   return v;
 }
@@ -83,11 +83,12 @@ bool is_allocation(const std::string& name) {
   return false;
 }
 
-// The job-level engine's plugins for fair, greedy and tune (opt runs on the round model only).
+// The job-level engine's allocation plugins (the round model runs its own, pass-wide, in src/synergy).
 std::unique_ptr<Allocation> make_allocation(const std::string& name, std::uint64_t seed) {
   PluginParams none(name, {}, seed);
   if (name == "fair") return make_fair_allocation(none);
   if (name == "greedy") return make_greedy_allocation(none);
+  if (name == "opt") return make_opt_allocation(none);
   return make_tune_allocation(none);
 }
 
@@ -196,9 +197,8 @@ const std::vector<ExecSupport>& exec_support() {
                    "the round model re-allocates every job at each boundary: preempt/backfill do not apply"}});
     for (const char* a : {"fair", "greedy", "tune"})
       out.push_back({std::string("srsf+") + a, "allocation", {"", "", task_only, ""}});
-    out.push_back({"fifo+opt", "allocation", {"Synergy-OPT solves one ILP over a whole round's jobs",
-                   "Synergy-OPT solves one ILP over a whole round's jobs", task_only, ""}});
-    for (const char* s : {"sjf-bco-online", "a-srpt", "a-srpt-p", "a-srpt-p+tune", "sjf-bco-online+tune"})
+    out.push_back({"srsf+opt", "allocation", {"", "", task_only, ""}});
+    for (const char* s : {"sjf-bco-online", "a-srpt", "a-srpt-p", "a-srpt-p+tune", "a-srpt-p+opt", "sjf-bco-online+tune"})
       out.push_back({s, "scheduler", {"", "", task_only, round_parts + ", not whole schedulers"}});
     for (const char* s : {"sjf-bco", "ls", "ff", "rand"})
       out.push_back({s, "planner", {"", planner_offline, planner_offline, planner_offline}});
@@ -230,16 +230,13 @@ std::unique_ptr<Scheduler> make_scheduler(const std::string& spec, std::uint64_t
     const PolicyPart first = parse_part(parts.front());
     if (parts.size() > 2 || (parts.size() == 2 && !is_allocation(parse_part(parts[1]).name)))
       throw InputError("--policy", 0, spec,
-                       first.name + " takes parameters and at most a CPU/memory allocation (+fair|greedy|tune), not other parts");
+                       first.name + " takes parameters and at most a CPU/memory allocation (+fair|greedy|tune|opt), not other parts");
     PluginParams params(first.name, first.kv, seed);
     std::unique_ptr<Scheduler> s =
         is_a_srpt(first.name) ? make_a_srpt(first.name, params) : plan::make_sjf_bco_online(params);
     params.check_all_used();
     if (parts.size() == 2) {
       const std::string a = parse_part(parts[1]).name;
-      if (a == "opt")
-        throw InputError("--policy", 0, "opt",
-                         "Synergy-OPT solves one ILP over a whole round's jobs: it runs on the round model (--exec round)");
       auto alloc = make_allocation(a, seed);
       if (alloc->may_refuse())
         throw InputError("--policy", 0, a,
@@ -251,9 +248,6 @@ std::unique_ptr<Scheduler> make_scheduler(const std::string& spec, std::uint64_t
   }
   PolicyParts parts = parse_policy(spec, seed);
   std::unique_ptr<Allocation> allocation;
-  if (parts.allocation == "opt")
-    throw InputError("--policy", 0, "opt",
-                     "Synergy-OPT solves one ILP over a whole round's jobs: it runs on the round model (--exec round)");
   if (!parts.allocation.empty()) allocation = make_allocation(parts.allocation, seed);
   auto order = std::move(parts.order);
   auto placement = std::move(parts.placement);

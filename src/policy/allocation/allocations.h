@@ -1,5 +1,6 @@
 // CPU/DRAM allocation plugins for the job-level engine (Synergy's mechanisms, spec S.6; the round model has
-// its own pass-wide versions in src/synergy). One file each: proportional.cpp ("fair"), greedy.cpp, tune.cpp.
+// its own pass-wide versions in src/synergy). One file each: proportional.cpp ("fair"), greedy.cpp, tune.cpp,
+// opt.cpp (its ILP in opt_ilp.cpp, shared with the round model).
 #pragma once
 #include <memory>
 #include <vector>
@@ -12,6 +13,7 @@ namespace rm {
 std::unique_ptr<Allocation> make_fair_allocation(PluginParams& p);
 std::unique_ptr<Allocation> make_greedy_allocation(PluginParams& p);
 std::unique_ptr<Allocation> make_tune_allocation(PluginParams& p);
+std::unique_ptr<Allocation> make_opt_allocation(PluginParams& p);
 
 // Per server of a placement: GPUs there, the GPU-proportional share and the job's best case (its best-case
 // totals spread per GPU). Servers ascending.
@@ -26,6 +28,12 @@ std::vector<ShareNeed> share_needs(const JobState& j, const std::vector<GpuRef>&
 void allocate_starts(Allocation& a, Decisions& d, std::vector<const JobState*>& jobs, FreeMap& free);
 // Only the top-ups and resizes (the starts already have their shares).
 void finish_allocation(Allocation& a, Decisions& d, const std::vector<const JobState*>& jobs, FreeMap& free);
+
+// TUNE's first step: on each server of the placement min(best case, proportional share), shrinking running
+// peers there toward their proportional share where even that is not free. False only if that still fails.
+bool tune_floor(const JobState& j, StartDecision& d, FreeMap& free);
+// Adds to each of d's shares what is still free, up to `target` (same servers, same order as d.shares).
+void top_up(StartDecision& d, const std::vector<ServerShare>& target, FreeMap& free);
 
 // Takes `shares` in `free` and stores them in `d` if every one fits; else false and nothing taken.
 bool commit_shares(std::vector<ServerShare> shares, StartDecision& d, FreeMap& free);

@@ -52,6 +52,7 @@ void allocate_starts(Allocation& a, Decisions& d, std::vector<const JobState*>& 
 }
 
 void finish_allocation(Allocation& a, Decisions& d, const std::vector<const JobState*>& jobs, FreeMap& free) {
+  a.plan(jobs, d.start, free);
   for (std::size_t k = 0; k < d.start.size(); ++k) a.upgrade(*jobs[k], d.start[k], free);
   d.resize = free.resized();
 }

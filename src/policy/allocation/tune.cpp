@@ -10,30 +10,38 @@
 #include "policy/allocation/allocations.h"
 
 namespace rm {
+
+bool tune_floor(const JobState& j, StartDecision& d, FreeMap& free) {
+  std::vector<ServerShare> sh;
+  for (const auto& x : share_needs(j, d.gpus, free.spec())) {
+    const double need_c = std::min(x.best_cpus, x.prop_cpus), need_m = std::min(x.best_mem, x.prop_mem);
+    const double short_c = need_c - free.free_cpus(x.server), short_m = need_m - free.free_mem_gb(x.server);
+    if (short_c > 0 || short_m > 0) free.shrink_peers(x.server, std::max(0.0, short_c), std::max(0.0, short_m));
+    sh.push_back({x.server, need_c, need_m});
+  }
+  return commit_shares(std::move(sh), d, free);
+}
+
+void top_up(StartDecision& d, const std::vector<ServerShare>& target, FreeMap& free) {
+  for (std::size_t i = 0; i < target.size() && i < d.shares.size(); ++i) {
+    ServerShare& sh = d.shares[i];
+    const double add_c = std::clamp(target[i].cpus - sh.cpus, 0.0, std::max(0.0, free.free_cpus(sh.server)));
+    const double add_m = std::clamp(target[i].mem_gb - sh.mem_gb, 0.0, std::max(0.0, free.free_mem_gb(sh.server)));
+    free.take_shares({{sh.server, add_c, add_m}});
+    sh.cpus += add_c;
+    sh.mem_gb += add_m;
+  }
+}
+
 namespace {
 class Tune final : public Allocation {
  public:
   std::string name() const override { return "tune"; }
-  bool allocate(const JobState& j, StartDecision& d, FreeMap& free) override {
-    std::vector<ServerShare> sh;
-    for (const auto& x : share_needs(j, d.gpus, free.spec())) {
-      const double need_c = std::min(x.best_cpus, x.prop_cpus), need_m = std::min(x.best_mem, x.prop_mem);
-      const double short_c = need_c - free.free_cpus(x.server), short_m = need_m - free.free_mem_gb(x.server);
-      if (short_c > 0 || short_m > 0) free.shrink_peers(x.server, std::max(0.0, short_c), std::max(0.0, short_m));
-      sh.push_back({x.server, need_c, need_m});
-    }
-    return commit_shares(std::move(sh), d, free);
-  }
+  bool allocate(const JobState& j, StartDecision& d, FreeMap& free) override { return tune_floor(j, d, free); }
   void upgrade(const JobState& j, StartDecision& d, FreeMap& free) override {
-    const auto needs = share_needs(j, d.gpus, free.spec());
-    for (std::size_t i = 0; i < needs.size() && i < d.shares.size(); ++i) {
-      ServerShare& sh = d.shares[i];
-      const double add_c = std::clamp(needs[i].best_cpus - sh.cpus, 0.0, std::max(0.0, free.free_cpus(sh.server)));
-      const double add_m = std::clamp(needs[i].best_mem - sh.mem_gb, 0.0, std::max(0.0, free.free_mem_gb(sh.server)));
-      free.take_shares({{sh.server, add_c, add_m}});
-      sh.cpus += add_c;
-      sh.mem_gb += add_m;
-    }
+    std::vector<ServerShare> best;
+    for (const auto& x : share_needs(j, d.gpus, free.spec())) best.push_back({x.server, x.best_cpus, x.best_mem});
+    top_up(d, best, free);
   }
 };
 }  // namespace

@@ -1,0 +1,118 @@
+#include "policy/allocation/opt_ilp.h"
+
+#include <CbcModel.hpp>
+#include <CoinPackedMatrix.hpp>
+#include <OsiClpSolverInterface.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "core/error.h"
+
+namespace rm {
+
+std::vector<OptOption> opt_options(const synergy::Profile& p, int g, double fair_c, double fair_m,
+                                   int gpus_per_server, double server_cpus, double server_mem) {
+  const double fair = p.tput_at(fair_c, fair_m);
+  const double span = std::min(g, gpus_per_server);
+  std::vector<OptOption> all;
+  for (int a = 0; a < 9; ++a)
+    for (int b = 0; b < 5; ++b) {
+      const OptOption o{synergy::kCpuLevels[a], synergy::kMemLevels[b], p.tput[a][b]};
+      if (o.tput >= fair && o.c * span <= server_cpus && o.m * span <= server_mem) all.push_back(o);
+    }
+  std::vector<OptOption> front;
+  for (const auto& o : all) {
+    bool dominated = false;
+    for (const auto& q : all)
+      dominated |= q.tput >= o.tput && q.c <= o.c && q.m <= o.m && (q.tput > o.tput || q.c < o.c || q.m < o.m);
+    if (!dominated) front.push_back(o);
+  }
+  if (front.empty()) front.push_back({fair_c, fair_m, fair});  // the proportional cell is always allowed
+  std::stable_sort(front.begin(), front.end(), [](const OptOption& x, const OptOption& y) {
+    return x.tput != y.tput ? x.tput > y.tput : x.c * 1000 + x.m < y.c * 1000 + y.m;
+  });
+  return front;
+}
+
+namespace {
+std::string cache_key(const std::vector<OptType>& types, double cpu_cap, double mem_cap) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%a/%a", cpu_cap, mem_cap);
+  std::string key = buf;
+  for (const auto& t : types) {
+    key += "|" + t.name + "x" + std::to_string(t.g) + "n" + std::to_string(t.n);
+    for (const auto& o : t.opts) {
+      std::snprintf(buf, sizeof buf, ":%a,%a,%a", o.c, o.m, o.tput);
+      key += buf;
+    }
+  }
+  return key;
+}
+}  // namespace
+
+std::vector<std::vector<int>> solve_opt(const std::vector<OptType>& types, double cpu_cap, double mem_cap) {
+  static std::map<std::string, std::vector<std::vector<int>>> cache;
+  const std::string key = cache_key(types, cpu_cap, mem_cap);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  {  // Every job at its best option fits: that is optimal, no solver needed.
+    double c = 0, m = 0;
+    for (const auto& t : types) {
+      c += t.opts[0].c * t.g * static_cast<double>(t.n);
+      m += t.opts[0].m * t.g * static_cast<double>(t.n);
+    }
+    if (c <= cpu_cap && m <= mem_cap) {
+      std::vector<std::vector<int>> out;
+      for (const auto& t : types) {
+        out.emplace_back(t.opts.size(), 0);
+        out.back()[0] = t.n;
+      }
+      return out;
+    }
+  }
+
+  std::vector<double> obj, lo, hi;
+  std::vector<int> rows, cols;
+  std::vector<double> vals;
+  const int R = static_cast<int>(types.size()) + 2;  // one row per type, then CPU, memory
+  std::vector<double> rlo(R), rhi(R);
+  int col = 0;
+  for (std::size_t t = 0; t < types.size(); ++t) {
+    const double n = static_cast<double>(types[t].n);
+    rlo[t] = rhi[t] = n;
+    for (const auto& o : types[t].opts) {
+      obj.push_back(o.tput);
+      lo.push_back(0);
+      hi.push_back(n);
+      rows.insert(rows.end(), {static_cast<int>(t), R - 2, R - 1});
+      cols.insert(cols.end(), {col, col, col});
+      vals.insert(vals.end(), {1.0, o.c * types[t].g, o.m * types[t].g});
+      ++col;
+    }
+  }
+  rlo[R - 2] = rlo[R - 1] = -COIN_DBL_MAX;
+  rhi[R - 2] = cpu_cap;
+  rhi[R - 1] = mem_cap;
+  CoinPackedMatrix A(true, rows.data(), cols.data(), vals.data(), static_cast<CoinBigIndex>(vals.size()));
+  A.setDimensions(R, col);
+  OsiClpSolverInterface lp;
+  lp.messageHandler()->setLogLevel(0);
+  lp.loadProblem(A, lo.data(), hi.data(), obj.data(), rlo.data(), rhi.data());
+  lp.setObjSense(-1);
+  for (int i = 0; i < col; ++i) lp.setInteger(i);
+  CbcModel model(lp);
+  model.setLogLevel(0);
+  model.messageHandler()->setLogLevel(0);
+  model.branchAndBound();
+  std::vector<std::vector<int>> out(types.size());
+  const double* x = model.bestSolution();
+  if (!x) throw InvariantError("Synergy-OPT: the ILP has no solution (the proportional choice is always feasible)");
+  col = 0;
+  for (std::size_t t = 0; t < types.size(); ++t)
+    for (std::size_t o = 0; o < types[t].opts.size(); ++o) out[t].push_back(static_cast<int>(std::lround(x[col++])));
+  if (cache.size() > 4096) cache.clear();
+  return cache.emplace(key, out).first->second;
+}
+
+}  // namespace rm
