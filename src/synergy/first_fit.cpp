@@ -1,8 +1,11 @@
 // The resource side of the round simulator: servers with used/hold counters and the FIRST_FIT placement
 // primitive of the Synergy simulator (spec S.6.2, S.10 items 12-13), plus consolidated placement.
 #include <algorithm>
+#include <array>
+#include <ranges>
 
 #include "core/error.h"
+#include "policy/placement/first_fit_walk.h"
 #include "synergy/state.h"
 
 namespace rm::synergy {
@@ -58,26 +61,27 @@ bool ResCluster::first_fit(Job& j, const Vec& d, bool consolidated) {
   }
   chosen_.clear();
   res_.clear();
-  const auto visit = [&](int s) {
+  int last = -1;  // the server res_.back() is for
+  const auto gpus_of = [this](int) { return gps_; };
+  const auto visit = [&](int s, int i) {
     Server& sv = servers_[s];
-    if (sv.free_gpus == 0) return;
-    bool any = false;
-    for (int i = 0; i < gps_ && static_cast<int>(chosen_.size()) < g; ++i) {
-      if (!sv.gpu_free[i]) continue;
-      const int id = s * gps_ + i;
-      if (std::find(chosen_.begin(), chosen_.end(), id) != chosen_.end()) continue;
-      if (!fits(sv, u)) break;  // holds only grow: the rest of this server fails too
-      chosen_.push_back(id);
-      for (int k = 0; k < 5; ++k) sv.hold[k] += u[k];
-      if (!any) res_.push_back({s, Vec{}});
-      any = true;
-      for (int k = 0; k < 5; ++k) res_.back().second[k] += u[k];
-    }
+    if (i == 0 && sv.free_gpus == 0) return FitStep::kLeaveServer;
+    if (!sv.gpu_free[i]) return FitStep::kSkip;
+    const int id = s * gps_ + i;
+    if (std::find(chosen_.begin(), chosen_.end(), id) != chosen_.end()) return FitStep::kSkip;
+    if (!fits(sv, u)) return FitStep::kLeaveServer;  // holds only grow: the rest of this server fails too
+    chosen_.push_back(id);
+    for (int k = 0; k < 5; ++k) sv.hold[k] += u[k];
+    if (last != s) res_.push_back({s, Vec{}});
+    last = s;
+    for (int k = 0; k < 5; ++k) res_.back().second[k] += u[k];
+    return FitStep::kTake;
   };
-  if (first >= 0) visit(first);
-  for (int s = 0; s < num_servers() && static_cast<int>(chosen_.size()) < g; ++s) visit(s);
+  int taken = 0;
+  if (first >= 0) taken = first_fit_walk(std::array{first}, g, gpus_of, visit);
+  taken += first_fit_walk(std::views::iota(0, num_servers()), g - taken, gpus_of, visit);
   for (const auto& [s, v] : res_) servers_[s].hold = Vec{};
-  if (static_cast<int>(chosen_.size()) < g) return false;
+  if (taken < g) return false;
   std::sort(chosen_.begin(), chosen_.end());
   std::sort(res_.begin(), res_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   commit(j, chosen_, res_, true);

@@ -1,6 +1,7 @@
 // Consolidated: fewest servers. If one server can hold the job, the fullest such server (best fit,
 // ties to the lower index); otherwise servers by free GPUs descending (ties lower index).
 #include <algorithm>
+#include <array>
 
 #include "policy/placement/placements.h"
 
@@ -16,7 +17,7 @@ class Consolidated final : public Placement {
     for (int s = 0; s < free.num_servers(); ++s)
       if (free.free_on(s) >= n && free.fits_memory(*j.spec, s) && (best < 0 || free.free_on(s) < free.free_on(best)))
         best = s;
-    if (best >= 0) return free.take_from(best, n);
+    if (best >= 0) return fill_in_order(*j.spec, free, std::array{best});
     std::vector<int> order;
     for (int s = 0; s < free.num_servers(); ++s)
       if (free.free_on(s) > 0 && free.fits_memory(*j.spec, s)) order.push_back(s);

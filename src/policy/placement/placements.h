@@ -3,22 +3,26 @@
 #include <memory>
 
 #include "policy/params.h"
+#include "policy/placement/first_fit_walk.h"
 #include "policy/plugin.h"
 
 namespace rm {
 
 // Takes free GPUs server by server in the given order (lowest GPU index first within a server),
-// skipping servers without enough GPU memory, until the job has all it asked for.
+// skipping servers without enough GPU memory, until the job has all it asked for (first_fit_walk).
 template <class Servers>
 std::optional<std::vector<GpuRef>> fill_in_order(const JobSpec& j, const FreeMap& free, const Servers& servers) {
   const int n = j.num_gpus;
   std::vector<GpuRef> out;
-  for (int s : servers) {
-    if (static_cast<int>(out.size()) >= n) break;
-    if (free.free_on(s) == 0 || !free.fits_memory(j, s)) continue;
-    for (const auto& g : free.take_from(s, n - static_cast<int>(out.size()))) out.push_back(g);
-  }
-  if (static_cast<int>(out.size()) < n) return std::nullopt;
+  out.reserve(n);
+  const auto gpus_of = [&](int s) { return free.spec().servers[s].gpus; };
+  const int got = first_fit_walk(servers, n, gpus_of, [&](int s, int g) {
+    if (g == 0 && (free.free_on(s) == 0 || !free.fits_memory(j, s))) return FitStep::kLeaveServer;
+    if (!free.is_free({s, g})) return FitStep::kSkip;
+    out.push_back({s, g});
+    return FitStep::kTake;
+  });
+  if (got < n) return std::nullopt;
   return out;
 }
 

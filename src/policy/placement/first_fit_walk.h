@@ -1,0 +1,26 @@
+// First-fit's walk, the one implementation behind the job-level `first-fit` and `consolidated` placements and
+// the round model's FIRST_FIT (src/synergy/first_fit.cpp): servers in the given order, a server's GPUs in
+// index order, until `need` GPUs are taken. The caller's `visit(server, gpu)` says what to do with each GPU:
+// take it, skip it (not free), or leave the server (no GPU of it can be taken: GPU memory too small, or the
+// round model's CPU/DRAM holds full, which only grow). Dependency-free so both books can use it.
+#pragma once
+
+namespace rm {
+
+enum class FitStep { kTake, kSkip, kLeaveServer };
+
+template <class Servers, class GpusOf, class Visit>
+int first_fit_walk(const Servers& servers, int need, GpusOf gpus_of, Visit visit) {
+  int taken = 0;
+  for (int s : servers) {
+    if (taken >= need) break;
+    for (int g = 0, n = gpus_of(s); g < n && taken < need; ++g) {
+      const FitStep step = visit(s, g);
+      if (step == FitStep::kTake) ++taken;
+      if (step == FitStep::kLeaveServer) break;
+    }
+  }
+  return taken;
+}
+
+}  // namespace rm
