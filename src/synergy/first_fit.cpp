@@ -63,7 +63,7 @@ bool ResCluster::first_fit(Job& j, const Vec& d, bool consolidated) {
   res_.clear();
   int last = -1;  // the server res_.back() is for
   const auto gpus_of = [this](int) { return gps_; };
-  const auto visit = [&](int s, int i) {
+  const auto visit = [&](int s, int i) __attribute__((always_inline)) {
     Server& sv = servers_[s];
     if (i == 0 && sv.free_gpus == 0) return FitStep::kLeaveServer;
     if (!sv.gpu_free[i]) return FitStep::kSkip;

@@ -296,7 +296,8 @@ class Sim {
     sort_runnable();
     cl_.new_round();
     for (Job* j : runnable_) j->sigma = j->sigma0;
-    std::vector<Job*> jobs_this_round = prefix_set();
+    std::vector<Job*> jobs_this_round;  // the loop set of LAS and OPT (others loop over the whole list)
+    if (las_ || o_.mech == "opt") jobs_this_round = prefix_set();
     for (Job* j : runnable_)
       if (now_ - (j->last_exec >= 0 ? j->last_exec : j->arrival) > o_.starvation_s) j->prio = true;
     if (las_ && o_.mech == "tune")

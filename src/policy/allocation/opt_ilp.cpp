@@ -5,7 +5,6 @@
 #include <OsiClpSolverInterface.hpp>
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 
 #include "core/error.h"
@@ -37,15 +36,21 @@ std::vector<OptOption> opt_options(const synergy::Profile& p, int g, double fair
 }
 
 namespace {
+// The capacities and every type's name, size, count and options, as raw bytes (exact, and cheap to build).
 std::string cache_key(const std::vector<OptType>& types, double cpu_cap, double mem_cap) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%a/%a", cpu_cap, mem_cap);
-  std::string key = buf;
+  std::string key;
+  const auto put = [&key](const auto& x) { key.append(reinterpret_cast<const char*>(&x), sizeof x); };
+  put(cpu_cap);
+  put(mem_cap);
   for (const auto& t : types) {
-    key += "|" + t.name + "x" + std::to_string(t.g) + "n" + std::to_string(t.n);
+    key += t.name;
+    key += '\0';
+    put(t.g);
+    put(t.n);
     for (const auto& o : t.opts) {
-      std::snprintf(buf, sizeof buf, ":%a,%a,%a", o.c, o.m, o.tput);
-      key += buf;
+      put(o.c);
+      put(o.m);
+      put(o.tput);
     }
   }
   return key;

@@ -10,7 +10,7 @@ namespace rm {
 enum class FitStep { kTake, kSkip, kLeaveServer };
 
 template <class Servers, class GpusOf, class Visit>
-int first_fit_walk(const Servers& servers, int need, GpusOf gpus_of, Visit visit) {
+[[gnu::always_inline]] inline int first_fit_walk(const Servers& servers, int need, GpusOf gpus_of, Visit visit) {
   int taken = 0;
   for (int s : servers) {
     if (taken >= need) break;
