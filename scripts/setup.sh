@@ -6,14 +6,22 @@ cd "$(dirname "$0")/.."
 BUILD=${1:-build}
 shift || true
 PKGS="cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libyaml-cpp-dev libfmt-dev libfccp-dev
-      libgtest-dev libbenchmark-dev libxgboost-dev coinor-libcbc-dev pkg-config time"
+      libgtest-dev libbenchmark-dev libxgboost-dev coinor-libcbc-dev pkg-config time slurm-wlm munge"
 missing=()
 for p in $PKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   echo "setup: installing ${missing[*]}"
   $SUDO apt-get update -qq
+  # slurm-wlm and munge (the Slurm integration tests start their own daemons): keep the packages from starting
+  # system services while they install, unless the machine already has a policy for that.
+  norc=""
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' | $SUDO tee /usr/sbin/policy-rc.d >/dev/null && $SUDO chmod +x /usr/sbin/policy-rc.d
+    norc=1
+  fi
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  if [ -n "$norc" ]; then $SUDO rm -f /usr/sbin/policy-rc.d; fi
 fi
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
 ninja -C "$BUILD" -j "$(nproc)"

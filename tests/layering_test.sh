@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The layer rule of docs/design.md ("Layers"): a directory under src/ may include only the layers below it.
-#   core < cluster < workload < sched < exec < policy < synergy < engine < metrics < cli
+#   core < cluster < workload < sched < exec < policy < synergy < engine < metrics < live < cli
 # (metrics sits on sched only: it writes what any backend records.) Prints every include that breaks the
 # rule and fails if there is one.
 set -euo pipefail
@@ -15,7 +15,8 @@ declare -A allowed=(
   [synergy]="core cluster workload sched exec policy synergy"
   [engine]="core cluster workload sched exec policy synergy engine metrics"
   [metrics]="core cluster workload sched metrics"
-  [cli]="core cluster workload sched exec policy synergy engine metrics cli"
+  [live]="core cluster workload sched exec policy synergy engine metrics live"
+  [cli]="core cluster workload sched exec policy synergy engine metrics live cli"
 )
 bad=0
 for dir in */; do

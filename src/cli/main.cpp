@@ -15,6 +15,7 @@
 #include "policy/registry.h"
 #include "policy/task/task_registry.h"
 #include "engine/round_runner.h"
+#include "live/serve.h"
 #include "workload/generators.h"
 
 namespace {
@@ -215,6 +216,25 @@ int main(int argc, char** argv) {
       ->each([&](const std::string&) { val_cluster = true; });
   val->add_option("--models", cfg.models, "model catalogue CSV");
 
+  auto* srv = app.add_subcommand("serve", "schedule a real cluster's jobs with a policy (a long-running daemon; docs/slurm.md)");
+  live::ServeArgs sa;
+  std::string interval = "1s";
+  srv->add_option("--backend", sa.backend_kind, "cluster manager: slurm")->capture_default_str();
+  srv->add_option("--policy", sa.backend.policy, "a job-level policy (list-policies): fifo, srsf, tiresias, a-srpt-p, ...")
+      ->capture_default_str();
+  srv->add_option("--partition", sa.backend.partition, "the Slurm partition whose held jobs ringmaster schedules")->required();
+  srv->add_option("--state", sa.backend.state_dir, "directory for the daemon's state (restart-safe)")->required();
+  srv->add_option("--interval", interval, "time between steps: 1s, 500ms, 2m")->capture_default_str();
+  srv->add_option("--cluster", sa.backend.cluster, "cluster preset or YAML for GPU memory and network figures (servers come from Slurm)");
+  srv->add_option("--seed", sa.backend.seed, "seed for the policy's random choices")->capture_default_str();
+  srv->add_option("--default-duration", sa.backend.default_duration_s, "seconds assumed for a job without duration/iterations hints")
+      ->capture_default_str();
+  srv->add_flag("--once", sa.once, "one step, then write the outputs and exit");
+  srv->add_flag("--exit-when-done", sa.exit_when_done, "exit once every adopted job has ended");
+  srv->add_option("--max-idle", sa.max_idle_s, "with --exit-when-done: exit after this many seconds without any job")
+      ->capture_default_str();
+  srv->add_option("--out", sa.out, "where to write jobs.csv and summary.json at exit (default: the state directory)");
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*sim) {
@@ -284,9 +304,16 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*val) return cmd_validate(cfg, val_cluster);
+    if (*srv) {
+      sa.interval_s = live::parse_interval(interval, "--interval");
+      return live::run_serve(sa);
+    }
   } catch (const InputError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;
+  } catch (const live::SlurmError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 4;
   } catch (const InvariantError& e) {
     std::cerr << "internal error (invariant broken, please report): " << e.what() << "\n";
     return 3;

@@ -1,0 +1,26 @@
+// `ringmaster serve --backend slurm`: the daemon loop around SlurmBackend (docs/slurm.md). Steps every
+// interval; survives Slurm being unreachable (logs and retries); on SIGTERM/SIGINT it finishes the step,
+// writes the outputs and exits 0.
+#pragma once
+#include <string>
+
+#include "live/slurm_backend.h"
+
+namespace rm::live {
+
+struct ServeArgs {
+  ServeOptions backend;
+  std::string backend_kind = "slurm";
+  double interval_s = 1;
+  bool once = false;           // one step, then exit (cron-style use, tests)
+  bool exit_when_done = false; // exit once at least one job was adopted and every adopted job has ended
+  double max_idle_s = 0;       // with exit_when_done: also exit after this long with no job at all (0 = never)
+  std::string out;             // outputs (jobs.csv, summary.json) at exit; default: the state directory
+};
+
+// "1", "1s", "500ms", "2m" -> seconds; InputError naming `field` otherwise.
+double parse_interval(const std::string& s, const std::string& field);
+
+int run_serve(const ServeArgs& a);
+
+}  // namespace rm::live

@@ -1,0 +1,102 @@
+// The Slurm backend of the policy seam (docs/slurm.md): the second producer of the job views a policy sees,
+// after the simulator. Every step it observes the partition's nodes and jobs, adopts the held jobs users
+// submitted for ringmaster, builds a Cluster (GPUs of jobs it does not own and of unusable nodes count as
+// busy) and the JobStates of its jobs, asks the policy, and applies the decisions: a start pins the held job
+// to the chosen nodes and releases it; a preemption requeues it held. Its own table (adopted jobs, their
+// attained service, what is in flight) is written atomically to <state>/state.json after every change, so
+// the daemon can be killed at any moment and restarted.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "live/slurm_ctl.h"
+#include "policy/plugin.h"
+#include "sched/run_record.h"
+
+namespace rm::live {
+
+struct ServeOptions {
+  std::string policy = "fifo";
+  std::string partition;
+  std::string state_dir;
+  std::string cluster;       // optional ringmaster cluster (preset or YAML): GPU memory and network per server
+  std::uint64_t seed = 1;
+  double default_duration_s = 3600;  // a job without duration/iterations hints is assumed to run this long
+  std::function<void(const std::string&)> log;  // one line per event; null = silent
+};
+
+// One stretch of a job holding GPUs: from its start to its end or preemption, GPUs per node.
+struct LiveRun {
+  double start_s = 0, end_s = 0;
+  std::vector<std::pair<std::string, int>> gpus;  // node, GPUs there
+};
+
+// One adopted job: the spec the policy reads, its view, and what the daemon knows from Slurm.
+struct LiveJob {
+  std::int64_t slurm_id = 0;
+  std::string status = "queued";  // queued | starting (released, not yet RUNNING) | running | finished
+  std::string slurm_state;        // last state seen
+  std::vector<std::string> nodes; // where it was placed
+  std::vector<GpuRef> gpus;       // the policy's GPUs for it (counts per node are what Slurm enforces)
+  double submit_s = 0;            // epoch seconds, from Slurm
+  double started_s = -1;          // epoch seconds of the current start (release)
+  double first_start_s = -1, end_s = -1;
+  double run_s = 0;               // attained running seconds before the current start
+  int preemptions = 0;
+  std::vector<std::string> hint_errors;
+  std::vector<LiveRun> runs;      // every stretch it ran (runs.csv)
+  bool per_node = false;          // asked --gres=gpu:k (per node), not --gpus=N
+  bool split_refused = false;     // logged once: the policy split a per-node request unevenly
+};
+
+class SlurmBackend {
+ public:
+  SlurmBackend(SlurmCtl& ctl, ServeOptions opt);
+  ~SlurmBackend();
+  // Checks that slurmctld answers and the partition exists (SlurmError / InputError otherwise), reads the
+  // partition's nodes into the cluster, and loads <state>/state.json if there is one.
+  void connect(double now_s);
+  // One observe -> decide -> apply step at wall time now_s (epoch seconds). Returns the number of adopted
+  // jobs that have not finished.
+  int step(double now_s);
+  // jobs.csv / summary.json / timeseries.csv of the adopted jobs, as `simulate` writes them.
+  void write_outputs(const std::string& dir) const;
+  const ClusterSpec& cluster() const { return spec_; }
+  const std::vector<std::string>& node_names() const { return node_names_; }
+  const std::deque<LiveJob>& jobs() const { return live_; }
+  const std::vector<float>& decision_us() const { return decision_us_; }
+
+ private:
+  void adopt(const SlurmJob& j);
+  JobSpec resolve_spec(const JobSpec& s) const;
+  void observe(const std::vector<SlurmJob>& jobs, double now_s);
+  void save() const;
+  void load();
+  void log(const std::string& s) const;
+  void close_run(std::size_t i, double end_s);  // the job stops holding its GPUs: record the stretch
+  Time at(double epoch_s) const;
+
+  SlurmCtl& ctl_;
+  ServeOptions opt_;
+  ClusterSpec spec_;
+  std::vector<std::string> node_names_;
+  std::map<std::string, int> node_index_;
+  std::unique_ptr<Scheduler> scheduler_;
+  double origin_s_ = -1;            // epoch seconds of time 0 (the first connect; kept across restarts)
+  std::deque<JobSpec> specs_;       // id = index
+  std::deque<JobState> states_;
+  std::deque<LiveJob> live_;
+  std::map<std::int64_t, JobId> by_slurm_;
+  std::set<std::int64_t> ignored_;  // held jobs it will not schedule (no GPUs, never fits), logged once
+  std::vector<float> decision_us_;
+  std::vector<SeriesRow> series_;
+  std::int64_t steps_ = 0, preemptions_ = 0;
+};
+
+}  // namespace rm::live

@@ -1,0 +1,73 @@
+// Parsing what Slurm's command-line tools print (Slurm 22.05; docs/slurm.md): `scontrol show node -o`
+// lines, the fixed `squeue` format the backend asks for, host lists, times, and the ringmaster hints a
+// user puts in a job's comment. Pure functions over text, unit-tested on recorded samples.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rm::live {
+
+// `Key=value Key=value ...` as scontrol -o prints it. A word without '=' continues the previous value
+// (values such as OS=Linux 6.1.0 #1 SMP contain spaces). Keys keep their case; later duplicates win.
+std::map<std::string, std::string> parse_kv_line(const std::string& line);
+
+// "n[1-3,5],m2" -> n1 n2 n3 n5 m2 (Slurm's host-list syntax: one bracket range per name, zero padding kept).
+// Throws InputError on an unbalanced bracket or a bad range.
+std::vector<std::string> expand_hostlist(const std::string& s);
+
+// GPUs in a GRES string: "gpu:4", "gpu:4(S:0)", "gpu:g0:1,gpu:g1:1", "gres:gpu:2", "gres/gpu=2", "(null)".
+int gres_gpus(const std::string& s);
+
+struct SlurmNode {
+  std::string name;
+  std::string state;      // e.g. IDLE, MIXED, ALLOCATED, DOWN+NOT_RESPONDING, IDLE+DRAIN
+  int cpus = 0;           // CPUTot
+  double mem_mb = 0;      // RealMemory
+  int gpus = 0;           // from Gres
+  int alloc_gpus = 0;     // from AllocTRES gres/gpu=
+  std::vector<std::string> partitions;
+  bool usable() const;    // not DOWN, DRAIN(ED/ING), FAIL, INVAL, FUTURE, NOT_RESPONDING
+};
+SlurmNode parse_node(const std::string& line);  // one `scontrol show node -o` line
+
+// One job as the backend's squeue format prints it (kSqueueFields: `squeue -O` with '|' after every field, so
+// nothing is truncated; the comment last, since it may contain '|').
+struct SlurmJob {
+  std::int64_t id = 0;
+  std::string state;       // PENDING, RUNNING, COMPLETED, FAILED, CANCELLED, TIMEOUT, NODE_FAIL, ...
+  std::string reason;      // JobHeldUser, JobHeldAdmin, Resources, None, ...
+  std::vector<std::string> nodes;
+  int gpus_per_node = 0;   // --gres=gpu:k (tres-per-node)
+  int gpus_per_job = 0;    // --gpus=N (tres-per-job)
+  int num_nodes = 1;
+  int gpus = 0;            // total: gpus_per_job, else gpus_per_node x num_nodes
+  int cpus = 0;
+  std::string min_memory;  // as printed, e.g. 4G (0 = none asked)
+  std::string partition;
+  double submit_s = -1, start_s = -1, end_s = -1;  // epoch seconds; -1 = unknown
+  std::string comment;
+  bool held() const { return reason == "JobHeldUser" || reason == "JobHeldAdmin" || reason.find("held") != std::string::npos; }
+  bool finished() const;   // a terminal state
+};
+// The `squeue -O` field list parse_squeue_line reads.
+extern const char* const kSqueueFields;
+SlurmJob parse_squeue_line(const std::string& line);
+
+// Slurm's local time stamps ("2026-11-23T14:00:00") to epoch seconds; "Unknown", "N/A", "None" -> -1.
+double parse_slurm_time(const std::string& s);
+
+// The hints a job carries in its comment: `rm:key=value;key=value` (docs/slurm.md). Known keys: model,
+// iterations, duration (seconds), tp, pp. A bad value is left out and reported in `errors` as
+// "<field>: <why>"; the job runs anyway.
+struct JobHints {
+  std::string model;
+  std::optional<double> iterations, duration_s;
+  int tp = 1, pp = 1;
+  std::vector<std::string> errors;
+};
+JobHints parse_hints(const std::string& comment);
+
+}  // namespace rm::live

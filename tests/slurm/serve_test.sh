@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Integration test of `ringmaster serve --backend slurm` against a real Slurm 22.05 started here on loopback
+# (tests/slurm/local_slurm.sh: 4 nodes x 4 fake GPUs), stopped at the end by the PIDs it recorded.
+#   A. fifo: six held jobs run to completion in submission order; no node ever holds more GPUs than it has.
+#   B. srsf: a short job preempts a long one (requeue-hold), both finish, the preemption is reported.
+# Usage: serve_test.sh RINGMASTER_BINARY. Exit 77 (skipped) without root or without the Slurm packages.
+set -euo pipefail
+BIN=$(readlink -f "${1:?ringmaster binary}")
+HERE=$(cd "$(dirname "$0")" && pwd)
+[ "$(id -u)" = 0 ] || { echo "skip: needs root"; exit 77; }
+command -v slurmctld >/dev/null && command -v munged >/dev/null || { echo "skip: slurm-wlm/munge not installed"; exit 77; }
+DIR=$(mktemp -d /tmp/rm-slurm-test.XXXXXX)
+export RM_SLURM_PORT=$(( 30000 + (RANDOM % 500) * 10 ))
+cleanup() { bash "$HERE/local_slurm.sh" stop "$DIR" >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+eval "$(bash "$HERE/local_slurm.sh" start "$DIR")"
+fail() { echo "FAIL: $*"; for f in "$DIR"/log/serve-*.log; do echo "--- $f"; tail -30 "$f"; done; exit 1; }
+printf '#!/bin/bash\nsleep "$1"\n' > "$DIR/job.sh"; chmod +x "$DIR/job.sh"
+submit() {  # gpus seconds
+  sbatch --parsable -H -p rm --gpus="$1" -c 1 --mem=1G -o "$DIR/out/%j.out" \
+    --comment "rm:model=resnet50;duration=$2" "$DIR/job.sh" "$2"
+}
+
+echo "== A: fifo, six jobs"
+for spec in "1 4" "2 6" "3 3" "4 5" "2 4" "1 3"; do submit $spec; done >/dev/null
+timeout 180 "$BIN" serve --backend slurm --policy fifo --partition rm --state "$DIR/state-a" --interval 500ms \
+  --exit-when-done --out "$DIR/out-a" 2> "$DIR/log/serve-a.log" || fail "serve exited with $?"
+jobs="$DIR/out-a/jobs.csv"
+[ "$(tail -n +2 "$jobs" | grep -c ',finished$')" = 6 ] || fail "not all six jobs finished: $(cat "$jobs")"
+grep -q '"decision_p99_us"' "$DIR/out-a/summary.json" || fail "no decision latency in summary.json"
+# FIFO: jobs start in submission order (job ids ascending = trace order)
+tail -n +2 "$jobs" | sort -t, -k1,1n | awk -F, 'NR > 1 && $6 + 1e-9 < prev { bad = 1 } { prev = $6 } END { exit bad }' \
+  || fail "fifo started a later job first: $(cat "$jobs")"
+# No node ever over-booked: sweep runs.csv (one row per job stretch and node) in time order, ends first.
+runs="$DIR/out-a/runs.csv"
+[ "$(tail -n +2 "$runs" | wc -l)" -ge 6 ] || fail "runs.csv lists fewer stretches than jobs: $(cat "$runs")"
+tail -n +2 "$runs" | awk -F, '{ print $3, 1, $5, $6; print $4, 0, $5, -$6 }' | sort -k1,1g -k2,2n |
+  awk '{ busy[$3] += $4; if (busy[$3] > 4) { print "over-booked", $0; bad = 1 } } END { exit bad }' \
+  || fail "a node held more GPUs than it has: $(cat "$runs")"
+echo "A ok"
+
+echo "== B: srsf preempts a long job for a short one"
+L=$(submit 16 20)
+timeout 200 "$BIN" serve --backend slurm --policy srsf --partition rm --state "$DIR/state-b" --interval 500ms \
+  --exit-when-done --out "$DIR/out-b" 2> "$DIR/log/serve-b.log" &
+SERVE=$!
+for _ in $(seq 60); do squeue -h -j "$L" -o %T | grep -q RUNNING && break; sleep 0.5; done
+squeue -h -j "$L" -o %T | grep -q RUNNING || fail "the long job never started"
+sleep 2
+S=$(submit 4 2)
+wait "$SERVE" || fail "serve exited with an error"
+grep -q "job $L: preempted" "$DIR/log/serve-b.log" || fail "the long job was not preempted"
+[ "$(tail -n +2 "$DIR/out-b/jobs.csv" | grep -c ',finished$')" = 2 ] || fail "not both jobs finished"
+grep -q '"preemptions": [1-9]' "$DIR/out-b/summary.json" || fail "no preemption in summary.json"
+[ "$(grep -c "^$L," "$DIR/out-b/runs.csv")" -ge 2 ] || fail "the long job did not run twice: $(cat "$DIR/out-b/runs.csv")"
+# The short job ends before the long one.
+awk -F, -v L="$L" -v S="$S" 'NR > 1 { fin[$1] = $7 } END { exit !(fin[S] < fin[L]) }' "$DIR/out-b/jobs.csv" \
+  || fail "the short job did not finish first: $(cat "$DIR/out-b/jobs.csv")"
+echo "B ok"
+echo "serve_test: all passed"
