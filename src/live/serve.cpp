@@ -56,8 +56,12 @@ int run_serve(const ServeArgs& a) {
   while (!g_stop) {
     const double now = wall_now();
     int left = 0;
+    const auto s0 = std::chrono::steady_clock::now();
     try {
       left = b.step(now);
+      const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
+      if (took > std::max(2.0, 5 * a.interval_s))  // Slurm's clients retry a restarting slurmctld themselves
+        o.log(fmt::format("slow step: {:.1f} s waiting for Slurm to answer", took));
       if (down) o.log("slurmctld answers again");
       down = false;
     } catch (const SlurmError& e) {

@@ -248,8 +248,24 @@ int SlurmBackend::step(double now_s) {
     const auto it = node_index_.find(n.name);
     if (it != node_index_.end() && !n.usable()) take_free(kExternal, it->second, spec_.servers[it->second].gpus);
   }
+  std::set<std::string> unusable;
+  for (const auto& n : nodes)
+    if (!n.usable()) unusable.insert(n.name);
   for (std::size_t i = 0; i < live_.size(); ++i) {
     LiveJob& l = live_[i];
+    if (l.status == "starting" &&
+        std::any_of(l.nodes.begin(), l.nodes.end(), [&](const std::string& n) { return unusable.count(n) > 0; })) {
+      try {  // released onto a node that has gone down or drained since: take it back and place it again
+        ctl_.hold(l.slurm_id);
+        l.status = "queued";
+        l.gpus.clear();
+        l.nodes.clear();
+        log("job " + std::to_string(l.slurm_id) + ": its node became unusable before it started; held to be placed again");
+        continue;
+      } catch (const SlurmError& e) {
+        log("job " + std::to_string(l.slurm_id) + ": could not take it back from an unusable node: " + e.what());
+      }
+    }
     if (l.status != "running" && l.status != "starting") continue;
     if (!l.gpus.empty()) {
       try {

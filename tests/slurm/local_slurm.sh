@@ -6,12 +6,12 @@
 #
 #   local_slurm.sh start DIR [NODES=4] [GPUS=4] [CPUS=8] [MEM_MB=32000]   (prints: export SLURM_CONF=...)
 #   local_slurm.sh stop DIR
-#   local_slurm.sh restart-ctld DIR                                        (kill and start slurmctld only)
+#   local_slurm.sh stop-ctld DIR | start-ctld DIR                          (slurmctld only: SIGTERM, it saves its state)
 #
 # Ports: RM_SLURM_PORT (slurmctld, default 26817) and RM_SLURM_PORT+100+i for node i. Needs root (mknod,
 # SlurmUser=root). The packages are slurm-wlm and munge (apt-get; .ci/run installs them).
 set -euo pipefail
-cmd=${1:?start|stop|restart-ctld}; DIR=${2:?directory}
+cmd=${1:?start|stop|stop-ctld|start-ctld}; DIR=${2:?directory}
 mkdir -p "$DIR"; DIR=$(cd "$DIR" && pwd)
 NODES=${3:-4}; GPUS=${4:-4}; CPUS=${5:-8}; MEM=${6:-32000}
 PORT=${RM_SLURM_PORT:-26817}
@@ -112,8 +112,10 @@ CONF
   wait_for "$NODES idle nodes" idle
   echo "export SLURM_CONF=$CONF"
   ;;
-restart-ctld)
+stop-ctld)
   own_kill "$DIR/pid/slurmctld.pid" slurmctld
+  ;;
+start-ctld)
   start_ctld
   ;;
 stop)
@@ -123,5 +125,5 @@ stop)
   own_kill "$DIR/pid/munged.pid" munged
   # job payloads started by the slurmd's (slurmstepd) die with their job; any left are ours too
   ;;
-*) echo "usage: $0 start|stop|restart-ctld DIR ..." >&2; exit 2 ;;
+*) echo "usage: $0 start|stop|stop-ctld|start-ctld DIR ..." >&2; exit 2 ;;
 esac
