@@ -15,7 +15,10 @@
 #include "policy/registry.h"
 #include "policy/task/task_registry.h"
 #include "engine/round_runner.h"
+#include "live/payload.h"
+#include "live/replay.h"
 #include "live/serve.h"
+#include "metrics/compare.h"
 #include "workload/generators.h"
 
 namespace {
@@ -235,6 +238,35 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   srv->add_option("--out", sa.out, "where to write jobs.csv and summary.json at exit (default: the state directory)");
 
+  auto* rep = app.add_subcommand("replay", "submit a trace's jobs to a real Slurm at scaled times and schedule them with a policy (docs/slurm.md)");
+  live::ReplayArgs ra;
+  std::string rep_interval = "500ms";
+  rep->add_option("--backend", ra.serve.backend_kind, "cluster manager: slurm")->capture_default_str();
+  rep->add_option("--trace", ra.trace.trace, "trace file, or builtin:demo")->required();
+  rep->add_option("--format", ra.trace.format, "trace format")->capture_default_str();
+  rep->add_option("--max-jobs", ra.trace.max_jobs, "keep only the first N jobs (0 = all)")->capture_default_str();
+  rep->add_option("--time-scale", ra.time_scale, "K: submit times and durations divided by K")->required();
+  rep->add_option("--policy", ra.serve.backend.policy, "a job-level policy")->capture_default_str();
+  rep->add_option("--partition", ra.serve.backend.partition, "the Slurm partition to use")->required();
+  rep->add_option("--state", ra.serve.backend.state_dir, "directory for the backend's state")->required();
+  rep->add_option("--cluster", ra.serve.backend.cluster, "cluster preset or YAML for GPU memory and network figures");
+  rep->add_option("--interval", rep_interval, "time between scheduling steps")->capture_default_str();
+  rep->add_option("--overhead", ra.overhead_s, "payload restore cost after a requeue, seconds (scaled)")->capture_default_str();
+  rep->add_option("--seed", ra.serve.backend.seed, "seed")->capture_default_str();
+  rep->add_option("--timeout", ra.timeout_s, "give up after this many seconds")->capture_default_str();
+  rep->add_option("--out", ra.serve.out, "output directory")->required();
+  auto* pay = app.add_subcommand("payload", "the stand-in training job of `replay` (works, checkpoints, resumes)");
+  live::PayloadArgs pa;
+  pay->add_option("--work", pa.work_s, "seconds of work")->required();
+  pay->add_option("--checkpoint", pa.checkpoint, "progress file")->capture_default_str();
+  pay->add_option("--overhead", pa.overhead_s, "seconds lost when resuming")->capture_default_str();
+  pay->add_option("--speed-file", pa.speed_file, "file with the placement's slowdown (wall seconds per second of work)")
+      ->capture_default_str();
+  auto* cmp = app.add_subcommand("compare", "two runs' jobs.csv side by side: per-job and average JCT, start order");
+  std::string cmp_a, cmp_b;
+  cmp->add_option("a", cmp_a, "first run's output directory (e.g. simulate)")->required();
+  cmp->add_option("b", cmp_b, "second run's output directory (e.g. replay)")->required();
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*sim) {
@@ -304,6 +336,16 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*val) return cmd_validate(cfg, val_cluster);
+    if (*rep) {
+      ra.serve.interval_s = live::parse_interval(rep_interval, "--interval");
+      ra.trace.seed = ra.serve.backend.seed;
+      return live::run_replay(ra);
+    }
+    if (*pay) return live::run_payload(pa);
+    if (*cmp) {
+      std::cout << compare_runs(cmp_a, cmp_b);
+      return 0;
+    }
     if (*srv) {
       sa.interval_s = live::parse_interval(interval, "--interval");
       return live::run_serve(sa);

@@ -97,7 +97,7 @@ void SlurmBackend::adopt(const SlurmJob& j) {
   JobHints h = parse_hints(j.comment);
   for (const auto& e : h.errors) log("job " + std::to_string(j.id) + ": hint ignored: " + e);
   JobSpec s;
-  s.name = std::to_string(j.id);
+  s.name = h.name.empty() ? std::to_string(j.id) : h.name;
   s.file = "slurm job " + std::to_string(j.id);
   s.submit = at(j.submit_s >= 0 ? j.submit_s : origin_s_);
   s.num_gpus = j.gpus;
@@ -381,6 +381,18 @@ int SlurmBackend::step(double now_s) {
         }
         per_node = count.front();
       }
+      if (opt_.on_start) {
+        std::vector<int> split_on(spec_.servers.size(), 0);  // split jobs running per server, this one included
+        for (std::size_t k = 0; k < live_.size(); ++k)
+          if ((live_[k].status == "running" || live_[k].status == "starting") && live_[k].nodes.size() > 1)
+            for (const auto& n : live_[k].nodes) ++split_on[node_index_.at(n)];
+        const Span sp = span_of(sd.gpus);
+        if (sp.servers.size() > 1)
+          for (int srv : sp.servers) ++split_on[srv];
+        const double t = iteration_time_s(specs_[sd.job], spec_, sp, [&](int srv) { return std::max(1, split_on[srv]); });
+        const double ideal = states_[sd.job].ideal_iter_time;
+        opt_.on_start(specs_[sd.job], ideal > 0 ? t / ideal : 1.0);
+      }
       try {
         ctl_.place_and_release(l.slurm_id, names, per_node);
       } catch (const SlurmError& e) {
@@ -418,7 +430,7 @@ void SlurmBackend::save() const {
     for (const auto& x : l.gpus) g.push_back({x.server, x.gpu});
     json runs = json::array();
     for (const auto& r : l.runs) runs.push_back({{"start_s", r.start_s}, {"end_s", r.end_s}, {"gpus", r.gpus}});
-    jobs.push_back({{"slurm_id", l.slurm_id}, {"model", s.model}, {"num_gpus", s.num_gpus}, {"iterations", s.iterations},
+    jobs.push_back({{"slurm_id", l.slurm_id}, {"name", s.name}, {"model", s.model}, {"num_gpus", s.num_gpus}, {"iterations", s.iterations},
                     {"tp", s.tp}, {"pp", s.pp}, {"submit_s", l.submit_s}, {"status", l.status},
                     {"slurm_state", l.slurm_state}, {"nodes", l.nodes}, {"gpus", g}, {"started_s", l.started_s},
                     {"first_start_s", l.first_start_s}, {"end_s", l.end_s}, {"run_s", l.run_s},
@@ -458,8 +470,8 @@ void SlurmBackend::load() {
   for (const auto& jj : js.at("jobs")) {
     JobSpec s;
     const std::int64_t sid = jj.at("slurm_id").get<std::int64_t>();
-    s.name = std::to_string(sid);
-    s.file = "slurm job " + s.name;
+    s.name = jj.value("name", std::to_string(sid));
+    s.file = "slurm job " + std::to_string(sid);
     s.model = jj.at("model").get<std::string>();
     s.num_gpus = jj.at("num_gpus").get<int>();
     s.iterations = jj.at("iterations").get<double>();
@@ -524,12 +536,12 @@ void SlurmBackend::write_outputs(const std::string& dir) const {
   const Summary sum = summarize(rec, 0);
   fs::create_directories(dir);
   std::ofstream runs(fs::path(dir) / "runs.csv");  // every stretch a job held GPUs, per node (times from time 0)
-  runs << "job_id,slurm_state,start_s,end_s,node,gpus\n";
+  runs << "slurm_id,slurm_state,start_s,end_s,node,gpus,job_id\n";
   for (std::size_t i = 0; i < live_.size(); ++i)
     for (const auto& r : live_[i].runs)
       for (const auto& [node, k] : r.gpus)
         runs << live_[i].slurm_id << "," << live_[i].slurm_state << "," << r.start_s - origin_s_ << ","
-             << r.end_s - origin_s_ << "," << node << "," << k << "\n";
+             << r.end_s - origin_s_ << "," << node << "," << k << "," << specs_[i].name << "\n";
   rm::write_outputs(dir, rec, {}, sum,
                     RunInfo{opt_.policy, scheduler_ ? scheduler_->name() : opt_.policy, spec_.name,
                             "slurm:" + opt_.partition, "slurm", opt_.seed, 0});

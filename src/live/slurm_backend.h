@@ -29,6 +29,10 @@ struct ServeOptions {
   std::uint64_t seed = 1;
   double default_duration_s = 3600;  // a job without duration/iterations hints is assumed to run this long
   std::function<void(const std::string&)> log;  // one line per event; null = silent
+  // Called just before a job is released onto its GPUs, with the rate model's slowdown there at launch
+  // (iteration time on the placement, other split jobs on its servers counted, over the ideal one).
+  // `replay` uses it to tell the payload how fast to progress.
+  std::function<void(const JobSpec&, double slowdown)> on_start;
 };
 
 // One stretch of a job holding GPUs: from its start to its end or preemption, GPUs per node.

@@ -237,7 +237,10 @@ JobHints parse_hints(const std::string& comment) {
       }
       return x;
     };
-    if (k == "model") {
+    if (k == "name") {
+      if (v.empty() || v.find(',') != std::string::npos) h.errors.push_back("name: empty or has a comma");
+      else h.name = v;
+    } else if (k == "model") {
       if (v.empty()) h.errors.push_back("model: empty");
       else h.model = v;
     } else if (k == "iterations" || k == "iters") {
@@ -247,7 +250,7 @@ JobHints parse_hints(const std::string& comment) {
     } else if (k == "tp" || k == "pp") {
       if (auto x = number(1)) (k == "tp" ? h.tp : h.pp) = static_cast<int>(*x);
     } else {
-      h.errors.push_back(k + ": unknown hint (known: model, iterations, duration, tp, pp)");
+      h.errors.push_back(k + ": unknown hint (known: name, model, iterations, duration, tp, pp)");
     }
   }
   return h;

@@ -60,9 +60,10 @@ SlurmJob parse_squeue_line(const std::string& line);
 double parse_slurm_time(const std::string& s);
 
 // The hints a job carries in its comment: `rm:key=value;key=value` (docs/slurm.md). Known keys: model,
-// iterations, duration (seconds), tp, pp. A bad value is left out and reported in `errors` as
+// iterations, duration (seconds), tp, pp, name. A bad value is left out and reported in `errors` as
 // "<field>: <why>"; the job runs anyway.
 struct JobHints {
+  std::string name;  // the job's name in outputs (a replayed trace's job id); default: the Slurm job id
   std::string model;
   std::optional<double> iterations, duration_s;
   int tp = 1, pp = 1;

@@ -7,25 +7,10 @@
 #      relaunches a running job and drains the node for the duplicate; that is for an operator to resume.)
 # Usage: restart_test.sh RINGMASTER_BINARY. Exit 77 (skipped) without root or without the Slurm packages.
 set -euo pipefail
-BIN=$(readlink -f "${1:?ringmaster binary}")
-HERE=$(cd "$(dirname "$0")" && pwd)
-[ "$(id -u)" = 0 ] || { echo "skip: needs root"; exit 77; }
-command -v slurmctld >/dev/null && command -v munged >/dev/null || { echo "skip: slurm-wlm/munge not installed"; exit 77; }
-DIR=$(mktemp -d /tmp/rm-slurm-test.XXXXXX)
-export RM_SLURM_PORT=$(( 35000 + (RANDOM % 400) * 10 ))
+source "$(dirname "$0")/test_lib.sh"
+slurm_test_start 35000
 SERVE=""
-cleanup() {
-  [ -n "$SERVE" ] && kill "$SERVE" 2>/dev/null || true
-  bash "$HERE/local_slurm.sh" stop "$DIR" >/dev/null 2>&1 || true
-}
-trap cleanup EXIT
-eval "$(bash "$HERE/local_slurm.sh" start "$DIR")"
 fail() { echo "FAIL: $*"; sinfo -N 2>&1 | head; squeue -a 2>&1 | head; for f in "$DIR"/log/serve-*.log; do echo "--- $f"; tail -30 "$f"; done; exit 1; }
-printf '#!/bin/bash\nsleep "$1"\n' > "$DIR/job.sh"; chmod +x "$DIR/job.sh"
-submit() {  # gpus seconds
-  sbatch --parsable -H -p rm --gpus="$1" -c 1 --mem=1G -o "$DIR/out/%j.out" \
-    --comment "rm:model=resnet50;duration=$2" "$DIR/job.sh" "$2"
-}
 serve() {  # state-dir log
   "$BIN" serve --backend slurm --policy fifo --partition rm --state "$1" --interval 300ms --exit-when-done \
     --out "$1/out" 2>> "$2" &

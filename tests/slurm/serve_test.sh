@@ -5,21 +5,9 @@
 #   B. srsf: a short job preempts a long one (requeue-hold), both finish, the preemption is reported.
 # Usage: serve_test.sh RINGMASTER_BINARY. Exit 77 (skipped) without root or without the Slurm packages.
 set -euo pipefail
-BIN=$(readlink -f "${1:?ringmaster binary}")
-HERE=$(cd "$(dirname "$0")" && pwd)
-[ "$(id -u)" = 0 ] || { echo "skip: needs root"; exit 77; }
-command -v slurmctld >/dev/null && command -v munged >/dev/null || { echo "skip: slurm-wlm/munge not installed"; exit 77; }
-DIR=$(mktemp -d /tmp/rm-slurm-test.XXXXXX)
-export RM_SLURM_PORT=$(( 30000 + (RANDOM % 500) * 10 ))
-cleanup() { bash "$HERE/local_slurm.sh" stop "$DIR" >/dev/null 2>&1 || true; }
-trap cleanup EXIT
-eval "$(bash "$HERE/local_slurm.sh" start "$DIR")"
+source "$(dirname "$0")/test_lib.sh"
+slurm_test_start 30000
 fail() { echo "FAIL: $*"; for f in "$DIR"/log/serve-*.log; do echo "--- $f"; tail -30 "$f"; done; exit 1; }
-printf '#!/bin/bash\nsleep "$1"\n' > "$DIR/job.sh"; chmod +x "$DIR/job.sh"
-submit() {  # gpus seconds
-  sbatch --parsable -H -p rm --gpus="$1" -c 1 --mem=1G -o "$DIR/out/%j.out" \
-    --comment "rm:model=resnet50;duration=$2" "$DIR/job.sh" "$2"
-}
 
 echo "== A: fifo, six jobs"
 for spec in "1 4" "2 6" "3 3" "4 5" "2 4" "1 3"; do submit $spec; done >/dev/null

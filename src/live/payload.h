@@ -1,0 +1,20 @@
+// `ringmaster payload`: the stand-in for a training job in `replay --backend slurm`. It "trains" for
+// `work_s` seconds of its own progress, writing that progress to a checkpoint file as it goes (atomically,
+// every half second and on SIGTERM), and resumes from the file after a requeue, paying `overhead_s` first
+// (the checkpoint-restart cost the simulator's --preempt-overhead models).
+#pragma once
+#include <string>
+
+namespace rm::live {
+
+struct PayloadArgs {
+  double work_s = 0;                      // seconds of work at the ideal speed
+  std::string checkpoint = "checkpoint";
+  std::string speed_file = "slowdown";    // if present at start: wall seconds per second of work (>= 1)
+  double overhead_s = 0;
+};
+
+// Exit status: 0 when the work is done, 143 when stopped by SIGTERM (progress saved).
+int run_payload(const PayloadArgs& a);
+
+}  // namespace rm::live
