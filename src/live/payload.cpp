@@ -16,7 +16,7 @@ namespace {
 std::atomic<bool> g_term{false};
 extern "C" void on_term(int) { g_term = true; }
 
-double read_done(const std::string& path) {
+double read_number(const std::string& path) {  // 0 if absent or unreadable
   std::ifstream f(path);
   double d = 0;
   if (f >> d && d >= 0) return d;
@@ -37,8 +37,8 @@ void write_done(const std::string& path, double done) {
 int run_payload(const PayloadArgs& a) {
   if (!(a.work_s >= 0)) throw InputError("--work", 0, "", "must be >= 0 seconds");
   std::signal(SIGTERM, on_term);
-  double done = read_done(a.checkpoint);
-  double slow = read_done(a.speed_file);  // the placement's slowdown at this launch (replay writes it)
+  double done = read_number(a.checkpoint);
+  double slow = read_number(a.speed_file);  // the placement's slowdown at this launch (replay writes it)
   if (!(slow >= 1e-6)) slow = 1;
   const char* restarts = std::getenv("SLURM_RESTART_COUNT");
   const bool resumed = done > 0 || (restarts && std::atoi(restarts) > 0);

@@ -244,13 +244,13 @@ int SlurmBackend::step(double now_s) {
     if (!got.empty()) c.allocate(owner, got);
     return got;
   };
-  for (const auto& n : nodes) {
-    const auto it = node_index_.find(n.name);
-    if (it != node_index_.end() && !n.usable()) take_free(kExternal, it->second, spec_.servers[it->second].gpus);
-  }
-  std::set<std::string> unusable;
+  std::set<std::string> unusable;  // down, drained, not responding: their GPUs are nobody's to give
   for (const auto& n : nodes)
-    if (!n.usable()) unusable.insert(n.name);
+    if (!n.usable()) {
+      unusable.insert(n.name);
+      if (const auto it = node_index_.find(n.name); it != node_index_.end())
+        take_free(kExternal, it->second, spec_.servers[it->second].gpus);
+    }
   for (std::size_t i = 0; i < live_.size(); ++i) {
     LiveJob& l = live_[i];
     if (l.status == "starting" &&
@@ -437,7 +437,10 @@ void SlurmBackend::save() const {
                     {"preemptions", l.preemptions}, {"hint_errors", l.hint_errors}, {"per_node", l.per_node}, {"runs", runs}});
   }
   js["jobs"] = jobs;
-  js["decision_us"] = decision_us_;
+  // The latest decision latencies only: the file is rewritten every step, so it must not grow with uptime.
+  constexpr std::size_t kKeep = 20000;
+  js["decision_us"] = decision_us_.size() <= kKeep ? decision_us_
+                                                   : std::vector<float>(decision_us_.end() - kKeep, decision_us_.end());
   const fs::path dir(opt_.state_dir), tmp = dir / "state.json.tmp", dst = dir / "state.json";
   {
     std::ofstream f(tmp, std::ios::trunc);

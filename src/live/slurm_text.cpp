@@ -148,8 +148,6 @@ SlurmNode parse_node(const std::string& line) {
   if (parse_int(get("CPUTot"), v)) n.cpus = static_cast<int>(v);
   if (parse_int(get("RealMemory"), v)) n.mem_mb = static_cast<double>(v);
   n.gpus = gres_gpus(get("Gres"));
-  for (const auto& t : split_simple(get("AllocTRES"), ','))
-    if (t.rfind("gres/gpu=", 0) == 0 && parse_int(t.substr(9), v)) n.alloc_gpus = static_cast<int>(v);
   for (const auto& p : split_simple(get("Partitions"), ','))
     if (!p.empty()) n.partitions.push_back(p);
   return n;

@@ -27,7 +27,6 @@ struct SlurmNode {
   int cpus = 0;           // CPUTot
   double mem_mb = 0;      // RealMemory
   int gpus = 0;           // from Gres
-  int alloc_gpus = 0;     // from AllocTRES gres/gpu=
   std::vector<std::string> partitions;
   bool usable() const;    // not DOWN, DRAIN(ED/ING), FAIL, INVAL, FUTURE, NOT_RESPONDING
 };
