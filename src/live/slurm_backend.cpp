@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -204,6 +205,23 @@ void SlurmBackend::observe(const std::vector<SlurmJob>& listed, double now_s) {
         l.status = "running";
         l.started_s = j.start_s > 0 ? j.start_s : now_s;
         if (l.first_start_s < 0) l.first_start_s = l.started_s;
+      }
+    } else if (j.state == "PENDING" && !j.held() && l.status == "running" &&
+               (j.start_s < 0 || std::fabs(j.start_s - l.started_s) > 0.5)) {
+      // Requeued by Slurm itself (a node went down under it; its start time is no longer this run's, which
+      // tells it from a restarting slurmctld that shows a running job as pending for a moment): take it back so
+      // the policy places it again.
+      close_run(it->second, now_s);
+      if (l.started_s >= 0) l.run_s += std::max(0.0, now_s - l.started_s);
+      l.status = "queued";
+      l.gpus.clear();
+      l.nodes.clear();
+      ++l.preemptions;
+      try {
+        ctl_.hold(j.id);
+        log(sid + ": requeued by Slurm (" + j.reason + "); held to be placed again");
+      } catch (const SlurmError& e) {
+        log(sid + ": requeued by Slurm (" + j.reason + "), could not hold it: " + e.what());
       }
     } else if (j.state == "PENDING" && j.held() && (l.status == "running" || l.status == "starting")) {
       // Requeued or held by someone else (an administrator, a node failure with requeue).
