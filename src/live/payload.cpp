@@ -56,9 +56,11 @@ int run_payload(const PayloadArgs& a) {
     const auto now = clock::now();
     done = std::min(a.work_s, done + std::chrono::duration<double>(now - last).count() / slow);
     last = now;
-    if (now - saved > std::chrono::milliseconds(500)) {
+    if (now - saved > std::chrono::milliseconds(250)) {  // progress saved; the current rate read again
       write_done(a.checkpoint, done);
       saved = now;
+      const double s = read_number(a.speed_file);
+      if (s >= 1e-6) slow = s;
     }
   }
   write_done(a.checkpoint, done);

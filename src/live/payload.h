@@ -1,6 +1,6 @@
 // `ringmaster payload`: the stand-in for a training job in `replay --backend slurm`. It "trains" for
-// `work_s` seconds of its own progress, writing that progress to a checkpoint file as it goes (atomically,
-// every half second and on SIGTERM), and resumes from the file after a requeue, paying `overhead_s` first
+// `work_s` seconds of its own progress at the rate in its speed file, writing that progress to a checkpoint
+// file as it goes (atomically, every quarter second and on SIGTERM), and resumes from the file after a requeue, paying `overhead_s` first
 // (the checkpoint-restart cost the simulator's --preempt-overhead models).
 #pragma once
 #include <string>
@@ -10,7 +10,7 @@ namespace rm::live {
 struct PayloadArgs {
   double work_s = 0;                      // seconds of work at the ideal speed
   std::string checkpoint = "checkpoint";
-  std::string speed_file = "slowdown";    // if present at start: wall seconds per second of work (>= 1)
+  std::string speed_file = "slowdown";    // if present: wall seconds per second of work, re-read every 0.25 s
   double overhead_s = 0;
 };
 

@@ -36,7 +36,7 @@ int run_replay(const ReplayArgs& a) {
     std::cerr << fmt::format("[replay {:9.3f}s] {}\n", el, line) << std::flush;
   };
   const fs::path out = fs::absolute(a.serve.out);
-  o.on_start = [out](const JobSpec& j, double slowdown) {  // read by the payload when it (re)starts
+  o.on_rate = [out](const JobSpec& j, double slowdown) {  // the payload re-reads it as it works
     const fs::path dir = out / "work" / j.name;
     fs::create_directories(dir);
     std::ofstream f(dir / "slowdown.tmp", std::ios::trunc);

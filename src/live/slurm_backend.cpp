@@ -140,6 +140,20 @@ void SlurmBackend::adopt(const SlurmJob& j) {
       std::to_string(r.iterations) + " iterations, ideal " + std::to_string(st.ideal_iter_time * r.iterations) + " s)");
 }
 
+std::vector<int> SlurmBackend::split_counts() const {
+  std::vector<int> split_on(spec_.servers.size(), 0);
+  for (const auto& l : live_)
+    if ((l.status == "running" || l.status == "starting") && l.nodes.size() > 1)
+      for (const auto& n : l.nodes) ++split_on[node_index_.at(n)];
+  return split_on;
+}
+
+double SlurmBackend::slowdown_of(JobId id, const std::vector<GpuRef>& gpus, const std::vector<int>& split_on) const {
+  const double t = iteration_time_s(specs_[id], spec_, span_of(gpus), [&](int srv) { return std::max(1, split_on[srv]); });
+  const double ideal = states_[id].ideal_iter_time;
+  return ideal > 0 ? t / ideal : 1.0;
+}
+
 void SlurmBackend::close_run(std::size_t i, double end_s) {
   LiveJob& l = live_[i];
   if (l.status != "running" || l.started_s < 0) return;
@@ -399,17 +413,13 @@ int SlurmBackend::step(double now_s) {
         }
         per_node = count.front();
       }
-      if (opt_.on_start) {
-        std::vector<int> split_on(spec_.servers.size(), 0);  // split jobs running per server, this one included
-        for (std::size_t k = 0; k < live_.size(); ++k)
-          if ((live_[k].status == "running" || live_[k].status == "starting") && live_[k].nodes.size() > 1)
-            for (const auto& n : live_[k].nodes) ++split_on[node_index_.at(n)];
+      if (opt_.on_rate) {  // before the release: the payload reads its speed when it starts
+        std::vector<int> split_on = split_counts();
         const Span sp = span_of(sd.gpus);
         if (sp.servers.size() > 1)
           for (int srv : sp.servers) ++split_on[srv];
-        const double t = iteration_time_s(specs_[sd.job], spec_, sp, [&](int srv) { return std::max(1, split_on[srv]); });
-        const double ideal = states_[sd.job].ideal_iter_time;
-        opt_.on_start(specs_[sd.job], ideal > 0 ? t / ideal : 1.0);
+        l.slowdown = slowdown_of(sd.job, sd.gpus, split_on);
+        opt_.on_rate(specs_[sd.job], l.slowdown);
       }
       try {
         ctl_.place_and_release(l.slurm_id, names, per_node);
@@ -425,6 +435,18 @@ int SlurmBackend::step(double now_s) {
       std::string where;
       for (const auto& n : names) where += (where.empty() ? "" : ",") + n;
       log("job " + std::to_string(l.slurm_id) + ": start on " + where + " (" + std::to_string(sd.gpus.size()) + " GPUs)");
+    }
+  }
+  if (opt_.on_rate) {  // contention changes as split jobs start and end: every running job's current rate
+    const std::vector<int> split_on = split_counts();
+    for (std::size_t i = 0; i < live_.size(); ++i) {
+      LiveJob& l = live_[i];
+      if ((l.status != "running" && l.status != "starting") || l.gpus.empty()) continue;
+      const double sd = slowdown_of(static_cast<JobId>(i), l.gpus, split_on);
+      if (std::fabs(sd - l.slowdown) > 1e-9) {
+        l.slowdown = sd;
+        opt_.on_rate(specs_[i], sd);
+      }
     }
   }
   series_.push_back({at(now_s), queued, running, c.total_gpus() - c.free_gpus()});

@@ -29,10 +29,10 @@ struct ServeOptions {
   std::uint64_t seed = 1;
   double default_duration_s = 3600;  // a job without duration/iterations hints is assumed to run this long
   std::function<void(const std::string&)> log;  // one line per event; null = silent
-  // Called just before a job is released onto its GPUs, with the rate model's slowdown there at launch
-  // (iteration time on the placement, other split jobs on its servers counted, over the ideal one).
-  // `replay` uses it to tell the payload how fast to progress.
-  std::function<void(const JobSpec&, double slowdown)> on_start;
+  // The rate model's slowdown of a job on its placement (iteration time with the split jobs now on its
+  // servers, over the ideal one): called just before a job is released, and again whenever it changes while
+  // the job runs (split neighbours starting or ending). `replay` passes it to the payload.
+  std::function<void(const JobSpec&, double slowdown)> on_rate;
 };
 
 // One stretch of a job holding GPUs: from its start to its end or preemption, GPUs per node.
@@ -57,6 +57,7 @@ struct LiveJob {
   std::vector<LiveRun> runs;      // every stretch it ran (runs.csv)
   bool per_node = false;          // asked --gres=gpu:k (per node), not --gpus=N
   bool split_refused = false;     // logged once: the policy split a per-node request unevenly
+  double slowdown = -1;           // last rate given to on_rate
 };
 
 class SlurmBackend {
@@ -83,7 +84,9 @@ class SlurmBackend {
   void save() const;
   void load();
   void log(const std::string& s) const;
-  void close_run(std::size_t i, double end_s);  // the job stops holding its GPUs: record the stretch
+  void close_run(std::size_t i, double end_s);
+  std::vector<int> split_counts() const;  // split jobs running or starting, per server
+  double slowdown_of(JobId id, const std::vector<GpuRef>& gpus, const std::vector<int>& split_on) const;  // the job stops holding its GPUs: record the stretch
   Time at(double epoch_s) const;
 
   SlurmCtl& ctl_;
