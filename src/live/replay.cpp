@@ -16,9 +16,6 @@ namespace rm::live {
 namespace fs = std::filesystem;
 
 namespace {
-double wall_now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 std::string quoted(const std::string& s) {  // for sbatch --wrap (sh)
   std::string q = "'";
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -30,11 +27,7 @@ int run_replay(const ReplayArgs& a) {
   if (!(a.time_scale > 0)) throw InputError("--time-scale", 0, "", "must be > 0");
   if (a.serve.out.empty()) throw InputError("--out", 0, "", "name an output directory");
   ServeOptions o = a.serve.backend;
-  const auto t0 = std::chrono::steady_clock::now();
-  o.log = [t0](const std::string& line) {
-    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::cerr << fmt::format("[replay {:9.3f}s] {}\n", el, line) << std::flush;
-  };
+  o.log = stderr_log("replay");
   const fs::path out = fs::absolute(a.serve.out);
   o.on_rate = [out](const JobSpec& j, double slowdown) {  // the payload re-reads it as it works
     const fs::path dir = out / "work" / j.name;

@@ -17,11 +17,19 @@ namespace rm::live {
 namespace {
 std::atomic<bool> g_stop{false};
 extern "C" void on_signal(int) { g_stop = true; }
+}  // namespace
 
 double wall_now() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
-}  // namespace
+
+std::function<void(const std::string&)> stderr_log(const std::string& who) {
+  const auto t0 = std::chrono::steady_clock::now();
+  return [t0, who](const std::string& line) {
+    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::cerr << fmt::format("[{} {:9.3f}s] {}\n", who, el, line) << std::flush;
+  };
+}
 
 double parse_interval(const std::string& s, const std::string& field) {
   std::size_t used = 0;
@@ -41,11 +49,7 @@ int run_serve(const ServeArgs& a) {
   if (a.backend_kind != "slurm")
     throw InputError("--backend", 0, a.backend_kind, "unknown backend (available: slurm)");
   ServeOptions o = a.backend;
-  const auto t0 = std::chrono::steady_clock::now();
-  o.log = [t0](const std::string& line) {
-    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::cerr << fmt::format("[serve {:9.3f}s] {}\n", el, line) << std::flush;
-  };
+  o.log = stderr_log("serve");
   SlurmCtl ctl;
   SlurmBackend b(ctl, o);
   b.connect(wall_now());  // refuses to start when Slurm is unreachable or the partition does not exist

@@ -2,6 +2,7 @@
 // interval; survives Slurm being unreachable (logs and retries); on SIGTERM/SIGINT it finishes the step,
 // writes the outputs and exits 0.
 #pragma once
+#include <functional>
 #include <string>
 
 #include "live/slurm_backend.h"
@@ -17,6 +18,11 @@ struct ServeArgs {
   double max_idle_s = 0;       // with exit_when_done: also exit after this long with no job at all (0 = never)
   std::string out;             // outputs (jobs.csv, summary.json) at exit; default: the state directory
 };
+
+// Wall-clock now in epoch seconds (what Slurm's time stamps are in).
+double wall_now();
+// A log for the daemon's events: "[who  elapsed s] line" on stderr, elapsed since this call.
+std::function<void(const std::string&)> stderr_log(const std::string& who);
 
 // "1", "1s", "500ms", "2m" -> seconds; InputError naming `field` otherwise.
 double parse_interval(const std::string& s, const std::string& field);

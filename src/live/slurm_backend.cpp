@@ -154,9 +154,24 @@ double SlurmBackend::slowdown_of(JobId id, const std::vector<GpuRef>& gpus, cons
   return ideal > 0 ? t / ideal : 1.0;
 }
 
-void SlurmBackend::close_run(std::size_t i, double end_s) {
+void SlurmBackend::stop(std::size_t i, double end_s, const char* next) {
   LiveJob& l = live_[i];
-  if (l.status != "running" || l.started_s < 0) return;
+  if (l.status == "running" && l.started_s >= 0) {
+    record_run(i, end_s);
+    l.run_s += std::max(0.0, end_s - l.started_s);
+  }
+  l.gpus.clear();
+  l.status = next;
+  if (l.status == "queued") l.nodes.clear();
+  if (l.status == "finished") {
+    l.end_s = end_s;
+    states_[i].status = JobStatus::Finished;
+    states_[i].finish = at(end_s);
+  }
+}
+
+void SlurmBackend::record_run(std::size_t i, double end_s) {
+  LiveJob& l = live_[i];
   LiveRun r{l.started_s, std::max(l.started_s, end_s), {}};
   for (const auto& g : l.gpus) {
     const std::string& n = node_names_.at(g.server);
@@ -195,19 +210,12 @@ void SlurmBackend::observe(const std::vector<SlurmJob>& listed, double now_s) {
       continue;
     }
     LiveJob& l = live_[it->second];
-    JobState& st = states_[it->second];
     l.slurm_state = j.state;
     if (l.status == "finished") continue;
     const std::string sid = "job " + std::to_string(j.id);
     if (j.finished()) {
       const double end = j.end_s > 0 ? j.end_s : now_s;
-      close_run(it->second, end);
-      if (l.status == "running" && l.started_s >= 0) l.run_s += std::max(0.0, end - l.started_s);
-      l.end_s = end;
-      l.status = "finished";
-      l.gpus.clear();
-      st.status = JobStatus::Finished;
-      st.finish = at(end);
+      stop(it->second, end, "finished");
       log(sid + ": " + j.state + " after " + std::to_string(end - l.submit_s) + " s");
     } else if (j.state == "RUNNING" || j.state == "COMPLETING" || j.state == "CONFIGURING") {
       if (l.status != "running") {
@@ -225,11 +233,7 @@ void SlurmBackend::observe(const std::vector<SlurmJob>& listed, double now_s) {
       // Requeued by Slurm itself (a node went down under it; its start time is no longer this run's, which
       // tells it from a restarting slurmctld that shows a running job as pending for a moment): take it back so
       // the policy places it again.
-      close_run(it->second, now_s);
-      if (l.started_s >= 0) l.run_s += std::max(0.0, now_s - l.started_s);
-      l.status = "queued";
-      l.gpus.clear();
-      l.nodes.clear();
+      stop(it->second, now_s, "queued");
       ++l.preemptions;
       try {
         ctl_.hold(j.id);
@@ -239,11 +243,7 @@ void SlurmBackend::observe(const std::vector<SlurmJob>& listed, double now_s) {
       }
     } else if (j.state == "PENDING" && j.held() && (l.status == "running" || l.status == "starting")) {
       // Requeued or held by someone else (an administrator, a node failure with requeue).
-      close_run(it->second, now_s);
-      if (l.status == "running" && l.started_s >= 0) l.run_s += std::max(0.0, now_s - l.started_s);
-      l.status = "queued";
-      l.gpus.clear();
-      l.nodes.clear();
+      stop(it->second, now_s, "queued");
       ++l.preemptions;
       log(sid + ": held again by Slurm or a user; back in the queue");
     }
@@ -251,14 +251,8 @@ void SlurmBackend::observe(const std::vector<SlurmJob>& listed, double now_s) {
   for (std::size_t i = 0; i < live_.size(); ++i) {
     LiveJob& l = live_[i];
     if (l.status == "finished" || seen.count(l.slurm_id)) continue;
-    close_run(i, now_s);
-    if (l.status == "running" && l.started_s >= 0) l.run_s += std::max(0.0, now_s - l.started_s);
-    l.status = "finished";
+    stop(i, now_s, "finished");
     l.slurm_state = "VANISHED";
-    l.end_s = now_s;
-    l.gpus.clear();
-    states_[i].status = JobStatus::Finished;
-    states_[i].finish = at(now_s);
     log("job " + std::to_string(l.slurm_id) + ": no longer listed by Slurm; counted as ended now");
   }
 }
@@ -289,9 +283,7 @@ int SlurmBackend::step(double now_s) {
         std::any_of(l.nodes.begin(), l.nodes.end(), [&](const std::string& n) { return unusable.count(n) > 0; })) {
       try {  // released onto a node that has gone down or drained since: take it back and place it again
         ctl_.hold(l.slurm_id);
-        l.status = "queued";
-        l.gpus.clear();
-        l.nodes.clear();
+        stop(i, now_s, "queued");
         log("job " + std::to_string(l.slurm_id) + ": its node became unusable before it started; held to be placed again");
         continue;
       } catch (const SlurmError& e) {
@@ -368,12 +360,8 @@ int SlurmBackend::step(double now_s) {
         log("job " + std::to_string(l.slurm_id) + ": preemption failed: " + e.what());
         continue;
       }
-      close_run(static_cast<std::size_t>(id), now_s);
-      if (l.status == "running" && l.started_s >= 0) l.run_s += std::max(0.0, now_s - l.started_s);
       c.release(id, l.gpus);
-      l.gpus.clear();
-      l.nodes.clear();
-      l.status = "queued";
+      stop(static_cast<std::size_t>(id), now_s, "queued");
       ++l.preemptions;
       ++preemptions_;
       log("job " + std::to_string(l.slurm_id) + ": preempted (requeued held) after " + std::to_string(l.run_s) + " s of service");

@@ -84,7 +84,10 @@ class SlurmBackend {
   void save() const;
   void load();
   void log(const std::string& s) const;
-  void close_run(std::size_t i, double end_s);
+  // Job i stops holding its GPUs at end_s (finished, preempted, requeued or held by Slurm): a running job's
+  // stretch is recorded and its service counted; `next` is "queued" or "finished".
+  void stop(std::size_t i, double end_s, const char* next);
+  void record_run(std::size_t i, double end_s);  // the stretch since started_s, GPUs per node (runs.csv)
   std::vector<int> split_counts() const;  // split jobs running or starting, per server
   double slowdown_of(JobId id, const std::vector<GpuRef>& gpus, const std::vector<int>& split_on) const;  // the job stops holding its GPUs: record the stretch
   Time at(double epoch_s) const;
