@@ -65,6 +65,23 @@ TEST(Schedule, SrtfPreemptsLongerJobAndResumesIt) {
   EXPECT_DOUBLE_EQ(o->finish("J0"), 115);
 }
 
+TEST(Schedule, StartDelayHoldsGpusWithoutProgressAtEveryStart) {
+  // FIFO on kQueue with a 2 s start delay: J0 starts at 0, works 2-12; J1 starts at 12, works 14-34;
+  // J2 starts at 34, works 36-46. The start time is the decision's, the GPUs are held through the delay.
+  auto r = run(cluster(1, 4), kQueue, "fifo", 0, 2.0);
+  EXPECT_DOUBLE_EQ(r->finish("J0"), 12);
+  EXPECT_DOUBLE_EQ(r->start("J1"), 12);
+  EXPECT_DOUBLE_EQ(r->finish("J1"), 34);
+  EXPECT_DOUBLE_EQ(r->start("J2"), 34);
+  EXPECT_DOUBLE_EQ(r->finish("J2"), 46);
+  // SRTF with a 1 s delay and a 5 s restart overhead (rows as SrtfPreemptsLongerJobAndResumesIt): J0 works
+  // 1-10 (9 s done, 91 left); J1 starts at 10, works 11-21; J0 resumes at 21, no progress until
+  // 21 + 1 + 5 = 27, then 91 s -> 118. J1 at 10 has 10 s < 91 s left, so it preempts as before.
+  auto s = run(cluster(1, 4), {"J0,0,4,1000,100", "J1,10,4,100,100"}, "srtf", 5.0, 1.0);
+  EXPECT_DOUBLE_EQ(s->finish("J1"), 21);
+  EXPECT_DOUBLE_EQ(s->finish("J0"), 118);
+}
+
 // J0: 2 GPUs, 30 s (t=0). J1 at t=5: 4 GPUs, 15 s. At 5, J0 has 25 s left (50 GPU-s).
 //   SRTF: 15 s < 25 s -> preempt J0; J1 5-20; J0 20-45.
 //   SRSF: 60 GPU-s > 50 GPU-s -> J0 keeps running to 30; J1 30-45.

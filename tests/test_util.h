@@ -53,13 +53,14 @@ struct Run {
 };
 
 inline std::unique_ptr<Run> run(const ClusterSpec& c, const std::vector<std::string>& rows, const std::string& policy,
-                                double preempt_overhead_s = 0) {
+                                double preempt_overhead_s = 0, double start_delay_s = 0) {
   auto r = std::make_unique<Run>();
   r->cluster = c;
   r->specs = jobs(c, rows);
   r->sched = make_scheduler(policy, 7);
   EngineOptions eo;
   eo.preempt_overhead = from_seconds(preempt_overhead_s);
+  eo.start_delay = from_seconds(start_delay_s);
   r->engine = std::make_unique<Engine>(r->cluster, r->specs, *r->sched, make_rate_model(r->cluster), eo);
   r->engine->run();
   return r;

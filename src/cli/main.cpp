@@ -187,6 +187,10 @@ int main(int argc, char** argv) {
   sim->add_option("--seed", cfg.seed, "seed for every random choice")->capture_default_str();
   sim->add_option("--preempt-overhead", cfg.preempt_overhead_s, "seconds of checkpoint/restart cost on resume")
       ->capture_default_str();
+  sim->add_option("--start-delay", cfg.start_delay_s,
+                  "seconds without progress after every start, GPUs held (a real cluster's dispatch latency; "
+                  "`replay --backend slurm` measures it)")
+      ->capture_default_str();
   sim->add_option("--models", cfg.models, "model catalogue CSV (default: the built-in data/models.csv)");
   sim->add_flag("--skip-unschedulable", cfg.skip_unschedulable,
                 "report jobs that can never fit (jobs.csv status) instead of failing");

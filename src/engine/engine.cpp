@@ -169,7 +169,7 @@ void Engine::apply(const Decisions& d) {
     j.status = JobStatus::Running;
     if (j.first_start == kNever) j.first_start = now_;
     j.last_start = now_;
-    j.stall_until = j.preemptions > 0 ? now_ + opt_.preempt_overhead : now_;
+    j.stall_until = now_ + opt_.start_delay + (j.preemptions > 0 ? opt_.preempt_overhead : 0);
     exec_->start(j, now_);
     --queued_;
     ++running_;

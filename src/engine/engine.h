@@ -18,6 +18,9 @@ namespace rm {
 
 struct EngineOptions {
   Time preempt_overhead = 0;  // no progress for this long after a preempted job restarts
+  // No progress for this long after every start (first or resumed), GPUs held: a real cluster's dispatch
+  // latency (the daemon noticing the event, Slurm launching the job; docs/slurm.md measures it).
+  Time start_delay = 0;
   // Called now and then with the fraction of jobs finished (for a progress bar); may be empty.
   std::function<void(double)> progress;
   // Resource-sensitive allocation: each job's CPU profile (by synergy::profile_for), or none (GPU-only).

@@ -176,6 +176,10 @@ std::unique_ptr<SimResult> simulate(const SimConfig& cfg) {
                      "unknown compatibility mode '" + cfg.compat + "' (available: wang2020, yu2022, synergy)");
   if ((cfg.compat == "synergy" || is_synergy_workload(cfg.workload)) && r->exec != "round")
     throw InputError("--exec", 0, r->exec, "Synergy workloads and --compat synergy need --exec round");
+  if (!(cfg.start_delay_s >= 0)) throw InputError("--start-delay", 0, "", "must be >= 0");
+  if (cfg.start_delay_s > 0 && (r->exec == "round" || r->exec == "task" || planner))
+    throw InputError("--start-delay", 0, "", "the start delay is modelled by the job-level engine (--exec rate or graph), "
+                     "not by the " + (planner ? std::string("planners") : r->exec + " model"));
   if (r->exec == "round") {
     run_round_model(cfg, *r);  // fills record and summary
     const std::string trace = cfg.workload.empty() ? cfg.trace : "workload:" + cfg.workload;
@@ -229,6 +233,7 @@ std::unique_ptr<SimResult> simulate(const SimConfig& cfg) {
   } else {
     EngineOptions eo;
     eo.preempt_overhead = from_seconds(cfg.preempt_overhead_s);
+    eo.start_delay = from_seconds(cfg.start_delay_s);
     eo.progress = cfg.progress;
     if (r->scheduler->allocates()) {
       r->cpu_profiles = std::make_unique<synergy::ProfileSet>(

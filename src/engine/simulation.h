@@ -28,6 +28,7 @@ struct SimConfig {
   yu::ModelParams yu;                    // Yu et al.'s model, for the planners (sjf-bco, ls, ff, rand)
   std::uint64_t seed = 1;
   double preempt_overhead_s = 0;
+  double start_delay_s = 0;              // --start-delay (rate and graph models)
   bool skip_unschedulable = false;
   double arrival_scale = 1;              // submit times x this
   long max_jobs = 0;                     // keep the first N jobs (0 = all)
