@@ -266,6 +266,8 @@ int main(int argc, char** argv) {
   pay->add_option("--overhead", pa.overhead_s, "seconds lost when resuming")->capture_default_str();
   pay->add_option("--speed-file", pa.speed_file, "file with the placement's slowdown (wall seconds per second of work)")
       ->capture_default_str();
+  pay->add_option("--times", pa.times_file, "file to append its launch and exit times to (epoch seconds)")
+      ->capture_default_str();
   auto* cmp = app.add_subcommand("compare", "two runs' jobs.csv side by side: per-job and average JCT, start order");
   std::string cmp_a, cmp_b;
   cmp->add_option("a", cmp_a, "first run's output directory (e.g. simulate)")->required();

@@ -23,6 +23,17 @@ double read_number(const std::string& path) {  // 0 if absent or unreadable
   return 0;
 }
 
+double epoch_now() {  // the daemon's clock (serve.h wall_now), so that launch and exit times can be set against its steps
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+void append_time(const std::string& path, const char* what) {  // one line per event: "<what> <epoch seconds>"
+  if (path.empty()) return;
+  std::ofstream f(path, std::ios::app);
+  f.precision(17);
+  f << what << " " << epoch_now() << "\n";
+}
+
 void write_done(const std::string& path, double done) {
   const std::string tmp = path + ".tmp";
   {
@@ -37,6 +48,7 @@ void write_done(const std::string& path, double done) {
 int run_payload(const PayloadArgs& a) {
   if (!(a.work_s >= 0)) throw InputError("--work", 0, "", "must be >= 0 seconds");
   std::signal(SIGTERM, on_term);
+  append_time(a.times_file, "launch");
   double done = read_number(a.checkpoint);
   double slow = read_number(a.speed_file);  // the placement's slowdown at this launch (replay writes it)
   if (!(slow >= 1e-6)) slow = 1;
@@ -64,6 +76,7 @@ int run_payload(const PayloadArgs& a) {
     }
   }
   write_done(a.checkpoint, done);
+  append_time(a.times_file, done >= a.work_s ? "done" : "stopped");
   std::printf("payload: %s at %.3f s of %.3f s\n", done >= a.work_s ? "done" : "stopped", done, a.work_s);
   return done >= a.work_s ? 0 : 143;
 }

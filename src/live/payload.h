@@ -12,6 +12,7 @@ struct PayloadArgs {
   std::string checkpoint = "checkpoint";
   std::string speed_file = "slowdown";    // if present: wall seconds per second of work, re-read every 0.25 s
   double overhead_s = 0;
+  std::string times_file = "times";       // appends "launch <epoch s>" and "done|stopped <epoch s>" (replay's latencies)
 };
 
 // Exit status: 0 when the work is done, 143 when stopped by SIGTERM (progress saved).

@@ -2,6 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <numeric>
+
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +22,65 @@ namespace rm::live {
 namespace fs = std::filesystem;
 
 namespace {
+struct Stat {
+  std::vector<double> v;
+  double mean() const { return v.empty() ? 0 : std::accumulate(v.begin(), v.end(), 0.0) / v.size(); }
+  double pct(double q) const {  // nearest rank
+    if (v.empty()) return 0;
+    std::vector<double> s = v;
+    std::sort(s.begin(), s.end());
+    return s[std::min(s.size() - 1, static_cast<std::size_t>(std::ceil(q * s.size())) - (q > 0 ? 1 : 0))];
+  }
+  nlohmann::json to_json() const {
+    return {{"count", v.size()}, {"mean", mean()}, {"p50", pct(0.5)}, {"p95", pct(0.95)}, {"max", pct(1)}};
+  }
+};
+
+// The payload's "launch|done|stopped <epoch s>" lines.
+std::vector<std::pair<std::string, double>> read_times(const fs::path& p) {
+  std::vector<std::pair<std::string, double>> out;
+  std::ifstream f(p);
+  std::string what;
+  double t;
+  while (f >> what >> t) out.push_back({what, t});
+  return out;
+}
+
+// What a start costs on this cluster beyond the simulator's instant one (docs/slurm.md): the daemon noticing
+// the event that frees GPUs or brings a job (a submission, a payload's exit), and Slurm taking a released job
+// to its payload's launch. Written to latency.json; their sum is the simulator's --start-delay.
+nlohmann::json measure_latency(const SlurmBackend& b, const fs::path& out,
+                               const std::map<std::int64_t, std::pair<std::string, double>>& submitted) {
+  Stat dispatch, arrival, finish;
+  for (const LiveJob& l : b.jobs()) {
+    const auto it = submitted.find(l.slurm_id);
+    if (it == submitted.end()) continue;
+    if (l.adopted_s >= 0) arrival.v.push_back(l.adopted_s - it->second.second);
+    const auto times = read_times(out / "work" / it->second.first / "times");
+    for (const LiveRun& r : l.runs) {
+      if (r.decided_s < 0) continue;
+      for (const auto& [what, t] : times)
+        if (what == "launch" && t >= r.decided_s - 1e-3) {
+          dispatch.v.push_back(t - r.decided_s);
+          break;
+        }
+    }
+    if (l.slurm_state == "COMPLETED" && !l.runs.empty() && l.runs.back().noticed_s >= 0)
+      for (auto t = times.rbegin(); t != times.rend(); ++t)
+        if (t->first == "done") {
+          finish.v.push_back(l.runs.back().noticed_s - t->second);
+          break;
+        }
+  }
+  Stat notice;
+  notice.v = arrival.v;
+  notice.v.insert(notice.v.end(), finish.v.begin(), finish.v.end());
+  return {{"dispatch_s", dispatch.to_json()},
+          {"arrival_notice_s", arrival.to_json()},
+          {"finish_notice_s", finish.to_json()},
+          {"start_delay_s", dispatch.mean() + notice.mean()}};
+}
+
 std::string quoted(const std::string& s) {  // for sbatch --wrap (sh)
   std::string q = "'";
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -72,6 +137,7 @@ int run_replay(const ReplayArgs& a) {
                     subs.empty() ? 0.0 : subs.back().at_s));
   const double start = wall_now();
   std::size_t next = 0;
+  std::map<std::int64_t, std::pair<std::string, double>> submitted;  // Slurm id -> trace id, when submitted
   while (true) {
     const double now = wall_now();
     for (; next < subs.size() && subs[next].at_s <= now - start; ++next) {
@@ -81,9 +147,11 @@ int run_replay(const ReplayArgs& a) {
       const std::string cmd = quoted(bin) + " payload --work " + fmt::format("{:.6f}", s.work_s) +
                               " --checkpoint checkpoint --overhead " + fmt::format("{:.6f}", a.overhead_s);
       try {
-        ctl.submit({"-H", "-p", o.partition, "--gpus=" + std::to_string(s.gpus), "-c", "1", "--mem=100M", "-J",
+        const double at = wall_now();
+        const std::int64_t id = ctl.submit({"-H", "-p", o.partition, "--gpus=" + std::to_string(s.gpus), "-c", "1", "--mem=100M", "-J",
                     s.name, "-D", dir.string(), "-o", (dir / "slurm.out").string(), "--open-mode=append", "--comment",
                     fmt::format("rm:name={};model={};duration={:.6f}", s.name, s.model, s.work_s), "--wrap", cmd});
+        submitted[id] = {s.name, at};
       } catch (const SlurmError& e) {
         o.log("submission of " + s.name + " failed, retrying: " + e.what());
         break;
@@ -104,10 +172,20 @@ int run_replay(const ReplayArgs& a) {
     std::this_thread::sleep_for(std::chrono::duration<double>(a.serve.interval_s));
   }
   b.write_outputs(out.string());
+  const nlohmann::json lat = measure_latency(b, out, submitted);
+  std::ofstream(out / "latency.json") << lat.dump(1) << "\n";
+  const auto ms = [&](const char* k) { return 1000 * lat.at(k).at("mean").get<double>(); };
+  o.log(fmt::format("per start: dispatch (release to payload launch) {:.0f} ms mean, noticing an arrival {:.0f} ms, "
+                    "a finish {:.0f} ms; the simulator's start delay for this cluster: {:.3f} s (latency.json)",
+                    ms("dispatch_s"), ms("arrival_notice_s"), ms("finish_notice_s"), lat.at("start_delay_s").get<double>()));
+  std::string sim_opts;
+  if (a.overhead_s > 0) sim_opts += fmt::format(" --preempt-overhead {}", a.overhead_s);
   o.log(fmt::format("done: {} jobs in {:.1f} s; outputs in {}; compare with:\n  ringmaster simulate --cluster {} "
-                    "--trace {} --policy {} --out SIMDIR && ringmaster compare SIMDIR {}",
+                    "--trace {} --policy {}{} --out SIMDIR && ringmaster compare SIMDIR {}\n  (add --start-delay {:.3f} to "
+                    "model the measured dispatch latency)",
                     subs.size(), wall_now() - start, out.string(), (out / "cluster.yaml").string(),
-                    (out / "trace_scaled.csv").string(), o.policy, out.string()));
+                    (out / "trace_scaled.csv").string(), o.policy, sim_opts, out.string(),
+                    lat.at("start_delay_s").get<double>()));
   return 0;
 }
 

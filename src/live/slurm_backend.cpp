@@ -133,6 +133,7 @@ void SlurmBackend::adopt(const SlurmJob& j) {
   l.slurm_id = j.id;
   l.submit_s = j.submit_s >= 0 ? j.submit_s : origin_s_;
   l.slurm_state = j.state;
+  l.adopted_s = now_s_;
   l.hint_errors = h.errors;
   l.per_node = j.gpus_per_job == 0;
   by_slurm_[j.id] = r.id;
@@ -172,7 +173,7 @@ void SlurmBackend::stop(std::size_t i, double end_s, const char* next) {
 
 void SlurmBackend::record_run(std::size_t i, double end_s) {
   LiveJob& l = live_[i];
-  LiveRun r{l.started_s, std::max(l.started_s, end_s), {}};
+  LiveRun r{l.started_s, std::max(l.started_s, end_s), l.decided_s, now_s_, {}};
   for (const auto& g : l.gpus) {
     const std::string& n = node_names_.at(g.server);
     auto it = std::find_if(r.gpus.begin(), r.gpus.end(), [&](const auto& x) { return x.first == n; });
@@ -222,6 +223,7 @@ void SlurmBackend::observe(const std::vector<SlurmJob>& listed, double now_s) {
         if (l.status == "queued") {  // released by someone else: it runs where Slurm put it
           l.nodes = j.nodes;
           l.gpus.clear();
+          l.decided_s = -1;
           log(sid + ": running without a decision of ours, on " + std::to_string(j.nodes.size()) + " node(s)");
         }
         l.status = "running";
@@ -259,6 +261,7 @@ void SlurmBackend::observe(const std::vector<SlurmJob>& listed, double now_s) {
 
 int SlurmBackend::step(double now_s) {
   ++steps_;
+  now_s_ = now_s;
   const auto nodes = ctl_.nodes(opt_.partition);
   const auto jobs = ctl_.jobs(opt_.partition);
   observe(jobs, now_s);
@@ -419,7 +422,7 @@ int SlurmBackend::step(double now_s) {
       l.status = "starting";
       l.gpus = sd.gpus;
       l.nodes = names;
-      l.started_s = now_s;
+      l.started_s = l.decided_s = now_s;
       std::string where;
       for (const auto& n : names) where += (where.empty() ? "" : ",") + n;
       log("job " + std::to_string(l.slurm_id) + ": start on " + where + " (" + std::to_string(sd.gpus.size()) + " GPUs)");
@@ -457,10 +460,12 @@ void SlurmBackend::save() const {
     json g = json::array();
     for (const auto& x : l.gpus) g.push_back({x.server, x.gpu});
     json runs = json::array();
-    for (const auto& r : l.runs) runs.push_back({{"start_s", r.start_s}, {"end_s", r.end_s}, {"gpus", r.gpus}});
+    for (const auto& r : l.runs)
+      runs.push_back({{"start_s", r.start_s}, {"end_s", r.end_s}, {"decided_s", r.decided_s}, {"noticed_s", r.noticed_s},
+                      {"gpus", r.gpus}});
     jobs.push_back({{"slurm_id", l.slurm_id}, {"name", s.name}, {"model", s.model}, {"num_gpus", s.num_gpus}, {"iterations", s.iterations},
                     {"tp", s.tp}, {"pp", s.pp}, {"submit_s", l.submit_s}, {"status", l.status},
-                    {"slurm_state", l.slurm_state}, {"nodes", l.nodes}, {"gpus", g}, {"started_s", l.started_s},
+                    {"slurm_state", l.slurm_state}, {"nodes", l.nodes}, {"gpus", g}, {"started_s", l.started_s}, {"decided_s", l.decided_s}, {"adopted_s", l.adopted_s},
                     {"first_start_s", l.first_start_s}, {"end_s", l.end_s}, {"run_s", l.run_s},
                     {"preemptions", l.preemptions}, {"hint_errors", l.hint_errors}, {"per_node", l.per_node}, {"runs", runs}});
   }
@@ -526,6 +531,8 @@ void SlurmBackend::load() {
     for (const auto& g : jj.value("gpus", json::array())) l.gpus.push_back({g.at(0).get<int>(), g.at(1).get<int>()});
     l.submit_s = submit_s;
     l.started_s = jj.value("started_s", -1.0);
+    l.decided_s = jj.value("decided_s", -1.0);
+    l.adopted_s = jj.value("adopted_s", -1.0);
     l.first_start_s = jj.value("first_start_s", -1.0);
     l.end_s = jj.value("end_s", -1.0);
     l.run_s = jj.value("run_s", 0.0);
@@ -533,8 +540,8 @@ void SlurmBackend::load() {
     l.hint_errors = jj.value("hint_errors", std::vector<std::string>{});
     l.per_node = jj.value("per_node", true);
     for (const auto& r : jj.value("runs", json::array()))
-      l.runs.push_back({r.at("start_s").get<double>(), r.at("end_s").get<double>(),
-                        r.at("gpus").get<std::vector<std::pair<std::string, int>>>()});
+      l.runs.push_back({r.at("start_s").get<double>(), r.at("end_s").get<double>(), r.value("decided_s", -1.0),
+                        r.value("noticed_s", -1.0), r.at("gpus").get<std::vector<std::pair<std::string, int>>>()});
     if (l.status == "finished") {
       st.status = JobStatus::Finished;
       st.finish = at(l.end_s);
@@ -567,12 +574,14 @@ void SlurmBackend::write_outputs(const std::string& dir) const {
   const Summary sum = summarize(rec, 0);
   fs::create_directories(dir);
   std::ofstream runs(fs::path(dir) / "runs.csv");  // every stretch a job held GPUs, per node (times from time 0)
-  runs << "slurm_id,slurm_state,start_s,end_s,node,gpus,job_id\n";
+  runs << "slurm_id,slurm_state,start_s,end_s,node,gpus,job_id,released_s,noticed_s\n";
   for (std::size_t i = 0; i < live_.size(); ++i)
     for (const auto& r : live_[i].runs)
       for (const auto& [node, k] : r.gpus)
         runs << live_[i].slurm_id << "," << live_[i].slurm_state << "," << r.start_s - origin_s_ << ","
-             << r.end_s - origin_s_ << "," << node << "," << k << "," << specs_[i].name << "\n";
+             << r.end_s - origin_s_ << "," << node << "," << k << "," << specs_[i].name << ","
+             << (r.decided_s >= 0 ? r.decided_s - origin_s_ : -1) << "," << (r.noticed_s >= 0 ? r.noticed_s - origin_s_ : -1)
+             << "\n";
   rm::write_outputs(dir, rec, {}, sum,
                     RunInfo{opt_.policy, scheduler_ ? scheduler_->name() : opt_.policy, spec_.name,
                             "slurm:" + opt_.partition, "slurm", opt_.seed, 0});

@@ -38,6 +38,7 @@ struct ServeOptions {
 // One stretch of a job holding GPUs: from its start to its end or preemption, GPUs per node.
 struct LiveRun {
   double start_s = 0, end_s = 0;
+  double decided_s = -1, noticed_s = -1;  // the daemon's clock: when it released the job, when it saw the stretch end
   std::vector<std::pair<std::string, int>> gpus;  // node, GPUs there
 };
 
@@ -49,7 +50,9 @@ struct LiveJob {
   std::vector<std::string> nodes; // where it was placed
   std::vector<GpuRef> gpus;       // the policy's GPUs for it (counts per node are what Slurm enforces)
   double submit_s = 0;            // epoch seconds, from Slurm
-  double started_s = -1;          // epoch seconds of the current start (release)
+  double started_s = -1;          // epoch seconds of the current start (release, then Slurm's start time)
+  double decided_s = -1;          // epoch seconds (daemon's clock) of the current start's release
+  double adopted_s = -1;          // epoch seconds (daemon's clock) of the step that adopted it
   double first_start_s = -1, end_s = -1;
   double run_s = 0;               // attained running seconds before the current start
   int preemptions = 0;
@@ -107,6 +110,7 @@ class SlurmBackend {
   std::vector<float> decision_us_;
   std::vector<SeriesRow> series_;
   std::int64_t steps_ = 0, preemptions_ = 0;
+  double now_s_ = 0;                // the current step's wall time
 };
 
 }  // namespace rm::live

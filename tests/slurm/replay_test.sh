@@ -33,4 +33,15 @@ grep -q "done at" "$DIR/out/work/L/slurm.out" || fail "L's payload did not finis
 "$BIN" compare "$DIR/sim" "$DIR/out" | tee "$DIR/compare.txt"
 grep -q "jobs in both: 6 (only in A: 0, only in B: 0)" "$DIR/compare.txt" || fail "compare did not pair the six jobs"
 grep -q "^average JCT" "$DIR/compare.txt" || fail "no average in compare"
+# The measured start latency (release to payload launch, and the daemon noticing arrivals and exits).
+python3 - "$DIR/out/latency.json" <<'PY' || fail "latency.json: $(cat "$DIR/out/latency.json")"
+import json, sys
+l = json.load(open(sys.argv[1]))
+assert l["dispatch_s"]["count"] >= 7, l          # six starts and at least one resume
+assert l["arrival_notice_s"]["count"] == 6, l
+assert l["finish_notice_s"]["count"] == 6, l
+assert 0 < l["dispatch_s"]["mean"] < 10 and 0 <= l["finish_notice_s"]["mean"] < 5, l
+assert abs(l["start_delay_s"] - l["dispatch_s"]["mean"] - (l["arrival_notice_s"]["mean"] + l["finish_notice_s"]["mean"]) / 2) < 1e-9, l
+PY
+grep "per start" "$DIR/replay.log"
 echo "replay_test: all passed"
