@@ -26,9 +26,9 @@ const char* kNodeDrained =
 // squeue -O kSqueueFields: a finished --gpus=6 job over two nodes, held jobs with per-node requests, a
 // comment with '|' and spaces in it.
 const char* kSqueue =
-    "2|COMPLETED|None|n[1-2]|N/A|gres:gpu:6|2|4|4G|rm|2026-11-23T14:55:10|2026-11-23T14:55:30|2026-11-23T14:55:50|(null)|\n"
-    "4|PENDING|JobHeldUser||gres:gpu:1|N/A|1|1|0|rm|2026-11-23T14:55:20|N/A|N/A|rm:model=resnet50;duration=60;iterations=123456789;tp=1;pp=1|x y|\n"
-    "3|PENDING|JobHeldUser||gres:gpu:4|N/A|2|2|0|rm|2026-11-23T14:55:10|N/A|N/A|(null)|\n";
+    "2|COMPLETED|None|n[1-2]|N/A|gres:gpu:6|2|4|4G|rm|2026-11-23T14:55:10|2026-11-23T14:55:30|2026-11-23T14:55:50|root|train|(null)|\n"
+    "4|PENDING|JobHeldUser||gres:gpu:1|N/A|1|1|0|rm|2026-11-23T14:55:20|N/A|N/A|alice|bert large|rm:model=resnet50;duration=60;iterations=123456789;tp=1;pp=1|x y|\n"
+    "3|PENDING|JobHeldUser||gres:gpu:4|N/A|2|2|0|rm|2026-11-23T14:55:10|N/A|N/A|bob|job.sh|(null)|\n";
 
 TEST(SlurmText, NodeLinesKeepValuesWithSpaces) {
   const auto kv = parse_kv_line(kNodeIdle);
@@ -72,11 +72,15 @@ TEST(SlurmText, SqueueLinesGiveGpusStatesTimesAndComments) {
   EXPECT_FALSE(jobs[1].finished());
   EXPECT_EQ(jobs[1].gpus, 1);
   EXPECT_EQ(jobs[1].comment, "rm:model=resnet50;duration=60;iterations=123456789;tp=1;pp=1|x y");
+  EXPECT_EQ(jobs[1].user, "alice");
+  EXPECT_EQ(jobs[1].name, "bert large");
+  EXPECT_EQ(jobs[0].name, "train");
   EXPECT_LT(jobs[1].start_s, 0);  // N/A
   EXPECT_EQ(jobs[2].gpus, 8);     // 4 per node x 2 nodes
   EXPECT_EQ(jobs[2].gpus_per_node, 4);
   EXPECT_THROW(parse_squeue_line("12|RUNNING|None"), InputError);
-  EXPECT_THROW(parse_squeue_line("x|RUNNING|None||N/A|N/A|1|1|0|rm|N/A|N/A|N/A|(null)|"), InputError);
+  EXPECT_THROW(parse_squeue_line("x|RUNNING|None||N/A|N/A|1|1|0|rm|N/A|N/A|N/A|u|n|(null)|"), InputError);
+  EXPECT_THROW(parse_squeue_line("12|RUNNING|None||N/A|N/A|1|1|0|rm|N/A|N/A|N/A|(null)|"), InputError);  // 14 fields
 }
 
 TEST(SlurmText, HostListsAndGres) {
@@ -98,15 +102,18 @@ TEST(SlurmText, HostListsAndGres) {
 }
 
 TEST(SlurmText, HintsAreParsedAndBadOnesNamedByField) {
-  const JobHints h = parse_hints("rm:model=bert;duration=600;tp=2");
+  const JobHints h = parse_hints("rm:model=bert;duration=600;tp=2;user=alice;key=nightly-bert");
   EXPECT_EQ(h.model, "bert");
+  EXPECT_EQ(h.user, "alice");
+  EXPECT_EQ(h.key, "nightly-bert");
   EXPECT_DOUBLE_EQ(*h.duration_s, 600);
   EXPECT_EQ(h.tp, 2);
   EXPECT_TRUE(h.errors.empty());
-  const JobHints bad = parse_hints("rm:duration=abc;iterations=-5;colour=blue;justtext");
+  const JobHints bad = parse_hints("rm:duration=abc;iterations=-5;colour=blue;justtext;key=");
   EXPECT_FALSE(bad.duration_s);
   EXPECT_FALSE(bad.iterations);
-  ASSERT_EQ(bad.errors.size(), 4u);
+  ASSERT_EQ(bad.errors.size(), 5u);
+  EXPECT_EQ(bad.errors[4], "key: empty");
   EXPECT_NE(bad.errors[0].find("duration"), std::string::npos);
   EXPECT_NE(bad.errors[1].find("iterations"), std::string::npos);
   EXPECT_NE(bad.errors[2].find("colour"), std::string::npos);

@@ -112,19 +112,27 @@ int run_replay(const ReplayArgs& a) {
   fs::create_directories(out / "work");
   const std::string bin = a.binary.empty() ? fs::read_symlink("/proc/self/exe").string() : a.binary;
   struct Sub {
-    std::string name, model;
+    std::string name, model, hints;  // hints: the trace's user and recurrence key, for a-srpt's predictor
     int gpus;
     double at_s, work_s;
   };
   std::vector<Sub> subs;
   {
     std::ofstream t(out / "trace_scaled.csv");
-    t << "job_id,submit_s,num_gpus,model,duration_s\n";
+    t << "job_id,submit_s,num_gpus,model,duration_s,user,recurrence_key\n";
     t.precision(12);
     for (const auto& j : w.jobs) {
       const double work = j.iterations * ideal_iteration_time_s(j, b.cluster()) / a.time_scale;
-      subs.push_back({j.name, j.model, j.num_gpus, to_seconds(j.submit) / a.time_scale, work});
-      t << j.name << "," << subs.back().at_s << "," << j.num_gpus << "," << j.model << "," << work << "\n";
+      // The user and recurrence key travel in the hints and the scaled trace alike (left out where a ',' or ';'
+      // would break either).
+      const auto plain = [](const std::string& v) { return v.find_first_of(",;\"") == std::string::npos ? v : std::string(); };
+      const std::string user = plain(j.user), key = plain(j.recurrence_key);
+      std::string hints;
+      if (!user.empty()) hints += ";user=" + user;
+      if (!key.empty()) hints += ";key=" + key;
+      subs.push_back({j.name, j.model, hints, j.num_gpus, to_seconds(j.submit) / a.time_scale, work});
+      t << j.name << "," << subs.back().at_s << "," << j.num_gpus << "," << j.model << "," << work << "," << user << ","
+        << key << "\n";
     }
     std::ofstream c(out / "cluster.yaml");
     c << "# the Slurm partition as ringmaster saw it (replay), for `simulate --cluster`\nname: slurm-replay\n"
@@ -150,7 +158,7 @@ int run_replay(const ReplayArgs& a) {
         const double at = wall_now();
         const std::int64_t id = ctl.submit({"-H", "-p", o.partition, "--gpus=" + std::to_string(s.gpus), "-c", "1", "--mem=100M", "-J",
                     s.name, "-D", dir.string(), "-o", (dir / "slurm.out").string(), "--open-mode=append", "--comment",
-                    fmt::format("rm:name={};model={};duration={:.6f}", s.name, s.model, s.work_s), "--wrap", cmd});
+                    fmt::format("rm:name={};model={};duration={:.6f}{}", s.name, s.model, s.work_s, s.hints), "--wrap", cmd});
         submitted[id] = {s.name, at};
       } catch (const SlurmError& e) {
         o.log("submission of " + s.name + " failed, retrying: " + e.what());

@@ -76,6 +76,13 @@ void SlurmBackend::connect(double now_s) {
     for (const auto& j : ctl_.jobs(opt_.partition))
       if (j.state == "PENDING" && j.held() && j.submit_s >= 0) origin_s_ = std::min(origin_s_, j.submit_s);
   }
+  {  // a policy that learns from finished jobs (a-srpt's predictor) is taught the ones a previous run saw finish
+    std::vector<const JobState*> done;
+    for (const auto& st : states_)
+      if (st.status == JobStatus::Finished) done.push_back(&st);
+    std::stable_sort(done.begin(), done.end(), [](const JobState* a, const JobState* b) { return a->finish < b->finish; });
+    for (const JobState* st : done) scheduler_->learn(*st);
+  }
   log("connected: partition " + opt_.partition + ", " + std::to_string(nodes.size()) + " nodes, " +
       std::to_string(spec_.total_gpus()) + " GPUs, policy " + scheduler_->name() + ", " + std::to_string(live_.size()) +
       " jobs from the state file");
@@ -103,6 +110,8 @@ void SlurmBackend::adopt(const SlurmJob& j) {
   s.submit = at(j.submit_s >= 0 ? j.submit_s : origin_s_);
   s.num_gpus = j.gpus;
   s.model = h.model.empty() ? kDefaultModel : h.model;
+  s.user = h.user.empty() ? j.user : h.user;
+  s.recurrence_key = !h.key.empty() ? h.key : s.user + "/" + j.name + "/" + std::to_string(j.gpus);
   s.tp = h.tp;
   s.pp = h.pp;
   if (h.iterations) s.iterations = *h.iterations;
@@ -136,6 +145,8 @@ void SlurmBackend::adopt(const SlurmJob& j) {
   l.adopted_s = now_s_;
   l.hint_errors = h.errors;
   l.per_node = j.gpus_per_job == 0;
+  l.cpus = std::max(1, j.cpus);
+  l.mem_mb = j.mem_mb();
   by_slurm_[j.id] = r.id;
   log("job " + std::to_string(j.id) + ": adopted (" + std::to_string(r.num_gpus) + " GPUs, model " + r.model + ", " +
       std::to_string(r.iterations) + " iterations, ideal " + std::to_string(st.ideal_iter_time * r.iterations) + " s)");
@@ -168,7 +179,73 @@ void SlurmBackend::stop(std::size_t i, double end_s, const char* next) {
     l.end_s = end_s;
     states_[i].status = JobStatus::Finished;
     states_[i].finish = at(end_s);
+    // What it ran is the truth a learning policy (a-srpt's predictor) is taught: its service at the ideal
+    // iteration time, as the views count progress; the hint was only an estimate.
+    if (states_[i].ideal_iter_time > 0 && l.run_s > 0) specs_[i].iterations = l.run_s / states_[i].ideal_iter_time;
   }
+}
+
+// Slurm gives a job at least one CPU on each of its nodes and spreads the rest (--cpus-per-task x tasks); the
+// memory asked (--mem) is per node.
+int SlurmBackend::cpus_per_node(int cpus, std::size_t nodes) {
+  const int n = std::max<int>(1, static_cast<int>(nodes));
+  return std::max(1, (cpus + n - 1) / n);
+}
+
+void SlurmBackend::read_allocation(std::size_t i) {
+  LiveJob& l = live_[i];
+  std::vector<GpuRef> real;
+  try {
+    for (const auto& [node, idx] : ctl_.job_gpus(l.slurm_id))
+      if (const auto it = node_index_.find(node); it != node_index_.end())
+        for (int g : idx)
+          if (g >= 0 && g < spec_.servers[it->second].gpus) real.push_back({it->second, g});
+  } catch (const SlurmError& e) {
+    log("job " + std::to_string(l.slurm_id) + ": could not read the GPUs Slurm gave it: " + e.what());
+    return;
+  }
+  if (static_cast<int>(real.size()) != specs_[i].num_gpus) return;  // not readable as expected: keep ours
+  std::sort(real.begin(), real.end(), [](const GpuRef& a, const GpuRef& b) {
+    return a.server != b.server ? a.server < b.server : a.gpu < b.gpu;
+  });
+  const auto per_node = [&](const std::vector<GpuRef>& g) {
+    std::map<int, int> n;
+    for (const auto& x : g) ++n[x.server];
+    return n;
+  };
+  if (!l.gpus.empty() && per_node(real) != per_node(l.gpus)) {
+    std::string got;
+    for (const auto& [s, k] : per_node(real)) got += (got.empty() ? "" : ",") + node_names_[s] + ":" + std::to_string(k);
+    log("job " + std::to_string(l.slurm_id) + ": Slurm spread its GPUs as " + got + ", not as the policy did");
+  }
+  l.gpus = std::move(real);
+}
+
+bool SlurmBackend::rebook_on_nodes(Cluster& c, std::size_t i) {
+  LiveJob& l = live_[i];
+  const int need = specs_[i].num_gpus, nodes = static_cast<int>(l.nodes.size());
+  if (nodes == 0) return false;
+  std::vector<std::vector<GpuRef>> free(nodes);
+  int total = 0;
+  for (int k = 0; k < nodes; ++k)
+    if (const auto it = node_index_.find(l.nodes[k]); it != node_index_.end())
+      for (int g = 0; g < spec_.servers[it->second].gpus; ++g)
+        if (c.is_free({it->second, g})) free[k].push_back({it->second, g}), ++total;
+  // Slurm runs a --gpus=N job with at least one GPU on each listed node, a --gres=gpu:k job with k on each.
+  const int floor = l.per_node ? need / nodes : 1;
+  std::vector<GpuRef> got;
+  for (auto& f : free) {
+    if (static_cast<int>(f.size()) < floor) return false;
+    got.insert(got.end(), f.begin(), f.begin() + floor);
+    f.erase(f.begin(), f.begin() + floor);
+  }
+  for (auto& f : free)
+    for (const auto& g : f)
+      if (static_cast<int>(got.size()) < need) got.push_back(g);
+  if (static_cast<int>(got.size()) < need || total < need) return false;
+  c.allocate(static_cast<JobId>(i), got);
+  l.gpus = std::move(got);
+  return true;
 }
 
 void SlurmBackend::record_run(std::size_t i, double end_s) {
@@ -229,6 +306,7 @@ void SlurmBackend::observe(const std::vector<SlurmJob>& listed, double now_s) {
         l.status = "running";
         l.started_s = j.start_s > 0 ? j.start_s : now_s;
         if (l.first_start_s < 0) l.first_start_s = l.started_s;
+        read_allocation(it->second);
       }
     } else if (j.state == "PENDING" && !j.held() && l.status == "running" &&
                (j.start_s < 0 || std::fabs(j.start_s - l.started_s) > 0.5)) {
@@ -280,7 +358,31 @@ int SlurmBackend::step(double now_s) {
       if (const auto it = node_index_.find(n.name); it != node_index_.end())
         take_free(kExternal, it->second, spec_.servers[it->second].gpus);
     }
-  for (std::size_t i = 0; i < live_.size(); ++i) {
+  // CPUs and memory Slurm has left on each node, less what the jobs released but not yet running will take.
+  std::vector<double> free_cpus(spec_.servers.size(), 0), free_mem(spec_.servers.size(), 0);
+  for (const auto& n : nodes)
+    if (const auto it = node_index_.find(n.name); it != node_index_.end()) {
+      free_cpus[it->second] = n.cpus - n.cpus_alloc;
+      free_mem[it->second] = n.mem_mb - n.mem_alloc_mb;
+    }
+  const auto claim = [&](const LiveJob& l, double sign) {
+    for (const auto& name : l.nodes)
+      if (const auto it = node_index_.find(name); it != node_index_.end()) {
+        free_cpus[it->second] -= sign * cpus_per_node(l.cpus, l.nodes.size());
+        free_mem[it->second] -= sign * l.mem_mb;
+      }
+  };
+  for (const auto& l : live_)
+    if (l.status == "starting") claim(l, 1);
+  // A node without a CPU or any memory left can run no job: its free GPUs are nobody's to give either.
+  for (std::size_t s = 0; s < spec_.servers.size(); ++s)
+    if (free_cpus[s] < 1 || free_mem[s] <= 0) take_free(kExternal, static_cast<int>(s), spec_.servers[s].gpus);
+  // Book the GPUs of the jobs running (where Slurm put them), then of those released but not yet running.
+  std::vector<std::size_t> holding;
+  for (const char* st : {"running", "starting"})
+    for (std::size_t i = 0; i < live_.size(); ++i)
+      if (live_[i].status == st) holding.push_back(i);
+  for (std::size_t i : holding) {
     LiveJob& l = live_[i];
     if (l.status == "starting" &&
         std::any_of(l.nodes.begin(), l.nodes.end(), [&](const std::string& n) { return unusable.count(n) > 0; })) {
@@ -293,16 +395,27 @@ int SlurmBackend::step(double now_s) {
         log("job " + std::to_string(l.slurm_id) + ": could not take it back from an unusable node: " + e.what());
       }
     }
-    if (l.status != "running" && l.status != "starting") continue;
     if (!l.gpus.empty()) {
       try {
         c.allocate(static_cast<JobId>(i), l.gpus);
         continue;
       } catch (const InvariantError&) {
-        log("job " + std::to_string(l.slurm_id) + ": its GPUs are not free in our books; re-reading its nodes");
         l.gpus.clear();
       }
     }
+    if (l.status == "starting") {  // its GPUs went to a job Slurm spread differently: room left on its nodes?
+      if (rebook_on_nodes(c, i)) continue;
+      try {
+        ctl_.hold(l.slurm_id);
+        stop(i, now_s, "queued");
+        log("job " + std::to_string(l.slurm_id) + ": its nodes no longer have room for it (Slurm spread another job's "
+            "GPUs differently); held to be placed again");
+      } catch (const SlurmError& e) {
+        log("job " + std::to_string(l.slurm_id) + ": could not take it back: " + e.what());
+      }
+      continue;
+    }
+    log("job " + std::to_string(l.slurm_id) + ": its GPUs are not free in our books; re-reading its nodes");
     const int per = l.nodes.empty() ? 0 : specs_[i].num_gpus / static_cast<int>(l.nodes.size());
     for (const auto& name : l.nodes)
       if (const auto it = node_index_.find(name); it != node_index_.end())
@@ -404,6 +517,20 @@ int SlurmBackend::step(double now_s) {
         }
         per_node = count.front();
       }
+      // Slurm would not run it where its CPUs or memory do not fit: refused (logged once), it waits.
+      const auto short_node = std::find_if(names.begin(), names.end(), [&](const std::string& n) {
+        const int s = node_index_.at(n);
+        return free_cpus[s] + 1e-9 < cpus_per_node(l.cpus, names.size()) || free_mem[s] + 1e-9 < l.mem_mb;
+      });
+      if (short_node != names.end()) {
+        c.release(sd.job, sd.gpus);
+        if (!l.fit_refused)
+          log("job " + std::to_string(l.slurm_id) + ": node " + *short_node + " lacks the CPUs (" +
+              std::to_string(cpus_per_node(l.cpus, names.size())) + ") or memory (" + std::to_string(static_cast<long>(l.mem_mb)) +
+              " MB) it asks for per node; it waits");
+        l.fit_refused = true;
+        continue;
+      }
       if (opt_.on_rate) {  // before the release: the payload reads its speed when it starts
         std::vector<int> split_on = split_counts();
         const Span sp = span_of(sd.gpus);
@@ -422,6 +549,7 @@ int SlurmBackend::step(double now_s) {
       l.status = "starting";
       l.gpus = sd.gpus;
       l.nodes = names;
+      claim(l, 1);
       l.started_s = l.decided_s = now_s;
       std::string where;
       for (const auto& n : names) where += (where.empty() ? "" : ",") + n;
@@ -463,11 +591,11 @@ void SlurmBackend::save() const {
     for (const auto& r : l.runs)
       runs.push_back({{"start_s", r.start_s}, {"end_s", r.end_s}, {"decided_s", r.decided_s}, {"noticed_s", r.noticed_s},
                       {"gpus", r.gpus}});
-    jobs.push_back({{"slurm_id", l.slurm_id}, {"name", s.name}, {"model", s.model}, {"num_gpus", s.num_gpus}, {"iterations", s.iterations},
+    jobs.push_back({{"slurm_id", l.slurm_id}, {"name", s.name}, {"model", s.model}, {"num_gpus", s.num_gpus}, {"iterations", s.iterations}, {"user", s.user}, {"key", s.recurrence_key},
                     {"tp", s.tp}, {"pp", s.pp}, {"submit_s", l.submit_s}, {"status", l.status},
                     {"slurm_state", l.slurm_state}, {"nodes", l.nodes}, {"gpus", g}, {"started_s", l.started_s}, {"decided_s", l.decided_s}, {"adopted_s", l.adopted_s},
                     {"first_start_s", l.first_start_s}, {"end_s", l.end_s}, {"run_s", l.run_s},
-                    {"preemptions", l.preemptions}, {"hint_errors", l.hint_errors}, {"per_node", l.per_node}, {"runs", runs}});
+                    {"preemptions", l.preemptions}, {"hint_errors", l.hint_errors}, {"per_node", l.per_node}, {"cpus", l.cpus}, {"mem_mb", l.mem_mb}, {"runs", runs}});
   }
   js["jobs"] = jobs;
   // The latest decision latencies only: the file is rewritten every step, so it must not grow with uptime.
@@ -511,6 +639,8 @@ void SlurmBackend::load() {
     s.model = jj.at("model").get<std::string>();
     s.num_gpus = jj.at("num_gpus").get<int>();
     s.iterations = jj.at("iterations").get<double>();
+    s.user = jj.value("user", "");
+    s.recurrence_key = jj.value("key", "");
     s.tp = jj.value("tp", 1);
     s.pp = jj.value("pp", 1);
     const double submit_s = jj.at("submit_s").get<double>();
@@ -539,6 +669,8 @@ void SlurmBackend::load() {
     l.preemptions = jj.value("preemptions", 0);
     l.hint_errors = jj.value("hint_errors", std::vector<std::string>{});
     l.per_node = jj.value("per_node", true);
+    l.cpus = jj.value("cpus", 1);
+    l.mem_mb = jj.value("mem_mb", 0.0);
     for (const auto& r : jj.value("runs", json::array()))
       l.runs.push_back({r.at("start_s").get<double>(), r.at("end_s").get<double>(), r.value("decided_s", -1.0),
                         r.value("noticed_s", -1.0), r.at("gpus").get<std::vector<std::pair<std::string, int>>>()});

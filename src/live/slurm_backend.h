@@ -60,6 +60,9 @@ struct LiveJob {
   std::vector<LiveRun> runs;      // every stretch it ran (runs.csv)
   bool per_node = false;          // asked --gres=gpu:k (per node), not --gpus=N
   bool split_refused = false;     // logged once: the policy split a per-node request unevenly
+  bool fit_refused = false;       // logged once: a start refused for want of CPUs or memory on a node
+  int cpus = 1;                   // NumCPUs Slurm reports for it (at least one per node)
+  double mem_mb = 0;              // --mem per node (0: none asked)
   double slowdown = -1;           // last rate given to on_rate
 };
 
@@ -90,7 +93,10 @@ class SlurmBackend {
   // Job i stops holding its GPUs at end_s (finished, preempted, requeued or held by Slurm): a running job's
   // stretch is recorded and its service counted; `next` is "queued" or "finished".
   void stop(std::size_t i, double end_s, const char* next);
-  void record_run(std::size_t i, double end_s);  // the stretch since started_s, GPUs per node (runs.csv)
+  void record_run(std::size_t i, double end_s);
+  void read_allocation(std::size_t i);  // the GPUs Slurm gave job i once it runs (it spreads --gpus=N itself)
+  static int cpus_per_node(int cpus, std::size_t nodes);  // Slurm: at least one on each node
+  bool rebook_on_nodes(Cluster& c, std::size_t i);  // a released job's GPUs anywhere free on its nodes  // the stretch since started_s, GPUs per node (runs.csv)
   std::vector<int> split_counts() const;  // split jobs running or starting, per server
   double slowdown_of(JobId id, const std::vector<GpuRef>& gpus, const std::vector<int>& split_on) const;  // the job stops holding its GPUs: record the stretch
   Time at(double epoch_s) const;

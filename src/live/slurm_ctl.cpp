@@ -71,6 +71,10 @@ void SlurmCtl::place_and_release(std::int64_t id, const std::vector<std::string>
 
 void SlurmCtl::requeue_hold(std::int64_t id) { call({"scontrol", "requeuehold", std::to_string(id)}); }
 
+std::vector<std::pair<std::string, std::vector<int>>> SlurmCtl::job_gpus(std::int64_t id) {
+  return parse_job_gpu_indices(call({"scontrol", "-d", "show", "job", std::to_string(id)}).out);
+}
+
 void SlurmCtl::hold(std::int64_t id) { call({"scontrol", "hold", std::to_string(id)}); }
 
 void SlurmCtl::cancel(std::int64_t id) { call({"scancel", std::to_string(id)}); }

@@ -30,6 +30,8 @@ class SlurmCtl {
   // (--gpus=N: Slurm spreads N over the nodes).
   void place_and_release(std::int64_t id, const std::vector<std::string>& nodes, int gpus_per_node = 0);
   void requeue_hold(std::int64_t id);
+  // The GPU indices Slurm gave a running job, per node (scontrol -d show job).
+  std::vector<std::pair<std::string, std::vector<int>>> job_gpus(std::int64_t id);
   void hold(std::int64_t id);  // a released job that has not started yet
   void cancel(std::int64_t id);
   std::int64_t submit(const std::vector<std::string>& sbatch_args);  // sbatch --parsable ARGS -> job id

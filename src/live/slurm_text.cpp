@@ -128,6 +128,42 @@ int gres_gpus(const std::string& s) {
   return total;
 }
 
+std::vector<std::pair<std::string, std::vector<int>>> parse_job_gpu_indices(const std::string& text) {
+  std::vector<std::pair<std::string, std::vector<int>>> out;
+  for (const auto& raw : split_simple(text, '\n')) {
+    const std::string line = trim(raw);
+    if (line.rfind("Nodes=", 0) != 0) continue;  // the detail lines only (NumNodes= and others do not start so)
+    const auto kv = parse_kv_line(line);
+    const auto nodes = kv.find("Nodes");
+    const auto gres = kv.find("GRES");
+    if (nodes == kv.end() || gres == kv.end()) continue;
+    std::vector<int> idx;
+    std::vector<std::string> parts(1);  // split at the commas outside parentheses: gpu:2(IDX:0,2),other:1
+    int depth = 0;
+    for (char ch : gres->second) {
+      depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+      if (ch == ',' && depth == 0) parts.emplace_back();
+      else parts.back() += ch;
+    }
+    for (const auto& part : parts) {  // gpu:2(IDX:0-1) or gpu:a100:2(IDX:0,2)
+      if (part.rfind("gpu", 0) != 0) continue;
+      const auto at = part.find("(IDX:");
+      const auto end = part.find(')', at);
+      if (at == std::string::npos || end == std::string::npos) continue;
+      for (const auto& r : split_simple(part.substr(at + 5, end - at - 5), ',')) {  // IDX lists are 0-1 or 0,2
+        const auto dash = r.find('-');
+        long a = 0, b = 0;
+        if (!parse_int(r.substr(0, dash), a)) continue;
+        b = a;
+        if (dash != std::string::npos && !parse_int(r.substr(dash + 1), b)) continue;
+        for (long k = a; k <= b && k - a < 4096; ++k) idx.push_back(static_cast<int>(k));
+      }
+    }
+    for (const auto& n : expand_hostlist(nodes->second)) out.push_back({n, idx});
+  }
+  return out;
+}
+
 bool SlurmNode::usable() const {
   for (const char* bad : {"DOWN", "DRAIN", "FAIL", "INVAL", "FUTURE", "NOT_RESPONDING", "POWER"})
     if (state.find(bad) != std::string::npos) return false;
@@ -147,6 +183,8 @@ SlurmNode parse_node(const std::string& line) {
   long v = 0;
   if (parse_int(get("CPUTot"), v)) n.cpus = static_cast<int>(v);
   if (parse_int(get("RealMemory"), v)) n.mem_mb = static_cast<double>(v);
+  if (parse_int(get("CPUAlloc"), v)) n.cpus_alloc = static_cast<int>(v);
+  if (parse_int(get("AllocMem"), v)) n.mem_alloc_mb = static_cast<double>(v);
   n.gpus = gres_gpus(get("Gres"));
   for (const auto& p : split_simple(get("Partitions"), ','))
     if (!p.empty()) n.partitions.push_back(p);
@@ -155,7 +193,25 @@ SlurmNode parse_node(const std::string& line) {
 
 const char* const kSqueueFields =
     "JobID:|,State:|,Reason:|,NodeList:|,tres-per-node:|,tres-per-job:|,NumNodes:|,NumCPUs:|,MinMemory:|,"
-    "Partition:|,SubmitTime:|,StartTime:|,EndTime:|,Comment:|";
+    "Partition:|,SubmitTime:|,StartTime:|,EndTime:|,UserName:|,Name:|,Comment:|";
+
+double SlurmJob::mem_mb() const {
+  std::string m = min_memory;
+  if (m.empty()) return 0;
+  double unit = 1;  // squeue prints MB without a suffix, else K, M, G, T
+  switch (m.back()) {
+    case 'K': unit = 1.0 / 1024; break;
+    case 'M': unit = 1; break;
+    case 'G': unit = 1024; break;
+    case 'T': unit = 1024.0 * 1024; break;
+    default: unit = 0;
+  }
+  if (unit != 0) m.pop_back();
+  else unit = 1;
+  char* end = nullptr;
+  const double x = std::strtod(m.c_str(), &end);
+  return end == m.c_str() + m.size() && std::isfinite(x) && x > 0 ? x * unit : 0;
+}
 
 bool SlurmJob::finished() const {
   for (const char* s : {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY", "BOOT_FAIL",
@@ -169,10 +225,11 @@ SlurmJob parse_squeue_line(const std::string& raw) {
   while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
   if (!line.empty() && line.back() == '|') line.pop_back();  // every field ends with '|'
   auto f = split_simple(line, '|');
-  if (f.size() < 14)
-    throw InputError("squeue", 0, "format", "expected 14 '|'-separated fields in '" + line.substr(0, 80) + "'");
-  std::string comment = f[13];  // the comment is last and may itself contain '|'
-  for (std::size_t i = 14; i < f.size(); ++i) comment += "|" + f[i];
+  constexpr std::size_t kFields = 16;
+  if (f.size() < kFields)
+    throw InputError("squeue", 0, "format", "expected 16 '|'-separated fields in '" + line.substr(0, 80) + "'");
+  std::string comment = f[kFields - 1];  // the comment is last and may itself contain '|'
+  for (std::size_t i = kFields; i < f.size(); ++i) comment += "|" + f[i];
   SlurmJob j;
   long v = 0;
   if (!parse_int(trim(f[0]), v)) throw InputError("squeue", 0, "JobID", "not a job id: '" + f[0] + "'");
@@ -190,6 +247,8 @@ SlurmJob parse_squeue_line(const std::string& raw) {
   j.submit_s = parse_slurm_time(trim(f[10]));
   j.start_s = parse_slurm_time(trim(f[11]));
   j.end_s = parse_slurm_time(trim(f[12]));
+  j.user = trim(f[13]);
+  j.name = trim(f[14]);
   j.comment = trim(comment);
   if (j.comment == "(null)") j.comment.clear();
   return j;
@@ -245,10 +304,13 @@ JobHints parse_hints(const std::string& comment) {
       if (auto x = number(1)) h.iterations = x;
     } else if (k == "duration") {
       if (auto x = number(0)) h.duration_s = x;
+    } else if (k == "user" || k == "key") {
+      if (v.empty()) h.errors.push_back(k + ": empty");
+      else (k == "user" ? h.user : h.key) = v;
     } else if (k == "tp" || k == "pp") {
       if (auto x = number(1)) (k == "tp" ? h.tp : h.pp) = static_cast<int>(*x);
     } else {
-      h.errors.push_back(k + ": unknown hint (known: name, model, iterations, duration, tp, pp)");
+      h.errors.push_back(k + ": unknown hint (known: name, model, iterations, duration, tp, pp, user, key)");
     }
   }
   return h;

@@ -26,11 +26,17 @@ struct SlurmNode {
   std::string state;      // e.g. IDLE, MIXED, ALLOCATED, DOWN+NOT_RESPONDING, IDLE+DRAIN
   int cpus = 0;           // CPUTot
   double mem_mb = 0;      // RealMemory
+  int cpus_alloc = 0;     // CPUAlloc
+  double mem_alloc_mb = 0;  // AllocMem
   int gpus = 0;           // from Gres
   std::vector<std::string> partitions;
   bool usable() const;    // not DOWN, DRAIN(ED/ING), FAIL, INVAL, FUTURE, NOT_RESPONDING
 };
 SlurmNode parse_node(const std::string& line);  // one `scontrol show node -o` line
+
+// The GPUs Slurm gave a running job, per node, from `scontrol -d show job ID` (its detail lines
+// "Nodes=n[1-2] CPU_IDs=0 Mem=100 GRES=gpu:2(IDX:0-1)"): node -> GPU indices, in Slurm's order.
+std::vector<std::pair<std::string, std::vector<int>>> parse_job_gpu_indices(const std::string& show_job_detail);
 
 // One job as the backend's squeue format prints it (kSqueueFields: `squeue -O` with '|' after every field, so
 // nothing is truncated; the comment last, since it may contain '|').
@@ -45,8 +51,10 @@ struct SlurmJob {
   int gpus = 0;            // total: gpus_per_job, else gpus_per_node x num_nodes
   int cpus = 0;
   std::string min_memory;  // as printed, e.g. 4G (0 = none asked)
+  double mem_mb() const;   // min_memory in MB (per node; 0 if none or unreadable)
   std::string partition;
   double submit_s = -1, start_s = -1, end_s = -1;  // epoch seconds; -1 = unknown
+  std::string user, name;  // Slurm's user and job name (the default recurrence key of a-srpt's predictor)
   std::string comment;
   bool held() const { return reason == "JobHeldUser" || reason == "JobHeldAdmin" || reason.find("held") != std::string::npos; }
   bool finished() const;   // a terminal state
@@ -58,12 +66,13 @@ SlurmJob parse_squeue_line(const std::string& line);
 // Slurm's local time stamps ("2026-11-23T14:00:00") to epoch seconds; "Unknown", "N/A", "None" -> -1.
 double parse_slurm_time(const std::string& s);
 
-// The hints a job carries in its comment: `rm:key=value;key=value` (docs/slurm.md). Known keys: model,
+// The hints a job carries in its comment: `rm:key=value;key=value` (docs/slurm.md). Known keys: model, user, key,
 // iterations, duration (seconds), tp, pp, name. A bad value is left out and reported in `errors` as
 // "<field>: <why>"; the job runs anyway.
 struct JobHints {
   std::string name;  // the job's name in outputs (a replayed trace's job id); default: the Slurm job id
   std::string model;
+  std::string user, key;  // the predictor's user and recurrence key (default: Slurm's user; user/job name/GPUs)
   std::optional<double> iterations, duration_s;
   int tp = 1, pp = 1;
   std::vector<std::string> errors;

@@ -140,6 +140,18 @@ class ASrpt final : public Scheduler {
       pred_true_.push_back(a.st->spec->iterations);
       return true;
     });
+    // A start that did not happen (a live backend could not apply it): the job is waiting again.
+    std::erase_if(running_, [&](JobId id) {
+      AJob& a = jobs_[id];
+      if (a.st->status != JobStatus::Queued) return false;
+      if (opt_.preemptive) {
+        a.where = Where::Virtual;
+      } else {
+        a.where = Where::List;
+        list_.insert(list_.begin(), id);
+      }
+      return true;
+    });
     // 3. A retrained model updates the predictions of jobs not yet finished.
     if (pred_->take_retrained()) repredict(ctx.now);
     // 4. Arrivals.
@@ -151,6 +163,12 @@ class ASrpt final : public Scheduler {
       a.st = j;
       bounds(a, cs);
       a.nhat = a.nhat0 = std::max(1.0, pred_->predict(*j->spec, ctx.now));
+      if (j->running()) {  // running before this scheduler saw it (a live daemon restarted): learnt from at its end
+        a.where = Where::Running;
+        running_.push_back(id);
+        if (opt_.preemptive) pool_.push_back(id);
+        continue;
+      }
       a.where = Where::Virtual;  // A-SRPT-P: "waiting or running", ordered afresh at every decision
       if (opt_.preemptive) pool_.push_back(id);
       else vm_.add(id, now, q_of(a, a.nhat));
@@ -165,6 +183,8 @@ class ASrpt final : public Scheduler {
     }
     return d;
   }
+
+  void learn(const JobState& j) override { pred_->observe(*j.spec, j.spec->iterations, j.finish); }
 
   void report(std::vector<std::pair<std::string, double>>& stable,
               std::vector<std::pair<std::string, double>>& timing) const override {

@@ -106,6 +106,9 @@ class Scheduler {
   virtual bool allocates() const { return false; }
   // Whether its allocation's speed is the throughput-matrix cell (Synergy-OPT), whatever --speed-model says.
   virtual bool matrix_speed() const { return false; }
+  // A job that finished without this scheduler seeing it run (a restarted daemon's history, in finish order):
+  // a learning policy (a-srpt's predictor) is taught it. Default: ignored.
+  virtual void learn(const JobState& /*finished*/) {}
   // Figures for summary.json: `stable` ones are deterministic (e.g. prediction accuracy); `timing` ones
   // are wall-clock measurements (training and prediction time), written under "timing".
   virtual void report(std::vector<std::pair<std::string, double>>& /*stable*/,
