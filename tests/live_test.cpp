@@ -33,6 +33,12 @@ TEST(Compare, PairsJobsByIdAndReportsAveragesAndStartOrder) {
   // A: (10 + 25) / 2 = 17.5; B: (12 + 30) / 2 = 21; +20 %; mean |diff| (2 + 5) / 2 = 3.5
   EXPECT_NE(r.find("average JCT: A 17.50 s, B 21.00 s, B vs A +20.00 %; mean |difference| 3.50 s"), std::string::npos) << r;
   EXPECT_NE(r.find("start order: 2 of 2 positions differ (first at position 1: x in A, y in B)"), std::string::npos) << r;
+  // B's starts in one time stamp (Slurm's 1-s resolution) are taken in A's order: x, then y.
+  test::write_file(d + "/b", "jobs.csv", std::string(kHeader) + "y,0,1,m,1,3,30,30,3,27,0,finished\n"
+                                                                 "x,0,1,m,1,3,12,12,3,9,0,finished\n");
+  const std::string t = compare_runs(d + "/a", d + "/b");
+  EXPECT_NE(t.find("start order: identical (B's start time stamps tie 1 times; tied jobs taken in A's order)"),
+            std::string::npos) << t;
   EXPECT_THROW(compare_runs(d + "/a", d + "/nowhere"), InputError);
   test::write_file(d + "/b", "jobs.csv", "job_id,jct_s\nx,1\n");
   EXPECT_THROW(compare_runs(d + "/a", d + "/b"), InputError);  // missing columns, named

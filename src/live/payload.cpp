@@ -23,7 +23,8 @@ double read_number(const std::string& path) {  // 0 if absent or unreadable
   return 0;
 }
 
-double epoch_now() {  // the daemon's clock (serve.h wall_now), so that launch and exit times can be set against its steps
+// The daemon's clock (serve.h wall_now), so that launch and exit times can be set against its steps.
+double epoch_now() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 

@@ -156,9 +156,10 @@ int run_replay(const ReplayArgs& a) {
                               " --checkpoint checkpoint --overhead " + fmt::format("{:.6f}", a.overhead_s);
       try {
         const double at = wall_now();
-        const std::int64_t id = ctl.submit({"-H", "-p", o.partition, "--gpus=" + std::to_string(s.gpus), "-c", "1", "--mem=100M", "-J",
-                    s.name, "-D", dir.string(), "-o", (dir / "slurm.out").string(), "--open-mode=append", "--comment",
-                    fmt::format("rm:name={};model={};duration={:.6f}{}", s.name, s.model, s.work_s, s.hints), "--wrap", cmd});
+        const std::int64_t id = ctl.submit(
+            {"-H", "-p", o.partition, "--gpus=" + std::to_string(s.gpus), "-c", "1", "--mem=100M", "-J", s.name, "-D",
+             dir.string(), "-o", (dir / "slurm.out").string(), "--open-mode=append", "--comment",
+             fmt::format("rm:name={};model={};duration={:.6f}{}", s.name, s.model, s.work_s, s.hints), "--wrap", cmd});
         submitted[id] = {s.name, at};
       } catch (const SlurmError& e) {
         o.log("submission of " + s.name + " failed, retrying: " + e.what());
@@ -185,12 +186,13 @@ int run_replay(const ReplayArgs& a) {
   const auto ms = [&](const char* k) { return 1000 * lat.at(k).at("mean").get<double>(); };
   o.log(fmt::format("per start: dispatch (release to payload launch) {:.0f} ms mean, noticing an arrival {:.0f} ms, "
                     "a finish {:.0f} ms; the simulator's start delay for this cluster: {:.3f} s (latency.json)",
-                    ms("dispatch_s"), ms("arrival_notice_s"), ms("finish_notice_s"), lat.at("start_delay_s").get<double>()));
+                    ms("dispatch_s"), ms("arrival_notice_s"), ms("finish_notice_s"),
+                    lat.at("start_delay_s").get<double>()));
   std::string sim_opts;
   if (a.overhead_s > 0) sim_opts += fmt::format(" --preempt-overhead {}", a.overhead_s);
   o.log(fmt::format("done: {} jobs in {:.1f} s; outputs in {}; compare with:\n  ringmaster simulate --cluster {} "
-                    "--trace {} --policy {}{} --out SIMDIR && ringmaster compare SIMDIR {}\n  (add --start-delay {:.3f} to "
-                    "model the measured dispatch latency)",
+                    "--trace {} --policy {}{} --out SIMDIR && ringmaster compare SIMDIR {}\n"
+                    "  (add --start-delay {:.3f} to model the measured dispatch latency)",
                     subs.size(), wall_now() - start, out.string(), (out / "cluster.yaml").string(),
                     (out / "trace_scaled.csv").string(), o.policy, sim_opts, out.string(),
                     lat.at("start_delay_s").get<double>()));

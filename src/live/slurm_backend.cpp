@@ -226,11 +226,10 @@ bool SlurmBackend::rebook_on_nodes(Cluster& c, std::size_t i) {
   const int need = specs_[i].num_gpus, nodes = static_cast<int>(l.nodes.size());
   if (nodes == 0) return false;
   std::vector<std::vector<GpuRef>> free(nodes);
-  int total = 0;
   for (int k = 0; k < nodes; ++k)
     if (const auto it = node_index_.find(l.nodes[k]); it != node_index_.end())
       for (int g = 0; g < spec_.servers[it->second].gpus; ++g)
-        if (c.is_free({it->second, g})) free[k].push_back({it->second, g}), ++total;
+        if (c.is_free({it->second, g})) free[k].push_back({it->second, g});
   // Slurm runs a --gpus=N job with at least one GPU on each listed node, a --gres=gpu:k job with k on each.
   const int floor = l.per_node ? need / nodes : 1;
   std::vector<GpuRef> got;
@@ -242,7 +241,7 @@ bool SlurmBackend::rebook_on_nodes(Cluster& c, std::size_t i) {
   for (auto& f : free)
     for (const auto& g : f)
       if (static_cast<int>(got.size()) < need) got.push_back(g);
-  if (static_cast<int>(got.size()) < need || total < need) return false;
+  if (static_cast<int>(got.size()) < need) return false;
   c.allocate(static_cast<JobId>(i), got);
   l.gpus = std::move(got);
   return true;
@@ -365,15 +364,15 @@ int SlurmBackend::step(double now_s) {
       free_cpus[it->second] = n.cpus - n.cpus_alloc;
       free_mem[it->second] = n.mem_mb - n.mem_alloc_mb;
     }
-  const auto claim = [&](const LiveJob& l, double sign) {
+  const auto claim = [&](const LiveJob& l) {
     for (const auto& name : l.nodes)
       if (const auto it = node_index_.find(name); it != node_index_.end()) {
-        free_cpus[it->second] -= sign * cpus_per_node(l.cpus, l.nodes.size());
-        free_mem[it->second] -= sign * l.mem_mb;
+        free_cpus[it->second] -= cpus_per_node(l.cpus, l.nodes.size());
+        free_mem[it->second] -= l.mem_mb;
       }
   };
   for (const auto& l : live_)
-    if (l.status == "starting") claim(l, 1);
+    if (l.status == "starting") claim(l);
   // A node without a CPU or any memory left can run no job: its free GPUs are nobody's to give either.
   for (std::size_t s = 0; s < spec_.servers.size(); ++s)
     if (free_cpus[s] < 1 || free_mem[s] <= 0) take_free(kExternal, static_cast<int>(s), spec_.servers[s].gpus);
@@ -526,8 +525,8 @@ int SlurmBackend::step(double now_s) {
         c.release(sd.job, sd.gpus);
         if (!l.fit_refused)
           log("job " + std::to_string(l.slurm_id) + ": node " + *short_node + " lacks the CPUs (" +
-              std::to_string(cpus_per_node(l.cpus, names.size())) + ") or memory (" + std::to_string(static_cast<long>(l.mem_mb)) +
-              " MB) it asks for per node; it waits");
+              std::to_string(cpus_per_node(l.cpus, names.size())) + ") or memory (" +
+              std::to_string(static_cast<long>(l.mem_mb)) + " MB) it asks for per node; it waits");
         l.fit_refused = true;
         continue;
       }
@@ -549,7 +548,7 @@ int SlurmBackend::step(double now_s) {
       l.status = "starting";
       l.gpus = sd.gpus;
       l.nodes = names;
-      claim(l, 1);
+      claim(l);
       l.started_s = l.decided_s = now_s;
       std::string where;
       for (const auto& n : names) where += (where.empty() ? "" : ",") + n;
@@ -591,11 +590,13 @@ void SlurmBackend::save() const {
     for (const auto& r : l.runs)
       runs.push_back({{"start_s", r.start_s}, {"end_s", r.end_s}, {"decided_s", r.decided_s}, {"noticed_s", r.noticed_s},
                       {"gpus", r.gpus}});
-    jobs.push_back({{"slurm_id", l.slurm_id}, {"name", s.name}, {"model", s.model}, {"num_gpus", s.num_gpus}, {"iterations", s.iterations}, {"user", s.user}, {"key", s.recurrence_key},
-                    {"tp", s.tp}, {"pp", s.pp}, {"submit_s", l.submit_s}, {"status", l.status},
-                    {"slurm_state", l.slurm_state}, {"nodes", l.nodes}, {"gpus", g}, {"started_s", l.started_s}, {"decided_s", l.decided_s}, {"adopted_s", l.adopted_s},
-                    {"first_start_s", l.first_start_s}, {"end_s", l.end_s}, {"run_s", l.run_s},
-                    {"preemptions", l.preemptions}, {"hint_errors", l.hint_errors}, {"per_node", l.per_node}, {"cpus", l.cpus}, {"mem_mb", l.mem_mb}, {"runs", runs}});
+    jobs.push_back({{"slurm_id", l.slurm_id}, {"name", s.name}, {"model", s.model}, {"num_gpus", s.num_gpus},
+                    {"iterations", s.iterations}, {"user", s.user}, {"key", s.recurrence_key}, {"tp", s.tp},
+                    {"pp", s.pp}, {"submit_s", l.submit_s}, {"status", l.status}, {"slurm_state", l.slurm_state},
+                    {"nodes", l.nodes}, {"gpus", g}, {"started_s", l.started_s}, {"decided_s", l.decided_s},
+                    {"adopted_s", l.adopted_s}, {"first_start_s", l.first_start_s}, {"end_s", l.end_s},
+                    {"run_s", l.run_s}, {"preemptions", l.preemptions}, {"hint_errors", l.hint_errors},
+                    {"per_node", l.per_node}, {"cpus", l.cpus}, {"mem_mb", l.mem_mb}, {"runs", runs}});
   }
   js["jobs"] = jobs;
   // The latest decision latencies only: the file is rewritten every step, so it must not grow with uptime.
@@ -712,8 +713,8 @@ void SlurmBackend::write_outputs(const std::string& dir) const {
       for (const auto& [node, k] : r.gpus)
         runs << live_[i].slurm_id << "," << live_[i].slurm_state << "," << r.start_s - origin_s_ << ","
              << r.end_s - origin_s_ << "," << node << "," << k << "," << specs_[i].name << ","
-             << (r.decided_s >= 0 ? r.decided_s - origin_s_ : -1) << "," << (r.noticed_s >= 0 ? r.noticed_s - origin_s_ : -1)
-             << "\n";
+             << (r.decided_s >= 0 ? r.decided_s - origin_s_ : -1) << ","
+             << (r.noticed_s >= 0 ? r.noticed_s - origin_s_ : -1) << "\n";
   rm::write_outputs(dir, rec, {}, sum,
                     RunInfo{opt_.policy, scheduler_ ? scheduler_->name() : opt_.policy, spec_.name,
                             "slurm:" + opt_.partition, "slurm", opt_.seed, 0});

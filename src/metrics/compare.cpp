@@ -79,24 +79,31 @@ std::string compare_runs(const std::string& dir_a, const std::string& dir_b) {
   if (n > 0)
     s += fmt::format("average JCT: A {:.2f} s, B {:.2f} s, B vs A {:+.2f} %; mean |difference| {:.2f} s\n", sum_a / n,
                      sum_b / n, sum_a > 0 ? 100 * (sum_b / sum_a - 1) : 0.0, sum_abs / n);
-  // Start order: the common jobs sorted by start time in each run (ties by id).
-  const auto by_start = [&](const std::map<std::string, Row>& m) {
-    std::vector<std::string> v = both;
-    std::stable_sort(v.begin(), v.end(), [&](const std::string& x, const std::string& y) {
-      return m.at(x).start < m.at(y).start || (m.at(x).start == m.at(y).start && x < y);
-    });
-    return v;
-  };
-  const auto oa = by_start(a), ob = by_start(b);
+  // Start order: the common jobs sorted by start time in each run, A's ties by id, B's in A's order: jobs that
+  // B's time stamps cannot tell apart (Slurm's have 1-s resolution) are not an order difference.
+  std::vector<std::string> oa = both;
+  std::stable_sort(oa.begin(), oa.end(), [&](const std::string& x, const std::string& y) {
+    return a.at(x).start < a.at(y).start || (a.at(x).start == a.at(y).start && x < y);
+  });
+  std::map<std::string, std::size_t> rank_a;
+  for (std::size_t i = 0; i < oa.size(); ++i) rank_a[oa[i]] = i;
+  std::vector<std::string> ob = both;
+  std::stable_sort(ob.begin(), ob.end(), [&](const std::string& x, const std::string& y) {
+    const double sx = b.at(x).start, sy = b.at(y).start;
+    return sx < sy || (sx == sy && rank_a.at(x) < rank_a.at(y));
+  });
+  int tied = 0;  // jobs of B that start at the same time stamp as the one before them
+  for (std::size_t i = 1; i < ob.size(); ++i) tied += b.at(ob[i]).start == b.at(ob[i - 1]).start;
   int same = 0;
   std::string first_diff;
   for (std::size_t i = 0; i < oa.size(); ++i) {
     if (oa[i] == ob[i]) ++same;
     else if (first_diff.empty()) first_diff = fmt::format(" (first at position {}: {} in A, {} in B)", i + 1, oa[i], ob[i]);
   }
-  s += same == static_cast<int>(oa.size()) ? "start order: identical\n"
-                                           : fmt::format("start order: {} of {} positions differ{}\n",
+  s += same == static_cast<int>(oa.size()) ? "start order: identical"
+                                           : fmt::format("start order: {} of {} positions differ{}",
                                                          oa.size() - same, oa.size(), first_diff);
+  s += tied > 0 ? fmt::format(" (B's start time stamps tie {} times; tied jobs taken in A's order)\n", tied) : "\n";
   return s;
 }
 
