@@ -18,6 +18,7 @@
 #include "live/payload.h"
 #include "live/replay.h"
 #include "live/serve.h"
+#include "cli/sweep.h"
 #include "metrics/compare.h"
 #include "workload/generators.h"
 
@@ -123,16 +124,9 @@ int cmd_validate(const SimConfig& cfg, bool with_cluster) {
   return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  CLI::App app{"ringmaster: scheduler and trace-driven simulator for distributed DL training jobs"};
-  app.require_subcommand(1);
-  SimConfig cfg;
-  std::vector<std::string> policies;
-  std::string out = "results";
-  bool quiet = false;
-
+// `simulate` and its options (also how `sweep` learns which options exist and which are flags).
+CLI::App* add_simulate(CLI::App& app, SimConfig& cfg, std::vector<std::string>& policies, std::string& out,
+                       bool& quiet) {
   auto* sim = app.add_subcommand("simulate", "simulate a trace on a cluster under one or more policies");
   sim->add_option("--cluster", cfg.cluster, "cluster preset (list-clusters), YAML file, or yu2022 (generated)")
       ->capture_default_str();
@@ -196,6 +190,20 @@ int main(int argc, char** argv) {
                 "report jobs that can never fit (jobs.csv status) instead of failing");
   sim->add_option("--out", out, "output directory")->capture_default_str();
   sim->add_flag("--quiet,-q", quiet, "print nothing on success");
+  return sim;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"ringmaster: scheduler and trace-driven simulator for distributed DL training jobs"};
+  app.require_subcommand(1);
+  SimConfig cfg;
+  std::vector<std::string> policies;
+  std::string out = "results";
+  bool quiet = false;
+
+  auto* sim = add_simulate(app, cfg, policies, out, quiet);
 
   auto* gen = app.add_subcommand("generate", "write a generated workload as a trace file");
   std::string gen_out;
@@ -273,8 +281,25 @@ int main(int argc, char** argv) {
   cmp->add_option("a", cmp_a, "first run's output directory (e.g. simulate)")->required();
   cmp->add_option("b", cmp_b, "second run's output directory (e.g. replay)")->required();
 
+  auto* swp = app.add_subcommand("sweep", "a grid of simulate runs (policies x loads x seeds x any option), K at a time, "
+                                           "resumable, or as a Slurm job array; `ringmaster sweep --help`");
+  swp->prefix_command();
+  swp->set_help_flag();
+  swp->allow_extras();
+
   CLI11_PARSE(app, argc, argv);
   try {
+    if (*swp) {
+      CLI::App probe;  // simulate's options: their names, and which are flags
+      SimConfig c2;
+      std::vector<std::string> p2;
+      std::string o2;
+      bool q2 = false;
+      std::vector<sweep::SimOption> opts;
+      for (const CLI::Option* op : add_simulate(probe, c2, p2, o2, q2)->get_options())
+        for (const auto& n : op->get_lnames()) opts.push_back({"--" + n, op->get_type_size() != 0});
+      return sweep::run(swp->remaining(), opts, std::filesystem::read_symlink("/proc/self/exe").string());
+    }
     if (*sim) {
       if (!cfg.workload.empty() && sim->count("--trace"))
         throw InputError("--workload", 0, cfg.workload, "give either --trace or --workload, not both");

@@ -1,0 +1,184 @@
+// `ringmaster sweep`: the grid's expansion, then whole sweeps through the binary: -j 1 and -j 2 give the same
+// results.csv (wall times aside), a failing cell is reported without stopping the others, a sweep killed
+// midway and run again ends with the results of an uninterrupted one, and a Slurm array's tasks run by hand
+// merge into the same table.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "cli/sweep.h"
+#include "core/error.h"
+#include "test_util.h"
+
+namespace rm::sweep {
+namespace {
+
+const std::vector<SimOption> kOpts = {{"--policy"}, {"--cluster"}, {"--trace"}, {"--workload"}, {"--jobs"},
+                                      {"--arrival-scale"}, {"--preempt-overhead"}, {"--static", false}, {"--seed"}};
+
+TEST(SweepGrid, RangesListsAndSeedsExpand) {
+  EXPECT_EQ(expand_values("--load", "0.5:0.9:0.1"), (std::vector<std::string>{"0.5", "0.6", "0.7", "0.8", "0.9"}));
+  EXPECT_EQ(expand_values("--load", "0.5,0.75"), (std::vector<std::string>{"0.5", "0.75"}));
+  EXPECT_EQ(expand_values("--seeds", "1-3,7"), (std::vector<std::string>{"1", "2", "3", "7"}));
+  EXPECT_EQ(expand_values("--preempt-overhead", "0:60:30"), (std::vector<std::string>{"0", "30", "60"}));
+  EXPECT_EQ(expand_values("--policy", "2d-las:thresholds=10"), (std::vector<std::string>{"2d-las:thresholds=10"}));
+  EXPECT_THROW(expand_values("--load", "0.9:0.5:0.1"), InputError);
+  EXPECT_THROW(expand_values("--load", "-1"), InputError);
+  EXPECT_THROW(expand_values("--seeds", "5-2"), InputError);
+  EXPECT_THROW(expand_values("--seeds", "x"), InputError);
+}
+
+TEST(SweepGrid, CartesianProductInArgumentOrderLastAxisFastest) {
+  const auto cells = expand_grid({"--policy", "fifo", "--policy", "srsf", "--static", "--load", "0.5,1", "--seeds", "1-2"},
+                                 kOpts);
+  ASSERT_EQ(cells.size(), 8u);
+  EXPECT_EQ(cells[0].args, (std::vector<std::string>{"--policy", "fifo", "--arrival-scale", "2", "--seed", "1", "--static"}));
+  EXPECT_EQ(cells[1].params, (std::vector<std::pair<std::string, std::string>>{{"policy", "fifo"}, {"load", "0.5"}, {"seed", "2"}}));
+  EXPECT_EQ(cells[7].args, (std::vector<std::string>{"--policy", "srsf", "--arrival-scale", "1", "--seed", "2", "--static"}));
+  // A workload's --load is its own.
+  const auto w = expand_grid({"--workload", "luo2025", "--load", "0.5"}, kOpts);
+  EXPECT_EQ(w[0].args, (std::vector<std::string>{"--workload", "luo2025", "--load", "0.5"}));
+  EXPECT_THROW(expand_grid({"--colour", "red"}, kOpts), InputError);
+  EXPECT_THROW(expand_grid({"--policy"}, kOpts), InputError);
+  EXPECT_THROW(expand_grid({"--policy", "fifo", "--policy", "fifo"}, kOpts), InputError);
+  EXPECT_THROW(expand_grid({"--load", "0.5", "--arrival-scale", "2"}, kOpts), InputError);
+}
+
+struct Out {
+  int code;
+  std::string text;
+};
+Out sh(const std::string& cmd) {
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  std::string text;
+  char buf[4096];
+  while (std::size_t n = fread(buf, 1, sizeof buf, p)) text.append(buf, n);
+  const int st = pclose(p);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, text};
+}
+
+// results.csv without its wall-time columns (wall_s, timing.*).
+std::string stable(const std::string& path) {
+  std::ifstream f(path);
+  std::string line, out;
+  std::vector<bool> keep;
+  while (std::getline(f, line)) {
+    std::vector<std::string> cells(1);
+    for (char c : line) {
+      if (c == ',') cells.emplace_back();
+      else cells.back() += c;
+    }
+    if (keep.empty())
+      for (const auto& c : cells) keep.push_back(c != "wall_s" && c.rfind("timing.", 0) != 0);
+    for (std::size_t i = 0; i < cells.size() && i < keep.size(); ++i)
+      if (keep[i]) out += cells[i] + ",";
+    out += "\n";
+  }
+  return out;
+}
+
+const std::string kBin = RM_BINARY;
+// 12 runs of about 0.1 s: two policies, three loads, two seeds of a 3,000-job generated workload.
+const std::string kGrid = " sweep --workload luo2025 --jobs 3000 --cluster luo128 --policy fifo --policy srtf --load 0.6:1:0.2 "
+                          "--seeds 1-2 ";
+
+TEST(Sweep, ParallelAndSerialRunsGiveTheSameTable) {
+  const auto d = test::temp_dir();
+  std::filesystem::remove_all(d);
+  const Out a = sh(kBin + kGrid + "-j 1 -q --out " + d + "/a");
+  ASSERT_EQ(a.code, 0) << a.text;
+  const Out b = sh(kBin + kGrid + "-j 2 --out " + d + "/b");
+  ASSERT_EQ(b.code, 0) << b.text;
+  EXPECT_NE(b.text.find("sweep: 12/12 runs"), std::string::npos) << b.text;  // the progress line
+  const std::string ta = stable(d + "/a/results.csv");
+  EXPECT_EQ(ta, stable(d + "/b/results.csv"));
+  EXPECT_EQ(std::count(ta.begin(), ta.end(), '\n'), 13);
+  // Every option given is a column, swept or not, in the order given.
+  EXPECT_EQ(ta.rfind("workload,jobs,cluster,policy,load,seed,status,error,", 0), 0u) << ta.substr(0, 200);
+  EXPECT_NE(ta.find("\nluo2025,3000,luo128,srtf,1,2,ok,,"), std::string::npos) << ta;
+  // Run again: every run is complete, none is run twice.
+  const Out c = sh(kBin + kGrid + "-j 2 --out " + d + "/a");
+  EXPECT_NE(c.text.find("12/12 runs (12 skipped as complete, 0 failed)"), std::string::npos) << c.text;
+}
+
+TEST(Sweep, AFailingRunIsReportedAndTheOthersComplete) {
+  const auto d = test::temp_dir();
+  std::filesystem::remove_all(d);
+  const Out r = sh(kBin + " sweep --policy fifo --policy nosuch --seeds 1-2 -j 2 --out " + d);
+  EXPECT_EQ(r.code, 1) << r.text;
+  EXPECT_NE(r.text.find("sweep: run 2 failed (policy=nosuch seed=1): exit status 2: error: --policy:nosuch"),
+            std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("2 complete, 2 failed, 0 missing"), std::string::npos) << r.text;
+  const std::string t = stable(d + "/results.csv");
+  EXPECT_NE(t.find("\nfifo,2,ok,,"), std::string::npos) << t;
+  EXPECT_NE(t.find("\nnosuch,2,failed,exit status 2"), std::string::npos) << t;
+  EXPECT_EQ(sh(kBin + " sweep --policy fifo --colour red --out " + d).code, 2);
+}
+
+TEST(Sweep, KilledMidwayAndRunAgainEndsAsAnUninterruptedSweep) {
+  const auto d = test::temp_dir();
+  std::filesystem::remove_all(d);
+  ASSERT_EQ(sh(kBin + kGrid + "-j 2 -q --out " + d + "/whole").code, 0);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", ("exec " + kBin + kGrid + "-j 1 -q --out " + d + "/cut >/dev/null 2>&1").c_str(), nullptr);
+    _exit(127);
+  }
+  // Wait until a few runs are complete, then kill -9 the sweep (its running child dies with it).
+  const auto completed = [&] {
+    int n = 0;
+    if (std::filesystem::exists(d + "/cut/runs"))
+      for (const auto& e : std::filesystem::directory_iterator(d + "/cut/runs")) n += std::filesystem::exists(e.path() / "cell.json");
+    return n;
+  };
+  for (int i = 0; i < 400 && completed() < 3; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  // A second sweep on the same folder meanwhile is refused.
+  const Out twice = sh(kBin + kGrid + "-j 1 -q --out " + d + "/cut");
+  EXPECT_EQ(twice.code, 2) << twice.text;
+  EXPECT_NE(twice.text.find("another sweep is running"), std::string::npos) << twice.text;
+  kill(pid, SIGKILL);  // sh exec'd into the sweep
+  waitpid(pid, nullptr, 0);
+  const int before = completed();
+  ASSERT_GE(before, 3);
+  ASSERT_LT(before, 12) << "the sweep ended before it could be killed";
+  EXPECT_FALSE(std::filesystem::exists(d + "/cut/results.csv"));
+  const Out again = sh(kBin + kGrid + "-j 2 --out " + d + "/cut");
+  ASSERT_EQ(again.code, 0) << again.text;
+  EXPECT_NE(again.text.find(std::to_string(before) + " skipped as complete"), std::string::npos) << again.text;
+  EXPECT_EQ(stable(d + "/cut/results.csv"), stable(d + "/whole/results.csv"));
+}
+
+TEST(Sweep, SlurmArrayScriptAndMergeOfTasksRunByHand) {
+  const auto d = test::temp_dir();
+  std::filesystem::remove_all(d);
+  const Out w = sh(kBin + " sweep --policy fifo --policy srsf --seeds 1-3 --slurm-array " + d +
+                   "/arr --partition rm --array-limit 4 --chunk 2");
+  ASSERT_EQ(w.code, 0) << w.text;
+  EXPECT_NE(w.text.find("6 runs in 3 array tasks"), std::string::npos) << w.text;
+  const std::string script = test::read_file(d + "/arr/sweep.sbatch");
+  EXPECT_NE(script.find("#SBATCH --array=0-2%4\n"), std::string::npos) << script;
+  EXPECT_NE(script.find("#SBATCH --partition=rm\n"), std::string::npos) << script;
+  EXPECT_NE(script.find(" sweep --grid '"), std::string::npos) << script;
+  // Before any task ran: every run missing.
+  EXPECT_EQ(sh(kBin + " sweep --merge " + d + "/arr").code, 1);
+  EXPECT_NE(stable(d + "/arr/results.csv").find("\nsrsf,3,missing,"), std::string::npos);
+  // The three tasks by hand, as Slurm would run them (SLURM_ARRAY_TASK_ID).
+  for (int t = 0; t < 3; ++t) {
+    const Out r = sh("SLURM_ARRAY_TASK_ID=" + std::to_string(t) + " bash " + d + "/arr/sweep.sbatch");
+    ASSERT_EQ(r.code, 0) << r.text;
+  }
+  const Out m = sh(kBin + " sweep --merge " + d + "/arr");
+  ASSERT_EQ(m.code, 0) << m.text;
+  ASSERT_EQ(sh(kBin + " sweep --policy fifo --policy srsf --seeds 1-3 -j 2 -q --out " + d + "/local").code, 0);
+  EXPECT_EQ(stable(d + "/arr/results.csv"), stable(d + "/local/results.csv"));
+}
+
+}  // namespace
+}  // namespace rm::sweep
