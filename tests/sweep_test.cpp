@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -178,6 +179,42 @@ TEST(Sweep, SlurmArrayScriptAndMergeOfTasksRunByHand) {
   ASSERT_EQ(m.code, 0) << m.text;
   ASSERT_EQ(sh(kBin + " sweep --policy fifo --policy srsf --seeds 1-3 -j 2 -q --out " + d + "/local").code, 0);
   EXPECT_EQ(stable(d + "/arr/results.csv"), stable(d + "/local/results.csv"));
+}
+
+// Width and height of a PNG (its IHDR chunk).
+std::pair<int, int> png_size(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  unsigned char h[24] = {};
+  f.read(reinterpret_cast<char*>(h), 24);
+  if (!f || h[1] != 'P' || h[2] != 'N' || h[3] != 'G') return {0, 0};
+  const auto be = [&](int o) { return (h[o] << 24) | (h[o + 1] << 16) | (h[o + 2] << 8) | h[o + 3]; };
+  return {be(16), be(20)};
+}
+
+TEST(Plot, ASweepGivesEveryFigureAtItsSize) {
+  // 2 policies x 2 loads x 2 seeds of the bundled 60-job demo: all four figures (the runs write gpus.csv).
+  const auto d = test::temp_dir();
+  std::filesystem::remove_all(d);
+  ASSERT_EQ(sh(kBin + " sweep --policy fifo --policy srsf --load 0.5,1 --seeds 1-2 -q --out " + d + "/sw").code, 0);
+  const Out p = sh(kBin + " plot " + d + "/sw --out " + d + "/fig");
+  ASSERT_EQ(p.code, 0) << p.text;
+  // figsize x 110 dpi: CDF 2 panels of 5.5 x 4.2 in, vs-load 12 x 4.5, utilisation 11 x 6.5, Gantt 12 wide.
+  const std::map<std::string, std::pair<int, int>> want = {
+      {"jct_cdf", {1210, 462}}, {"jct_vs_load", {1320, 495}}, {"util_queue", {1210, 715}}, {"gantt", {1320, 0}}};
+  for (const auto& [name, wh] : want) {
+    const std::string png = d + "/fig/" + name + ".png";
+    ASSERT_TRUE(std::filesystem::exists(png)) << name << "\n" << p.text;
+    EXPECT_GT(std::filesystem::file_size(png), 20000u) << name;
+    EXPECT_GT(std::filesystem::file_size(d + "/fig/" + name + ".svg"), 20000u) << name;
+    const auto [w, h] = png_size(png);
+    EXPECT_EQ(w, wh.first) << name;
+    if (wh.second > 0) EXPECT_NEAR(h, wh.second, 1) << name;
+    else EXPECT_GT(h, 300) << name;
+  }
+  // A folder that holds no run is an error naming it.
+  const Out bad = sh(kBin + " plot " + d + "/fig --out " + d + "/fig2");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.text.find("no results.csv, jobs.csv or run folders"), std::string::npos) << bad.text;
 }
 
 }  // namespace

@@ -9,44 +9,59 @@
 #include <fstream>
 #include <iostream>
 
+#include "cli/sweep.h"
 #include "cluster/cluster_config.h"
+#include "core/embedded_data.h"
 #include "core/error.h"
 #include "engine/simulation.h"
 #include "policy/registry.h"
 #include "policy/task/task_registry.h"
 #include "engine/round_runner.h"
+#include "live/command.h"
 #include "live/payload.h"
 #include "live/replay.h"
 #include "live/serve.h"
-#include "cli/sweep.h"
 #include "metrics/compare.h"
 #include "workload/generators.h"
+#include "workload/parse_util.h"
 
 namespace {
 
 using namespace rm;
 
-// A progress bar on stderr, only when stderr is a terminal and the run has lasted over a second.
+// A progress bar on stderr, only when stderr is a terminal, not --quiet, and the run has lasted over a second:
+// jobs finished, simulated time against the makespan it points to, events per second, wall time.
 class ProgressBar {
  public:
-  ProgressBar() : tty_(isatty(STDERR_FILENO) != 0), t0_(std::chrono::steady_clock::now()) {}
-  void update(double frac) {
+  explicit ProgressBar(bool quiet) : tty_(!quiet && isatty(STDERR_FILENO) != 0), t0_(std::chrono::steady_clock::now()) {}
+  void update(const ProgressInfo& p) {
     if (!tty_) return;
-    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-    if (el < 1.0) return;
-    const int w = 40, done = static_cast<int>(frac * w);
-    std::fprintf(stderr, "\r[%s%s] %5.1f%% %6.1fs", std::string(done, '#').c_str(),
-                 std::string(w - done, '.').c_str(), frac * 100, el);
+    const auto now = std::chrono::steady_clock::now();
+    const double el = std::chrono::duration<double>(now - t0_).count();
+    if (el < 1.0 || now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    const double frac = p.total > 0 ? static_cast<double>(p.done) / p.total : 0;
+    const int w = 30, done = static_cast<int>(frac * w);
+    const auto hms = [](double s) {
+      return s >= 7200 ? fmt::format("{:.1f} h", s / 3600) : s >= 120 ? fmt::format("{:.1f} min", s / 60)
+                                                                       : fmt::format("{:.0f} s", s);
+    };
+    std::string line = fmt::format("[{}{}] {:5.1f}% {}/{} jobs, simulated {}", std::string(done, '#'),
+                                   std::string(w - done, '.'), frac * 100, p.done, p.total, hms(p.sim_s));
+    if (frac > 0.02) line += " of ~" + hms(p.sim_s / frac);
+    if (p.events > 0) line += fmt::format(", {:.2g} events/s", p.events / el);
+    line += fmt::format(", {:.1f} s", el);
+    std::fprintf(stderr, "\r%-100s", line.c_str());
     shown_ = true;
   }
   void finish() {
-    if (shown_) std::fprintf(stderr, "\r%60s\r", "");
+    if (shown_) std::fprintf(stderr, "\r%100s\r", "");
     shown_ = false;
   }
 
  private:
   bool tty_, shown_ = false;
-  std::chrono::steady_clock::time_point t0_;
+  std::chrono::steady_clock::time_point t0_, last_{};
 };
 
 std::string dir_name(const std::string& policy) {
@@ -69,8 +84,8 @@ int cmd_simulate(SimConfig cfg, std::vector<std::string> policies, const std::st
   std::ofstream table;
   for (const auto& p : policies) {
     cfg.policy = p;
-    ProgressBar bar;
-    cfg.progress = [&bar](double f) { bar.update(f); };
+    ProgressBar bar(quiet);
+    cfg.progress = [&bar](const ProgressInfo& p) { bar.update(p); };
     auto r = simulate(cfg);
     bar.finish();
     const std::string dir = policies.size() == 1 ? out : out + "/" + dir_name(p);
@@ -122,6 +137,32 @@ int cmd_validate(const SimConfig& cfg, bool with_cluster) {
                            }(),
                            w.jobs.empty() ? 0.0 : to_seconds(w.jobs.back().submit));
   return 0;
+}
+
+// `plot`: the embedded data/plot.py, run by Debian's python3 with matplotlib (docs/sweep.md says why).
+int cmd_plot(const std::vector<std::string>& dirs, const std::string& out, const std::string& format) {
+  for (const auto& f : split_simple(format, ','))
+    if (f != "png" && f != "svg" && f != "pdf") throw InputError("--format", 0, f, "png, svg or pdf (comma-separated)");
+  const std::string python = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  const auto probe = live::run_command({python, "-c", "import matplotlib"}, 60);
+  if (!probe.ok())
+    throw InputError("plot", 0, "python3-matplotlib",
+                     "plot needs python3 with matplotlib: apt-get install python3-matplotlib (" + probe.err + ")");
+  char tmpl[] = "/tmp/ringmaster-plot-XXXXXX.py";
+  const int fd = mkstemps(tmpl, 3);
+  if (fd < 0) throw InputError("plot", 0, "", "cannot create a temporary file for the plot script");
+  const std::string_view text = embedded::get("plot.py");
+  const bool wrote = write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  close(fd);
+  std::vector<std::string> argv = {python, tmpl};
+  argv.insert(argv.end(), dirs.begin(), dirs.end());
+  argv.insert(argv.end(), {"--out", out, "--format", format});
+  const auto r = wrote ? live::run_command(argv, 3600) : live::CommandResult{};
+  std::filesystem::remove(tmpl);
+  std::cout << r.out;
+  std::cerr << r.err;
+  if (!wrote) throw InputError("plot", 0, "", "cannot write the plot script");
+  return r.ok() ? 0 : 2;
 }
 
 // `simulate` and its options (also how `sweep` learns which options exist and which are flags).
@@ -281,6 +322,13 @@ int main(int argc, char** argv) {
   cmp->add_option("a", cmp_a, "first run's output directory (e.g. simulate)")->required();
   cmp->add_option("b", cmp_b, "second run's output directory (e.g. replay)")->required();
 
+  auto* plt = app.add_subcommand("plot", "figures from sweep/simulate/replay folders: JCT CDF, JCT vs load, utilisation "
+                                          "and queue over time, GPU Gantt chart (PNG and SVG; python3-matplotlib)");
+  std::vector<std::string> plot_dirs;
+  std::string plot_out, plot_format = "png,svg";
+  plt->add_option("dirs", plot_dirs, "output folders of sweep, simulate or replay")->required();
+  plt->add_option("--out", plot_out, "folder for the figures")->required();
+  plt->add_option("--format", plot_format, "png, svg or png,svg")->capture_default_str();
   auto* swp = app.add_subcommand("sweep", "a grid of simulate runs (policies x loads x seeds x any option), K at a time, "
                                            "resumable, or as a Slurm job array; `ringmaster sweep --help`");
   swp->prefix_command();
@@ -300,6 +348,7 @@ int main(int argc, char** argv) {
         for (const auto& n : op->get_lnames()) opts.push_back({"--" + n, op->get_type_size() != 0});
       return sweep::run(swp->remaining(), opts, std::filesystem::read_symlink("/proc/self/exe").string());
     }
+    if (*plt) return cmd_plot(plot_dirs, plot_out, plot_format);
     if (*sim) {
       if (!cfg.workload.empty() && sim->count("--trace"))
         throw InputError("--workload", 0, cfg.workload, "give either --trace or --workload, not both");

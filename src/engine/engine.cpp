@@ -78,9 +78,17 @@ void Engine::run() {
     if (changed) schedule();
     record();
     if (opt_.progress && (++loops & 4095) == 0)
-      opt_.progress(static_cast<double>(finished_) / std::max<std::size_t>(1, states_.size()));
+      opt_.progress({static_cast<std::int64_t>(finished_), static_cast<std::int64_t>(states_.size()), to_seconds(now_),
+                     events_});
   }
   check_final();
+}
+
+void Engine::record_stretch(const JobState& j) {
+  if (!opt_.record_stretches) return;
+  GpuStretch s{j.id(), j.last_start, now_, {}};
+  for (const auto& g : j.gpus) s.gpus.push_back({g.server, g.gpu});
+  stretches_.push_back(std::move(s));
 }
 
 void Engine::complete(JobState& j) {
@@ -92,6 +100,7 @@ void Engine::complete(JobState& j) {
     throw InvariantError("job " + j.spec->name + " completed with " + std::to_string(j.remaining) +
                          " iterations left");
   j.remaining = 0;
+  record_stretch(j);
   cluster_.release(j.id(), j.gpus);
   release_shares(j);
   j.run_us += now_ - j.last_start;
@@ -130,6 +139,7 @@ void Engine::apply(const Decisions& d) {
     JobState& j = state(id);
     if (!j.running()) throw InvariantError("preempting job " + j.spec->name + " that is not running");
     exec_->stop(j, now_);
+    record_stretch(j);
     cluster_.release(j.id(), j.gpus);
     release_shares(j);
     j.run_us += now_ - j.last_start;
@@ -210,6 +220,7 @@ RunRecord record_of(const Engine& e) {
   r.jobs.reserve(e.jobs().size());
   for (const auto& j : e.jobs()) r.jobs.push_back({j.spec, j.first_start, j.finish, j.run_us, j.preemptions});
   r.series = e.series();
+  r.stretches = e.stretches();
   r.total_gpus = e.cluster().total_gpus();
   r.busy_gpu_us = e.busy_gpu_us();
   r.events = e.events();

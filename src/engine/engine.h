@@ -2,6 +2,7 @@
 // for decisions and the execution model for progress. Tie order at one instant (DESIGN.md section 3):
 // arrivals, then completions, then wake-ups, then one scheduling pass.
 #pragma once
+#include "core/progress.h"
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -21,8 +22,9 @@ struct EngineOptions {
   // No progress for this long after every start (first or resumed), GPUs held: a real cluster's dispatch
   // latency (the daemon noticing the event, Slurm launching the job; docs/slurm.md measures it).
   Time start_delay = 0;
+  bool record_stretches = false;  // keep every stretch a job holds GPUs (gpus.csv; small runs)
   // Called now and then with the fraction of jobs finished (for a progress bar); may be empty.
-  std::function<void(double)> progress;
+  ProgressFn progress;  // now and then while it runs; may be empty
   // Resource-sensitive allocation: each job's CPU profile (by synergy::profile_for), or none (GPU-only).
   const synergy::ProfileSet* cpu_profiles = nullptr;
   std::uint64_t seed = 1;
@@ -39,6 +41,7 @@ class Engine {
 
   const std::vector<JobState>& jobs() const { return states_; }
   const std::vector<SeriesRow>& series() const { return series_; }
+  const std::vector<GpuStretch>& stretches() const { return stretches_; }
   const Cluster& cluster() const { return cluster_; }
   std::int64_t events() const { return events_; }
   std::int64_t preemptions() const { return preemptions_; }
@@ -66,6 +69,8 @@ class Engine {
   std::vector<const JobState*> view_;
   std::priority_queue<Time, std::vector<Time>, std::greater<>> wakeups_;
   std::vector<SeriesRow> series_;
+  std::vector<GpuStretch> stretches_;
+  void record_stretch(const JobState& j);
   std::int64_t events_ = 0;
   std::int64_t preemptions_ = 0;
   std::int64_t finished_ = 0;

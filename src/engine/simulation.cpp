@@ -72,6 +72,9 @@ ClusterSpec load_config_cluster(const SimConfig& cfg) {
 
 namespace {
 
+// Runs of up to this many jobs also write gpus.csv (every stretch a job held GPUs: plot's Gantt chart).
+constexpr std::size_t kStretchJobs = 300;
+
 // Planner policies ("sjf-bco[:kappa=K;lambda=L;horizon=T;u=U;lbsgf=prefix|global;model=abstract|physical]",
 // "ls", "ff", "rand"):
 // plan the whole (offline) job set, then let the engine execute the plan under the same model.
@@ -234,6 +237,7 @@ std::unique_ptr<SimResult> simulate(const SimConfig& cfg) {
     EngineOptions eo;
     eo.preempt_overhead = from_seconds(cfg.preempt_overhead_s);
     eo.start_delay = from_seconds(cfg.start_delay_s);
+    eo.record_stretches = r->workload.jobs.size() <= kStretchJobs;
     eo.progress = cfg.progress;
     if (r->scheduler->allocates()) {
       r->cpu_profiles = std::make_unique<synergy::ProfileSet>(

@@ -1,5 +1,6 @@
 // One simulation end to end: cluster + trace + policy -> engine run -> summary (and files).
 #pragma once
+#include "core/progress.h"
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -43,7 +44,7 @@ struct SimConfig {
   std::string speed_model = "binary";    // binary (the authors' sigma) | matrix (T[c][m] of the allocation)
   std::string job_list;                  // synergy-philly: a trace whose kept jobs give the GPU demands
   bool multigpu = false;                 // keep the job list's GPU demands (else all 1)
-  std::function<void(double)> progress;
+  ProgressFn progress;  // now and then while it runs; may be empty
 };
 
 struct SimResult {

@@ -446,7 +446,7 @@ void TaskEngine::run() {
     record_series(t);
     if (opt_.progress && released_ - last_report >= std::max<std::int64_t>(1, n / 100)) {
       last_report = released_;
-      opt_.progress(static_cast<double>(released_) / static_cast<double>(n));
+      opt_.progress({static_cast<std::int64_t>(released_), static_cast<std::int64_t>(n), static_cast<double>(t) / 1000.0, 0});
     }
     if (released_ == n) break;
     // Nothing timed left (no task, flow or arrival) and, in compat, nothing changed in this step (a

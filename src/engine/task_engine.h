@@ -9,6 +9,7 @@
 // (placement skip, late release, integer-ms flow completion, per-step re-rating, persistent LWF
 // server order, 1 GbE beta in the LWF workload), which reproduces their simulator's numbers exactly.
 #pragma once
+#include "core/progress.h"
 #include <cstdint>
 #include <functional>
 #include <queue>
@@ -23,7 +24,7 @@ namespace rm {
 
 struct TaskOptions {
   bool compat = false;
-  std::function<void(double)> progress;  // fraction of jobs done, now and then; may be empty
+  ProgressFn progress;  // now and then while it runs; may be empty
 };
 
 class TaskEngine : public task::TaskView {

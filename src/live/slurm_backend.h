@@ -93,12 +93,13 @@ class SlurmBackend {
   // Job i stops holding its GPUs at end_s (finished, preempted, requeued or held by Slurm): a running job's
   // stretch is recorded and its service counted; `next` is "queued" or "finished".
   void stop(std::size_t i, double end_s, const char* next);
-  void record_run(std::size_t i, double end_s);
+  void record_run(std::size_t i, double end_s);  // the stretch since started_s, GPUs per node (runs.csv)
   void read_allocation(std::size_t i);  // the GPUs Slurm gave job i once it runs (it spreads --gpus=N itself)
   static int cpus_per_node(int cpus, std::size_t nodes);  // Slurm: at least one on each node
-  bool rebook_on_nodes(Cluster& c, std::size_t i);  // a released job's GPUs anywhere free on its nodes  // the stretch since started_s, GPUs per node (runs.csv)
+  bool rebook_on_nodes(Cluster& c, std::size_t i);  // a released job's GPUs anywhere free on its nodes
   std::vector<int> split_counts() const;  // split jobs running or starting, per server
-  double slowdown_of(JobId id, const std::vector<GpuRef>& gpus, const std::vector<int>& split_on) const;  // the job stops holding its GPUs: record the stretch
+  // The rate model's iteration time of job id on gpus, with split_on split jobs per server, over the ideal one.
+  double slowdown_of(JobId id, const std::vector<GpuRef>& gpus, const std::vector<int>& split_on) const;
   Time at(double epoch_s) const;
 
   SlurmCtl& ctl_;

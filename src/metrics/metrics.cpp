@@ -94,6 +94,13 @@ void write_outputs(const std::string& dir, const RunRecord& e, const std::vector
       f << fmt::format("{},{},{},{},{:.6g},,,,,,0,unschedulable\n", u.job.name, secs(u.job.submit), u.job.num_gpus,
                        u.job.model, u.job.iterations);
   }
+  if (!e.stretches.empty()) {  // small runs: every stretch a job held GPUs, one row per GPU (plot's Gantt chart)
+    auto f = open_out(dir + "/gpus.csv");
+    f << "job_id,start_s,end_s,server,gpu\n";
+    for (const auto& s : e.stretches)
+      for (const auto& [srv, g] : s.gpus)
+        f << fmt::format("{},{},{},{},{}\n", e.jobs.at(s.job).spec->name, secs(s.start), secs(s.end), srv, g);
+  }
   {
     auto f = open_out(dir + "/timeseries.csv");
     f << "time_s,queued,running,busy_gpus,gpu_util\n";

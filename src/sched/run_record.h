@@ -28,8 +28,16 @@ struct JobRecord {
   int preemptions = 0;
 };
 
+// One stretch of a job holding GPUs, from a start to its preemption or end (gpus.csv, the Gantt chart).
+struct GpuStretch {
+  JobId job = -1;
+  Time start = 0, end = 0;
+  std::vector<std::pair<int, int>> gpus;  // (server, gpu)
+};
+
 struct RunRecord {
   std::vector<JobRecord> jobs;
+  std::vector<GpuStretch> stretches;  // kept for small runs only (EngineOptions::record_stretches)
   std::vector<SeriesRow> series;
   int total_gpus = 0;
   Time busy_gpu_us = 0;  // integral of busy GPUs over time

@@ -222,7 +222,8 @@ class Sim {
         r_.window_complete = true;
         terminate_ = true;
       }
-      if (o_.progress && total_ > 0) o_.progress(static_cast<double>(r_.measured_jct.size()) / total_);
+      if (o_.progress && total_ > 0)
+        o_.progress({static_cast<std::int64_t>(r_.measured_jct.size()), static_cast<std::int64_t>(total_), now_, 0});
     }
   }
 

@@ -6,6 +6,7 @@
 //   compat = false (default): exact finish: a job ends when its last iteration does, frees its resources
 //                  at once, and the waiting jobs are placed on them for the rest of the round.
 #pragma once
+#include "core/progress.h"
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -54,7 +55,7 @@ struct RoundOptions {
   std::int64_t window_hi = std::numeric_limits<std::int64_t>::max();
   double starvation_s = 1000.0 * 3600;
   bool synergy_gpu_counts = true;  // demands must be 1, 2, 4, 8 or 16 (Synergy's traces); else any that fits
-  std::function<void(double)> progress;
+  ProgressFn progress;  // now and then while it runs; may be empty
 };
 
 struct RoundSeries {
