@@ -58,6 +58,28 @@ def run_all(jobs):
     return res
 
 
+def sweep(name, base, policies, loads):
+    """`ringmaster sweep` over policies x loads (the same simulate runs as run_all) -> {(policy, load): summary}."""
+    out = os.path.join(TMP, name)
+    cmd = [args.bin, "sweep", "--exec", "round", *base]
+    for p in policies:
+        cmd += ["--policy", p]
+    cmd += ["--load", ",".join(str(l) for l in loads), "-j", str(args.workers), "-q", "--out", out]
+    subprocess.run(cmd, check=True)
+    with open(os.path.join(out, "grid.json")) as f:
+        cells = json.load(f)["cells"]
+    res = {}
+    for c in cells:
+        params = dict(c["params"])
+        d = os.path.join(out, "runs", "%05d" % c["index"])
+        with open(os.path.join(d, "summary.json")) as f:
+            s = json.load(f)
+        with open(os.path.join(d, "jobs.csv")) as f:
+            s["jcts_h"] = sorted(float(r["jct_s"]) / 3600 for r in csv.DictReader(f))
+        res[(params["policy"], float(params["load"]))] = s
+    return res
+
+
 def gen(load, policy, split="20,70,10", cluster="synergy128", compat=False):
     a = ["--cluster", cluster, "--workload", "synergy-philly", "--load", str(load), "--split", split, "--seed", "42",
          "--measure-ids", "4000:4999", "--policy", policy]
@@ -156,14 +178,14 @@ say()
 say("Jobs end when their last iteration does and free their GPUs, CPUs and memory at once; waiting jobs take them")
 say("for the rest of the round. Speed model: the authors' binary speedup (GREEDY/TUNE), the throughput matrix (OPT).")
 say()
-jobs = {}
-for load in LOADS:
-    for o, _ in ORDERS:
-        for m, _ in MECHS:
-            jobs[(load, o, m)] = (tag("load", load, o, m), gen(load, f"{o}+{m}"))
+# One `ringmaster sweep` (docs/sweep.md): the runs gen() describes, every order+mechanism at every load.
+base = ["--cluster", "synergy128", "--workload", "synergy-philly", "--split", "20,70,10", "--seed", "42",
+        "--measure-ids", "4000:4999"]  # gen()'s arguments but the load and the policy, the sweep's axes
 t0 = time.time()
-L = run_all(jobs)
+S = sweep("load", base, [f"{o}+{m}" for o, _ in ORDERS for m, _ in MECHS], LOADS)
 sweep_s = time.time() - t0
+L = {(load, o, m): S[(f"{o}+{m}", float(load))] for load in LOADS for o, _ in ORDERS for m, _ in MECHS}
+jobs = L
 for o, on in ORDERS:
     say(f"### {on}: average JCT (h)")
     say()
@@ -177,7 +199,7 @@ best = max(((L[(l, o, "fair")]["avg_jct_h"] / L[(l, o, "tune")]["avg_jct_h"], l,
 best_opt = max(((L[(l, o, "fair")]["avg_jct_h"] / L[(l, o, "opt")]["avg_jct_h"], l, o) for l in LOADS for o, _ in ORDERS))
 say(f"**Best speedup of TUNE over GPU-proportional: {best[0]:.2f}x** ({best[2].upper()}, {best[1]:g} jobs/h); the paper")
 say(f"reports \"up to 3.4x\". OPT's best: {best_opt[0]:.2f}x ({best_opt[2].upper()}, {best_opt[1]:g} jobs/h).")
-say(f"The sweep ({len(jobs)} runs) took {sweep_s:.1f} s on {args.workers} workers.")
+say(f"The sweep ({len(jobs)} runs, one `ringmaster sweep`) took {sweep_s:.1f} s on {args.workers} workers.")
 say()
 
 try:
