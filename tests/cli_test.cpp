@@ -9,20 +9,8 @@
 namespace rm::test {
 namespace {
 
-struct Out {
-  int code;
-  std::string text;  // stdout + stderr
-};
-
-Out sh(const std::string& args) {
-  const std::string cmd = std::string(RM_BINARY) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string text;
-  char buf[4096];
-  while (std::size_t n = fread(buf, 1, sizeof buf, p)) text.append(buf, n);
-  const int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, text};
-}
+using Out = ShellOut;
+Out sh(const std::string& args) { return shell(std::string(RM_BINARY) + " " + args); }
 
 std::string without_wall(const std::string& json) {
   auto j = nlohmann::ordered_json::parse(json);

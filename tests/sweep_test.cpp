@@ -52,18 +52,8 @@ TEST(SweepGrid, CartesianProductInArgumentOrderLastAxisFastest) {
   EXPECT_THROW(expand_grid({"--load", "0.5", "--arrival-scale", "2"}, kOpts), InputError);
 }
 
-struct Out {
-  int code;
-  std::string text;
-};
-Out sh(const std::string& cmd) {
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  std::string text;
-  char buf[4096];
-  while (std::size_t n = fread(buf, 1, sizeof buf, p)) text.append(buf, n);
-  const int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, text};
-}
+using Out = test::ShellOut;
+Out sh(const std::string& cmd) { return test::shell(cmd); }
 
 // results.csv without its wall-time columns (wall_s, timing.*).
 std::string stable(const std::string& path) {

@@ -1,7 +1,9 @@
 // Helpers for tests: tiny clusters and traces from strings, one-call runs.
 #pragma once
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -83,6 +85,20 @@ inline std::string write_file(const std::string& dir, const std::string& name, c
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A shell command's exit status and its stdout and stderr together.
+struct ShellOut {
+  int code;
+  std::string text;
+};
+inline ShellOut shell(const std::string& cmd) {
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  std::string text;
+  char buf[4096];
+  while (std::size_t n = fread(buf, 1, sizeof buf, p)) text.append(buf, n);
+  const int st = pclose(p);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, text};
 }
 
 }  // namespace rm::test

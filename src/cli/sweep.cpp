@@ -432,7 +432,7 @@ std::vector<Cell> expand_grid(const std::vector<std::string>& args, const std::v
       throw InputError("sweep", 0, a,
                        "unknown option (sweep takes simulate's options, --load, --seeds, -j, --out, --slurm-array, "
                        "--partition, --array-limit, --chunk, --merge; `ringmaster sweep --help`)");
-    if (!own && name == "--out") throw InputError("sweep", 0, "--out", "internal error: --out reached the grid");
+    if (!own && name == "--out") throw InputError("sweep", 0, a, "give the output folder as `--out DIR`");
     if (!own && !it->takes_value) {
       if (std::find(flags.begin(), flags.end(), name) == flags.end()) flags.push_back(name);
       continue;
