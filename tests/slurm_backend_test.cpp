@@ -13,12 +13,19 @@ namespace rm::live {
 namespace {
 
 struct FakeJob {
-  std::int64_t id;
+  std::int64_t id = 0;
   std::string state = "PENDING", reason = "JobHeldUser";
   int gpus = 1, cpus = 1;
   std::string mem = "100M", comment = "rm:model=resnet50;duration=60", nodelist;
   std::vector<std::pair<std::string, std::vector<int>>> alloc;  // what `scontrol -d show job` shows once running
 };
+
+FakeJob held(std::int64_t id, int gpus = 1) {  // a held job for ringmaster
+  FakeJob j;
+  j.id = id;
+  j.gpus = gpus;
+  return j;
+}
 
 struct FakeNode {
   std::string name;
@@ -106,17 +113,21 @@ TEST(SlurmBackend, BooksTheGpusSlurmGaveNotThePolicysSpread) {
   // starting A after the external job ended, spread it as n1:{0,1,2} + n2:{0}. B (2 GPUs) then has n1:{3} and
   // n2:{1,2,3} free; with the policy's books it would be put on n1:{0,1}, which Slurm has given to A.
   Harness h;
-  h.slurm.jobs[1] = FakeJob{1, "RUNNING", "None", 4, 2, "100M", "", "n[1-2]"};  // external (not held)
-  h.slurm.jobs[2] = FakeJob{2};
-  h.slurm.jobs[2].gpus = 4;
+  FakeJob ext = held(1, 4);  // external: running, not held
+  ext.state = "RUNNING";
+  ext.reason = "None";
+  ext.cpus = 2;
+  ext.comment = "";
+  ext.nodelist = "n[1-2]";
+  h.slurm.jobs[1] = ext;
+  h.slurm.jobs[2] = held(2, 4);
   h.connect();
   h.b->step(1e9 + 1);
   EXPECT_EQ(h.slurm.last("update"), "scontrol update JobId=2 NodeList=n1,n2 NumNodes=2 StartTime=now");
   EXPECT_EQ(h.slurm.last("release"), "scontrol release 2");
   h.slurm.jobs[1].state = "COMPLETED";
   h.slurm.run(2, {{"n1", {0, 1, 2}}, {"n2", {0}}});
-  h.slurm.jobs[3] = FakeJob{3};
-  h.slurm.jobs[3].gpus = 2;
+  h.slurm.jobs[3] = held(3, 2);
   h.b->step(1e9 + 2);
   EXPECT_TRUE(h.logged("job 2: Slurm spread its GPUs as n1:3,n2:1, not as the policy did"))
       << ::testing::PrintToString(h.lines) << ::testing::PrintToString(h.slurm.log);
@@ -129,13 +140,13 @@ TEST(SlurmBackend, NodesWithoutCpusOrMemoryForAJobAreNotUsed) {
   // n1's CPUs are all taken (by jobs of other partitions): its free GPUs are nobody's to give; the job goes to n2.
   Harness h;
   h.slurm.nodes[0].cpus_alloc = 8;
-  h.slurm.jobs[5] = FakeJob{5};
+  h.slurm.jobs[5] = held(5);
   h.connect();
   h.b->step(1e9 + 1);
   EXPECT_EQ(h.slurm.last("update"), "scontrol update JobId=5 NodeList=n2 NumNodes=1 StartTime=now");
   // A job asking more memory per node than any node has left is never released; the refusal is logged once.
   Harness m;
-  m.slurm.jobs[6] = FakeJob{6};
+  m.slurm.jobs[6] = held(6);
   m.slurm.jobs[6].mem = "40G";
   m.connect();
   m.b->step(1e9 + 1);
