@@ -171,6 +171,27 @@ TEST(Sweep, SlurmArrayScriptAndMergeOfTasksRunByHand) {
   EXPECT_EQ(stable(d + "/arr/results.csv"), stable(d + "/local/results.csv"));
 }
 
+TEST(Sweep, AGridFileRunsAnyListOfRuns) {
+  // Two runs that are no product of options (different clusters and policies), as an experiment script lists them.
+  const auto d = test::temp_dir();
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  test::write_file(d, "cells.json", R"({"cells": [
+    {"index": 0, "params": [["run", "a"]], "args": ["--cluster", "tiny", "--policy", "fifo"]},
+    {"index": 1, "params": [["run", "b"]], "args": ["--cluster", "synergy32", "--policy", "srsf", "--seed", "3"]}]})");
+  const Out r = sh(kBin + " sweep --grid " + d + "/cells.json -j 2 -q --out " + d + "/out");
+  ASSERT_EQ(r.code, 0) << r.text;
+  const std::string t = stable(d + "/out/results.csv");
+  EXPECT_NE(t.find("\na,ok,,"), std::string::npos) << t;
+  EXPECT_NE(t.find("\nb,ok,,"), std::string::npos) << t;
+  EXPECT_NE(test::read_file(d + "/out/runs/00001/summary.json").find("\"cluster\": \"synergy32\""), std::string::npos);
+  test::write_file(d, "bad.json", R"({"cells": [{"index": 1, "params": [], "args": []}]})");
+  const Out bad = sh(kBin + " sweep --grid " + d + "/bad.json --out " + d + "/bad");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.text.find("cells must be numbered 0, 1, 2"), std::string::npos) << bad.text;
+  EXPECT_EQ(sh(kBin + " sweep --grid " + d + "/cells.json --policy fifo --out " + d + "/x").code, 2);
+}
+
 // Width and height of a PNG (its IHDR chunk).
 std::pair<int, int> png_size(const std::string& path) {
   std::ifstream f(path, std::ios::binary);

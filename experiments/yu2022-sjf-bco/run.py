@@ -5,7 +5,6 @@ Prints every table and rewrites README.md and fig4.png .. fig7.png next to this 
 Usage: run.py [--seeds N] [--bin PATH]. Spec: ../../../shared/spec/contention-and-sjf-bco.md, Part B.
 """
 import argparse
-import concurrent.futures as cf
 import json
 import os
 import statistics as st
@@ -36,21 +35,29 @@ def say(line=""):
     OUT.append(line)
 
 
-def run(mode, seed, policy, servers=20, horizon=1200):
+def sim_args(mode, seed, policy, servers=20, horizon=1200):
+    """The `simulate` arguments of one run."""
     workload, model, hscale, extra = MODES[mode]
     spec = f"{policy}{';' if ':' in policy else ':'}{model};horizon={int(horizon * hscale)}"
-    name = f"{mode}-{seed}-{servers}-{spec}".replace(":", "_").replace(";", "_").replace("=", "_").replace(" ", "_")
-    name = name.replace("'", "").replace(",", "")
-    out = os.path.join(TMP, name)
-    subprocess.run([args.bin, "simulate", "--cluster", "yu2022", "--workload", workload, "--seed", str(seed),
-                    "--servers", str(servers), "--policy", spec, "-q", "--out", out] + extra, check=True)
-    return json.load(open(os.path.join(out, "summary.json")))
+    return ["--cluster", "yu2022", "--workload", workload, "--seed", str(seed), "--servers", str(servers),
+            "--policy", spec] + extra
 
 
 def batch(jobs):
-    with cf.ThreadPoolExecutor(2) as ex:
-        futs = {k: ex.submit(run, *v) for k, v in jobs.items()}
-        return {k: f.result() for k, f in futs.items()}
+    """{key: sim_args() arguments} -> {key: summary.json}."""
+    return sweep({k: sim_args(*v) for k, v in jobs.items()})
+
+
+def sweep(runs):
+    """{key: simulate arguments} -> {key: summary.json}: the runs as one `ringmaster sweep --grid` (docs/sweep.md)."""
+    keys = list(runs)
+    out = tempfile.mkdtemp(dir=TMP)
+    with open(os.path.join(out, "cells.json"), "w") as f:
+        json.dump({"cells": [{"index": i, "params": [["run", "/".join(map(str, k))]], "args": runs[k]}
+                             for i, k in enumerate(keys)]}, f)
+    subprocess.run([args.bin, "sweep", "--grid", os.path.join(out, "cells.json"), "-j", "2", "-q", "--out", out],
+                   check=True)
+    return {k: json.load(open(os.path.join(out, "runs", "%05d" % i, "summary.json"))) for i, k in enumerate(keys)}
 
 
 def mstd(v):
@@ -152,16 +159,8 @@ ONLINE = [("sjf-bco-online", "rate"), ("srsf", "rate"), ("srsf-consolidated", "r
           ("ada-srsf", "task"), ("srsf1", "task")]
 
 
-def run_online(seed, policy, exec_):
-    out = os.path.join(TMP, f"on-{seed}-{policy}")
-    subprocess.run([args.bin, "simulate", "--cluster", "wang2020", "--workload", "wang2020", "--seed", str(seed),
-                    "--exec", exec_, "--policy", policy, "-q", "--out", out], check=True)
-    return json.load(open(os.path.join(out, "summary.json")))
-
-
-with cf.ThreadPoolExecutor(2) as ex:
-    futs = {(p, s): ex.submit(run_online, s, p, e) for p, e in ONLINE for s in SEEDS}
-    ON = {k: f.result() for k, f in futs.items()}
+ON = sweep({(p, s): ["--cluster", "wang2020", "--workload", "wang2020", "--seed", str(s), "--exec", e, "--policy", p]
+            for p, e in ONLINE for s in SEEDS})
 say("## Online variant (ours; the paper is offline only)")
 say()
 say("`sjf-bco-online` re-plans the waiting jobs with SJF-BCO at every arrival and finish, around the running")

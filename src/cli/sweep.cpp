@@ -38,6 +38,7 @@ constexpr const char* kUsage = R"(ringmaster sweep: a grid of `simulate` runs, K
   ringmaster sweep --cluster C (--trace T | --workload W) --policy P1 --policy P2 ... [--load 0.5:0.9:0.1]
                    [--seeds 1-5] [any simulate option, repeated or as a range a:b:step] [-j K] --out DIR
   ringmaster sweep ... --slurm-array DIR [--partition P] [--array-limit M] [--chunk C]
+  ringmaster sweep --grid grid.json [-j K] --out DIR
   ringmaster sweep --merge DIR
 
 Every simulate option may be given several times (one grid axis per option) or as an inclusive range
@@ -46,7 +47,8 @@ a:b:step. --load L: a trace's arrivals sped up L times (simulate --arrival-scale
 Writes DIR/runs/NNNNN/ (each run's outputs) and DIR/results.csv (one row per run: the grid's parameters,
 status, and every summary.json key). Re-run with the same arguments, it skips the runs already complete.
 --slurm-array DIR writes DIR/grid.json and DIR/sweep.sbatch (one array task per C cells) instead of running;
---merge DIR gathers the finished runs of DIR into DIR/results.csv.
+--merge DIR gathers the finished runs of DIR into DIR/results.csv. --grid FILE runs any list of runs instead of
+a product: {"cells": [{"index": 0, "params": [["name", "value"], ...], "args": [simulate arguments]}, ...]}.
 )";
 
 std::string trim_number(double v) {
@@ -339,7 +341,14 @@ std::vector<Cell> read_grid(const fs::path& p) {
     throw InputError(p.string(), 0, "", std::string("unreadable grid: ") + e.what());
   }
   std::vector<Cell> cells;
-  for (const auto& c : j.at("cells")) cells.push_back(cell_of(c));
+  try {
+    for (const auto& c : j.at("cells")) cells.push_back(cell_of(c));
+  } catch (const std::exception& e) {
+    throw InputError(p.string(), 0, "cells", std::string("each cell needs index, params [[name, value], ...] and args: ") + e.what());
+  }
+  for (std::size_t i = 0; i < cells.size(); ++i)
+    if (cells[i].index != static_cast<int>(i))
+      throw InputError(p.string(), static_cast<long>(i + 1), "index", "cells must be numbered 0, 1, 2, ... in order");
   return cells;
 }
 
@@ -503,8 +512,7 @@ int run(const std::vector<std::string>& args, const std::vector<SimOption>& sim_
     const fs::path out = o.merge;
     return report(out, read_grid(out / "grid.json"), o.quiet);
   }
-  if (!o.grid_file.empty()) {  // one array task: the cells of chunk --task
-    if (o.task < 0) throw InputError("sweep", 0, "--grid", "needs --task (the array task id)");
+  if (!o.grid_file.empty() && o.task >= 0) {  // one array task: the cells of chunk --task
     const fs::path grid = o.grid_file;
     const fs::path out = o.out.empty() ? grid.parent_path() : fs::path(o.out);
     const auto cells = read_grid(grid);
@@ -520,7 +528,10 @@ int run(const std::vector<std::string>& args, const std::vector<SimOption>& sim_
     }
     return failed > 0 ? 1 : 0;
   }
-  const auto cells = expand_grid(o.sim_args, sim_options);
+  if (!o.grid_file.empty() && !o.sim_args.empty())
+    throw InputError("sweep", 0, o.sim_args.front(), "a --grid file is the whole grid: no simulate options beside it");
+  // The grid: from the options, or a grid file (any list of runs, e.g. a script's irregular set of cells).
+  const auto cells = o.grid_file.empty() ? expand_grid(o.sim_args, sim_options) : read_grid(o.grid_file);
   if (!o.slurm_array.empty()) {
     const fs::path out = fs::absolute(o.slurm_array);
     write_grid(out, cells);
