@@ -5,7 +5,6 @@ Prints every table and rewrites README.md, kappa.png and comm.png next to this f
 Usage: run.py [--seeds N] [--bin PATH]. Spec: ../../../shared/spec/contention-and-sjf-bco.md, Part A.
 """
 import argparse
-import concurrent.futures as cf
 import csv
 import json
 import os
@@ -33,22 +32,32 @@ def say(line=""):
     OUT.append(line)
 
 
-def dir_name(p):
-    return "".join(c if c.isalnum() or c in "-." else "_" for c in p)
+def sim_args(policy, compat, trace=None, seed=None, cluster="wang2020"):
+    """The `simulate` arguments of one run of the task model."""
+    a = ["--cluster", cluster, "--exec", "task", "--policy", policy]
+    a += ["--trace", trace, "--format", "wang2020"] if trace else ["--workload", "wang2020", "--seed", str(seed)]
+    return a + (["--compat", "wang2020"] if compat else [])
 
 
-def simulate(policies, compat, trace=None, seed=None, cluster="wang2020", tag="x"):
-    """Runs several policies in one process; returns {policy: summary dict}."""
-    out = os.path.join(TMP, tag)
-    cmd = [args.bin, "simulate", "--cluster", cluster, "--exec", "task", "-q", "--out", out]
-    cmd += ["--trace", trace, "--format", "wang2020"] if trace else ["--workload", "wang2020", "--seed", str(seed)]
-    if compat:
-        cmd += ["--compat", "wang2020"]
-    pols = list(policies) + ([policies[0]] if len(policies) == 1 else [])  # always sub-folders
-    for p in pols:
-        cmd += ["--policy", p]
-    subprocess.run(cmd, check=True)
-    return {p: json.load(open(os.path.join(out, dir_name(p), "summary.json"))) for p in policies}
+def simulate_many(calls):
+    """{key: (policies, compat, trace, seed, cluster)} -> {key: {policy: summary.json}}: every run of every call as
+    one `ringmaster sweep --grid` (docs/sweep.md), 2 at a time."""
+    runs = [(k, p, sim_args(p, *call[1:])) for k, call in calls.items() for p in call[0]]
+    out = tempfile.mkdtemp(dir=TMP)
+    with open(os.path.join(out, "cells.json"), "w") as f:
+        json.dump({"cells": [{"index": i, "params": [["run", f"{k}/{p}"]], "args": a}
+                             for i, (k, p, a) in enumerate(runs)]}, f)
+    subprocess.run([args.bin, "sweep", "--grid", os.path.join(out, "cells.json"), "-j", "2", "-q", "--out", out],
+                   check=True)
+    res = {k: {} for k in calls}
+    for i, (k, p, _) in enumerate(runs):
+        res[k][p] = json.load(open(os.path.join(out, "runs", "%05d" % i, "summary.json")))
+    return res
+
+
+def simulate(policies, compat, trace=None, seed=None, cluster="wang2020"):
+    """Several policies on one job set; returns {policy: summary dict}."""
+    return simulate_many({0: (list(policies), compat, trace, seed, cluster)})[0]
 
 
 def fix_probe(cfg):
@@ -66,17 +75,14 @@ jobs = {}
 for r in rows:
     jobs.setdefault(r["seed"], set()).add(r["config"])
 t0 = time.time()
-res = {}
-with cf.ThreadPoolExecutor(2) as ex:
-    futs = {}
-    for seed, cfgs in jobs.items():
-        trace = os.path.join(GOLD, f"jobs_seed{seed}.csv")
-        cfgs = sorted(cfgs)
-        futs[ex.submit(simulate, cfgs, True, trace, None, "wang2020", f"g{seed}o")] = (seed, "orig")
-        futs[ex.submit(simulate, [fix_probe(c) for c in cfgs], True, trace, None, "wang2020", f"g{seed}f")] = (seed, "fixc")
-        futs[ex.submit(simulate, cfgs, False, trace, None, "wang2020", f"g{seed}d")] = (seed, "default")
-    for f, key in futs.items():
-        res[key] = f.result()
+calls = {}
+for seed, cfgs in jobs.items():
+    trace = os.path.join(GOLD, f"jobs_seed{seed}.csv")
+    cfgs = sorted(cfgs)
+    calls[(seed, "orig")] = (cfgs, True, trace, None, "wang2020")
+    calls[(seed, "fixc")] = ([fix_probe(c) for c in cfgs], True, trace, None, "wang2020")
+    calls[(seed, "default")] = (cfgs, False, trace, None, "wang2020")
+res = simulate_many(calls)
 
 say("# Wang et al. 2020 — LWF-κ, AdaDUAL, Ada-SRSF — reproduced with ringmaster's task model")
 say()
@@ -125,15 +131,12 @@ OURS = {
 seeds = list(range(1, args.seeds + 1))
 allp = sorted(set(PLACE.values()) | set(COMM.values()))
 t0 = time.time()
-gen = {}
-with cf.ThreadPoolExecutor(2) as ex:
-    futs = {}
-    for s in seeds:
-        futs[ex.submit(simulate, allp, True, None, s, "wang2020", f"s{s}c")] = (s, "compat")
-        futs[ex.submit(simulate, [fix_probe(p) for p in allp], True, None, s, "wang2020", f"s{s}f")] = (s, "fixc")
-        futs[ex.submit(simulate, allp + sorted(OURS.values()), False, None, s, "wang2020", f"s{s}d")] = (s, "default")
-    for f, key in futs.items():
-        gen[key] = f.result()
+calls = {}
+for s in seeds:
+    calls[(s, "compat")] = (allp, True, None, s, "wang2020")
+    calls[(s, "fixc")] = ([fix_probe(p) for p in allp], True, None, s, "wang2020")
+    calls[(s, "default")] = (allp + sorted(OURS.values()), False, None, s, "wang2020")
+gen = simulate_many(calls)
 gen_s = time.time() - t0
 
 
@@ -222,7 +225,7 @@ abl = [
 say("| set 1 | Ada-SRSF avg JCT (ms) | SRSF(1) avg JCT (ms) |")
 say("|---|---|---|")
 for label, a, b, compat in abl:
-    r = simulate([a, b], compat, set1, tag="abl" + dir_name(label)[:20])
+    r = simulate([a, b], compat, set1)
     say(f"| {label} | {ms(r[a]['avg_jct_ms'])} | {ms(r[b]['avg_jct_ms'])} |")
 # The continuous limit: compat mode on a trace with every time x100 (and beta, eta x100) approaches default.
 S = 100
@@ -240,8 +243,8 @@ open(ycl, "w").write(f"name: wang2020x{S}\nnetwork: {{contention_a: 0.2745, beta
                      f"eta_ms_per_mb: {0.235 * S!r}}}\nservers:\n  - {{count: 16, gpus: 4, gpu_mem_gb: 32, nic_gbps: 10}}\n")
 A = f"ada-srsf+lwf:kappa=2;beta={7.8125 * S!r};history=true+adadual:flows=first;probe=readonly"
 B = f"srsf1+lwf:kappa=2;beta={7.8125 * S!r};history=true"
-rc = simulate([A, B], True, scaled, cluster=ycl, tag="limc")
-rd_ = simulate([A, B], False, scaled, cluster=ycl, tag="limd")
+rc = simulate([A, B], True, scaled, cluster=ycl)
+rd_ = simulate([A, B], False, scaled, cluster=ycl)
 say(f"| compat on a ×{S} time scale (0.01-ms steps in set 1's units), same settings as row 3 | "
     f"{ms(rc[A]['avg_jct_ms'] / S)} | {ms(rc[B]['avg_jct_ms'] / S)} |")
 say(f"| default on the same ×{S} trace (must equal row 3 up to rounding) | "
