@@ -11,7 +11,6 @@ Prints the table, writes results.csv, README.md's table and jct.png next to this
 Usage: run.py [--bin PATH] [--workers N] [--jobs N]
 """
 import argparse
-import concurrent.futures as cf
 import csv
 import json
 import os
@@ -60,17 +59,25 @@ else:
     load1 = work / ((last - first) * 128)
     print(f"slice: {args.jobs} jobs, offered load {load1:.2f} at the trace's own arrival times on 128 GPUs")
 
-    # The slowest runs first (sjf-bco-online re-plans at every event), so that the workers finish together.
+    # One `ringmaster sweep --grid` (docs/sweep.md), the slowest runs first (sjf-bco-online re-plans at every
+    # event), so that the workers finish together.
     tasks = sorted(((p, e, load) for load in LOADS for p, e in POLICIES), key=lambda t: ("sjf-bco" not in t[0], t[2]))
+    out = os.path.join(TMP, "sweep")
+    os.makedirs(out)
+    base = [a for a in BASE if a != "-q"]
+    with open(os.path.join(out, "cells.json"), "w") as f:
+        json.dump({"cells": [{"index": i, "params": [["policy", p], ["exec", e], ["load", str(load)]],
+                              "args": base + ["--exec", e, "--policy", p, "--arrival-scale", repr(load1 / load)]}
+                             for i, (p, e, load) in enumerate(tasks)]}, f)
+    subprocess.run([args.bin, "sweep", "--grid", os.path.join(out, "cells.json"), "-j", str(args.workers), "-q",
+                    "--out", out], check=True)
     rows = []
-    with cf.ThreadPoolExecutor(args.workers) as ex:
-        futs = {ex.submit(run, p, e, load1 / load, f"{p}-{e}-{load}"): (p, e, load) for p, e, load in tasks}
-        for fu in cf.as_completed(futs):
-            p, e, load = futs[fu]
-            s, _ = fu.result()
-            rows.append({"load": load, "policy": p, "exec": e, "avg_jct_h": s["avg_jct_s"] / 3600,
-                         "p99_jct_h": s["p99_jct_s"] / 3600, "makespan_h": s["makespan_s"] / 3600,
-                         "gpu_util": s["gpu_util"], "preemptions": s["preemptions"]})
+    for i, (p, e, load) in enumerate(tasks):
+        with open(os.path.join(out, "runs", "%05d" % i, "summary.json")) as f:
+            s = json.load(f)
+        rows.append({"load": load, "policy": p, "exec": e, "avg_jct_h": s["avg_jct_s"] / 3600,
+                     "p99_jct_h": s["p99_jct_s"] / 3600, "makespan_h": s["makespan_s"] / 3600,
+                     "gpu_util": s["gpu_util"], "preemptions": s["preemptions"]})
     order = {(p, e): i for i, (p, e) in enumerate(POLICIES)}
     rows.sort(key=lambda r: (r["load"], order[(r["policy"], r["exec"])]))
     with open(os.path.join(HERE, "results.csv"), "w", newline="") as f:
