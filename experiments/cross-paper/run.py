@@ -15,7 +15,11 @@ import csv
 import json
 import os
 import subprocess
+import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from sweep_grid import summary, sweep_grid  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -62,19 +66,13 @@ else:
     # One `ringmaster sweep --grid` (docs/sweep.md), the slowest runs first (sjf-bco-online re-plans at every
     # event), so that the workers finish together.
     tasks = sorted(((p, e, load) for load in LOADS for p, e in POLICIES), key=lambda t: ("sjf-bco" not in t[0], t[2]))
-    out = os.path.join(TMP, "sweep")
-    os.makedirs(out)
     base = [a for a in BASE if a != "-q"]
-    with open(os.path.join(out, "cells.json"), "w") as f:
-        json.dump({"cells": [{"index": i, "params": [["policy", p], ["exec", e], ["load", str(load)]],
-                              "args": base + ["--exec", e, "--policy", p, "--arrival-scale", repr(load1 / load)]}
-                             for i, (p, e, load) in enumerate(tasks)]}, f)
-    subprocess.run([args.bin, "sweep", "--grid", os.path.join(out, "cells.json"), "-j", str(args.workers), "-q",
-                    "--out", out], check=True)
+    dirs = sweep_grid(args.bin, [(f"{p}/{e}/{load}", base + ["--exec", e, "--policy", p, "--arrival-scale",
+                                                             repr(load1 / load)]) for p, e, load in tasks],
+                      TMP, args.workers)
     rows = []
-    for i, (p, e, load) in enumerate(tasks):
-        with open(os.path.join(out, "runs", "%05d" % i, "summary.json")) as f:
-            s = json.load(f)
+    for (p, e, load), d in zip(tasks, dirs):
+        s = summary(d)
         rows.append({"load": load, "policy": p, "exec": e, "avg_jct_h": s["avg_jct_s"] / 3600,
                      "p99_jct_h": s["p99_jct_s"] / 3600, "makespan_h": s["makespan_s"] / 3600,
                      "gpu_util": s["gpu_util"], "preemptions": s["preemptions"]})

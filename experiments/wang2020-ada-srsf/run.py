@@ -6,13 +6,15 @@ Usage: run.py [--seeds N] [--bin PATH]. Spec: ../../../shared/spec/contention-an
 """
 import argparse
 import csv
-import json
 import os
 import re
 import statistics as st
-import subprocess
+import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from sweep_grid import summary, sweep_grid  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -42,16 +44,11 @@ def sim_args(policy, compat, trace=None, seed=None, cluster="wang2020"):
 def simulate_many(calls):
     """{key: (policies, compat, trace, seed, cluster)} -> {key: {policy: summary.json}}: every run of every call as
     one `ringmaster sweep --grid` (docs/sweep.md), 2 at a time."""
-    runs = [(k, p, sim_args(p, *call[1:])) for k, call in calls.items() for p in call[0]]
-    out = tempfile.mkdtemp(dir=TMP)
-    with open(os.path.join(out, "cells.json"), "w") as f:
-        json.dump({"cells": [{"index": i, "params": [["run", f"{k}/{p}"]], "args": a}
-                             for i, (k, p, a) in enumerate(runs)]}, f)
-    subprocess.run([args.bin, "sweep", "--grid", os.path.join(out, "cells.json"), "-j", "2", "-q", "--out", out],
-                   check=True)
+    runs = [(k, p) for k, call in calls.items() for p in call[0]]
+    dirs = sweep_grid(args.bin, [(f"{k}/{p}", sim_args(p, *calls[k][1:])) for k, p in runs], TMP)
     res = {k: {} for k in calls}
-    for i, (k, p, _) in enumerate(runs):
-        res[k][p] = json.load(open(os.path.join(out, "runs", "%05d" % i, "summary.json")))
+    for (k, p), d in zip(runs, dirs):
+        res[k][p] = summary(d)
     return res
 
 

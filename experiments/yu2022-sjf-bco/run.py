@@ -5,12 +5,14 @@ Prints every table and rewrites README.md and fig4.png .. fig7.png next to this 
 Usage: run.py [--seeds N] [--bin PATH]. Spec: ../../../shared/spec/contention-and-sjf-bco.md, Part B.
 """
 import argparse
-import json
 import os
 import statistics as st
-import subprocess
+import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from sweep_grid import summary, sweep_grid  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -49,15 +51,9 @@ def batch(jobs):
 
 
 def sweep(runs):
-    """{key: simulate arguments} -> {key: summary.json}: the runs as one `ringmaster sweep --grid` (docs/sweep.md)."""
-    keys = list(runs)
-    out = tempfile.mkdtemp(dir=TMP)
-    with open(os.path.join(out, "cells.json"), "w") as f:
-        json.dump({"cells": [{"index": i, "params": [["run", "/".join(map(str, k))]], "args": runs[k]}
-                             for i, k in enumerate(keys)]}, f)
-    subprocess.run([args.bin, "sweep", "--grid", os.path.join(out, "cells.json"), "-j", "2", "-q", "--out", out],
-                   check=True)
-    return {k: json.load(open(os.path.join(out, "runs", "%05d" % i, "summary.json"))) for i, k in enumerate(keys)}
+    """{key: simulate arguments} -> {key: summary.json}: the runs as one `ringmaster sweep --grid`."""
+    dirs = sweep_grid(args.bin, [("/".join(map(str, k)), a) for k, a in runs.items()], TMP)
+    return {k: summary(d) for k, d in zip(runs, dirs)}
 
 
 def mstd(v):
