@@ -46,11 +46,12 @@ TEST(Compare, PairsJobsByIdAndReportsAveragesAndStartOrder) {
 
 TEST(Payload, StopsOnSigtermWithItsProgressAndResumesFromTheCheckpoint) {
   const auto d = test::temp_dir();
-  const std::string ckpt = d + "/ckpt";
+  const std::string ckpt = d + "/ckpt", times = d + "/times";
+  std::filesystem::remove(times);
   const pid_t pid = fork();
   if (pid == 0) {
     execl(RM_BINARY, RM_BINARY, "payload", "--work", "30", "--checkpoint", ckpt.c_str(), "--speed-file",
-          (d + "/none").c_str(), static_cast<char*>(nullptr));
+          (d + "/none").c_str(), "--times", times.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(700));
@@ -65,12 +66,24 @@ TEST(Payload, StopsOnSigtermWithItsProgressAndResumesFromTheCheckpoint) {
   EXPECT_LT(done, 5);
   // Resume with the work just above what is done: finishes quickly, exit 0, checkpoint = the work.
   const auto r = live::run_command({RM_BINARY, "payload", "--work", std::to_string(done + 0.2), "--checkpoint", ckpt,
-                                    "--speed-file", d + "/none"}, 20);
+                                    "--speed-file", d + "/none", "--times", times}, 20);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("resuming"), std::string::npos) << r.out;
   double after = 0;
   std::ifstream(ckpt) >> after;
   EXPECT_NEAR(after, done + 0.2, 1e-6);
+  // Its times file (replay's latency measurement): launch, stopped, launch, done, in time order.
+  std::ifstream tf(times);
+  std::vector<std::pair<std::string, double>> ev;
+  std::string what;
+  double t = 0;
+  while (tf >> what >> t) ev.push_back({what, t});
+  ASSERT_EQ(ev.size(), 4u);
+  EXPECT_EQ(ev[0].first, "launch");
+  EXPECT_EQ(ev[1].first, "stopped");
+  EXPECT_EQ(ev[2].first, "launch");
+  EXPECT_EQ(ev[3].first, "done");
+  for (std::size_t i = 1; i < ev.size(); ++i) EXPECT_LE(ev[i - 1].second, ev[i].second);
 }
 
 }  // namespace
