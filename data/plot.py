@@ -4,6 +4,8 @@ Folders: a `sweep` (results.csv + runs/), a `simulate` run (jobs.csv), a multi-p
 sub-folder per policy) or a `replay` (jobs.csv + runs.csv). Figures, as PNG and SVG in --out:
   jct_cdf        JCT CDF per policy (seeds pooled; one panel per load of a sweep)
   jct_vs_load    average and p99 JCT against load, mean and standard deviation over seeds (sweeps over --load)
+Layout options (docs/sweep.md): --figures, --where KEY=VALUE, --series-by KEY, --panel-by KEY, --rename OLD=NEW,
+--metrics, --log-y, --load-label; KEY is a sweep parameter, `folder` or `policy.N` (N-th `+`-part of the policy).
   util_queue     GPU utilisation and queue length over time (timeseries.csv; per policy, highest load, first seed)
   gantt          GPU occupancy per job (gpus.csv of simulate, runs.csv of replay; runs of up to 300 jobs)
 Matplotlib from Debian (python3-matplotlib); docs/sweep.md says why.
@@ -20,12 +22,35 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 
 ap = argparse.ArgumentParser(prog="ringmaster plot")
 ap.add_argument("dirs", nargs="+")
 ap.add_argument("--out", required=True)
 ap.add_argument("--format", default="png,svg")
+ap.add_argument("--figures", default="jct_cdf,jct_vs_load,util_queue,gantt")
+ap.add_argument("--where", action="append", default=[])
+ap.add_argument("--series-by", default="policy")
+ap.add_argument("--panel-by", default="")
+ap.add_argument("--rename", action="append", default=[])
+ap.add_argument("--metrics", default="avg_jct_s,p99_jct_s")
+ap.add_argument("--log-y", action="store_true")
+ap.add_argument("--load-label", default="offered load (x the trace's arrival rate; a workload's --load)")
 args = ap.parse_args()
+FIGURES = set(f for f in args.figures.split(",") if f)
+for f in FIGURES - {"jct_cdf", "jct_vs_load", "util_queue", "gantt"}:
+    sys.exit(f"error: --figures: unknown figure {f!r} (jct_cdf, jct_vs_load, util_queue, gantt)")
+RENAME = {}
+for x in args.rename:
+    if "=" not in x:
+        sys.exit(f"error: --rename {x!r}: expected OLD=NEW")
+    k, v = x.split("=", 1)
+    RENAME[k] = v
+WHERE = []
+for x in args.where:
+    if "=" not in x:
+        sys.exit(f"error: --where {x!r}: expected KEY=VALUE (e.g. load=0.9, seed=1, policy.2=tune)")
+    WHERE.append(tuple(x.split("=", 1)))
 FORMATS = [f for f in args.format.split(",") if f]
 os.makedirs(args.out, exist_ok=True)
 written = []
@@ -57,23 +82,53 @@ for src, d in enumerate(args.dirs):
             if row["status"] != "ok":
                 continue
             params = {k: v for k, v in cell["params"]}
-            runs.append({"label": params.get("policy", row.get("scheduler", "run")), "params": params,
-                         "dir": os.path.join(d, "runs", "%05d" % cell["index"])})
+            params.setdefault("policy", row.get("scheduler", "run"))
+            runs.append({"params": params, "dir": os.path.join(d, "runs", "%05d" % cell["index"])})
     elif os.path.exists(os.path.join(d, "jobs.csv")):
         s = summary(d)
-        runs.append({"label": s.get("policy", os.path.basename(os.path.normpath(d))), "params": {}, "dir": d})
+        runs.append({"params": {"policy": s.get("policy", os.path.basename(os.path.normpath(d)))}, "dir": d})
     else:
         subs = sorted(e for e in os.listdir(d) if os.path.exists(os.path.join(d, e, "jobs.csv")))
         if not subs:
             sys.exit(f"error: {d}: no results.csv, jobs.csv or run folders in it")
         for e in subs:
             s = summary(os.path.join(d, e))
-            runs.append({"label": s.get("policy", e), "params": {}, "dir": os.path.join(d, e)})
-    if len(args.dirs) > 1:  # the same policy from two folders (e.g. simulate and replay): tell them apart
-        for r in runs[first:]:
-            r["label"] += " [" + os.path.basename(os.path.normpath(d)) + "]"
+            runs.append({"params": {"policy": s.get("policy", e)}, "dir": os.path.join(d, e)})
+    for r in runs[first:]:
+        r["params"]["folder"] = os.path.basename(os.path.normpath(d))
+
+
+def key_value(r, key):
+    """A run's value of KEY: a sweep parameter, `folder`, or `policy.N`, the N-th `+`-part of the policy name."""
+    if key.startswith("policy.") and key[7:].isdigit():
+        parts = r["params"]["policy"].split("+")
+        n = int(key[7:])
+        return parts[n - 1] if 1 <= n <= len(parts) else ""
+    return r["params"].get(key)
+
+
+def same(a, b):
+    try:
+        return float(a) == float(b)
+    except (TypeError, ValueError):
+        return a == b
+
+
+for key, value in WHERE:
+    if all(key_value(r, key) is None for r in runs):
+        sys.exit(f"error: --where {key}={value}: no run has a parameter {key!r}")
+    runs = [r for r in runs if same(key_value(r, key), value)]
 if not runs:
-    sys.exit("error: no complete run to plot")
+    sys.exit("error: no complete run to plot" + (" (after --where)" if WHERE else ""))
+for r in runs:
+    v = key_value(r, args.series_by)
+    if v is None:
+        sys.exit(f"error: --series-by {args.series_by}: not a parameter of every run")
+    r["label"] = RENAME.get(v, v if args.series_by == "policy" or args.series_by.startswith("policy.") or v in RENAME
+                            else f"{args.series_by} {v}")
+    if args.series_by == "policy" and len(args.dirs) > 1:  # the same policy from two folders: tell them apart
+        r["label"] += " [" + r["params"]["folder"] + "]"
+    r["panel"] = key_value(r, args.panel_by) if args.panel_by else None
 
 
 def save(fig, name):
@@ -97,55 +152,98 @@ labels = list(dict.fromkeys(r["label"] for r in runs))
 colors = {l: plt.cm.tab10(i % 10) for i, l in enumerate(labels)}
 loads = sorted({float(r["params"]["load"]) for r in runs if "load" in r["params"]})
 
-# 1. JCT CDF per policy, one panel per load.
-panels = loads if loads else [None]
-ncol = min(3, len(panels))
-nrow = math.ceil(len(panels) / ncol)
-fig, axes = plt.subplots(nrow, ncol, figsize=(5.5 * ncol, 4.2 * nrow), squeeze=False)
-allj = [j for r in runs for j in jcts(r)]
-unit, uname = time_unit(max(allj) if allj else 1)
-for k, load in enumerate(panels):
-    ax = axes[k // ncol][k % ncol]
-    for l in labels:
-        vals = sorted(j / unit for r in runs if r["label"] == l and (load is None or float(r["params"].get("load", -1)) == load)
-                      for j in jcts(r))
-        if vals:
-            ax.plot(vals, [(i + 1) / len(vals) for i in range(len(vals))], label=l, color=colors[l], lw=1.6)
-    ax.set_xscale("log")
-    ax.set_xlabel(f"job completion time ({uname}, log scale)")
-    ax.set_ylabel("fraction of jobs")
-    ax.set_ylim(0, 1.01)
-    ax.grid(alpha=0.3)
-    ax.set_title("JCT CDF" + (f", load {load:g}" if load is not None else ""))
-    ax.legend(fontsize=8, loc="lower right")
-for k in range(len(panels), nrow * ncol):
-    axes[k // ncol][k % ncol].axis("off")
-fig.tight_layout()
-save(fig, "jct_cdf")
+WHERE_TEXT = (" (" + ", ".join(f"{k}={v}" for k, v in WHERE) + ")") if WHERE else ""
 
-# 2. Average and p99 JCT against load, mean +- standard deviation over seeds.
-if len(loads) >= 2:
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
-    for ax, key, title in ((axes[0], "avg_jct_s", "average JCT"), (axes[1], "p99_jct_s", "p99 JCT")):
+
+def panel_title(p):
+    if p is None:
+        return ""
+    if args.panel_by == "load":
+        return f"load {float(p):g}"
+    return RENAME.get(p, p if args.panel_by == "policy" or args.panel_by.startswith("policy.") else f"{args.panel_by} {p}")
+
+
+# 1. JCT CDF per policy, one panel per load (or per --panel-by value).
+if args.panel_by:
+    panels = list(dict.fromkeys(r["panel"] for r in runs))
+    if args.panel_by == "load":
+        panels = sorted(panels, key=float)
+    in_panel = lambda r, p: r["panel"] == p  # noqa: E731
+else:
+    panels = loads if loads else [None]
+    in_panel = lambda r, p: p is None or float(r["params"].get("load", -1)) == p  # noqa: E731
+if "jct_cdf" not in FIGURES:
+    panels = []
+ncol = min(3, max(1, len(panels)))
+nrow = max(1, math.ceil(len(panels) / ncol))
+allj = [j for r in runs for j in jcts(r)] if panels else []
+unit, uname = time_unit(max(allj) if allj else 1)
+if panels:
+    fig, axes = plt.subplots(nrow, ncol, figsize=(5.5 * ncol, 4.2 * nrow), squeeze=False)
+    for k, load in enumerate(panels):
+        ax = axes[k // ncol][k % ncol]
+        for l in labels:
+            vals = sorted(j / unit for r in runs if r["label"] == l and in_panel(r, load) for j in jcts(r))
+            if vals:
+                ax.plot(vals, [(i + 1) / len(vals) for i in range(len(vals))], label=l, color=colors[l], lw=1.6)
+        ax.set_xscale("log")
+        ax.set_xlabel(f"job completion time ({uname}, log scale)")
+        ax.set_ylabel("fraction of jobs")
+        ax.set_ylim(0, 1.01)
+        ax.grid(alpha=0.3)
+        ax.set_title("JCT CDF" + (f", {panel_title(load)}" if load is not None else "") + WHERE_TEXT)
+        ax.legend(fontsize=8, loc="lower right")
+    for k in range(len(panels), nrow * ncol):
+        axes[k // ncol][k % ncol].axis("off")
+    fig.tight_layout()
+    save(fig, "jct_cdf")
+
+# 2. JCT metrics against load, mean +- standard deviation over seeds: one column per metric, one row per
+#    --panel-by value (with a single metric, the panels side by side).
+METRIC_NAMES = {"avg_jct_s": "average JCT", "p50_jct_s": "median JCT", "p95_jct_s": "p95 JCT",
+                "p99_jct_s": "p99 JCT", "makespan_s": "makespan"}
+metrics = [m for m in args.metrics.split(",") if m]
+if len(loads) >= 2 and "jct_vs_load" in FIGURES and metrics:
+    vpanels = (list(dict.fromkeys(r["panel"] for r in runs if "load" in r["params"])) if args.panel_by and args.panel_by != "load"
+               else [None])
+    grid = [(p, m) for p in vpanels for m in metrics]
+    ncol = len(metrics) if len(metrics) > 1 else min(3, len(vpanels))
+    nrow = math.ceil(len(grid) / ncol)
+    fig, axes = plt.subplots(nrow, ncol, figsize=(5.8 * ncol, 4.4 * nrow), squeeze=False)
+    for k, (panel, key) in enumerate(grid):
+        ax = axes[k // ncol][k % ncol]
+        title = METRIC_NAMES.get(key, key)
         series = {}
         for r in runs:
-            if "load" not in r["params"]:
+            if "load" not in r["params"] or (panel is not None and r["panel"] != panel):
                 continue
             s = summary(r["dir"])
-            if key in s:
+            if isinstance(s.get(key), (int, float)):
                 series.setdefault(r["label"], {}).setdefault(float(r["params"]["load"]), []).append(s[key])
+        if not series:
+            sys.exit(f"error: --metrics {key}: no run's summary.json has it")
         top = max((max(v) for pts in series.values() for v in pts.values()), default=1)
-        unit, uname = time_unit(top)
-        for l, pts in series.items():
+        unit, uname = time_unit(top) if key.endswith("_s") else (1.0, "")
+        for l in labels:
+            if l not in series:
+                continue
+            pts = series[l]
             xs = sorted(pts)
             ys = [statistics.mean(pts[x]) / unit for x in xs]
             es = [(statistics.stdev(pts[x]) if len(pts[x]) > 1 else 0) / unit for x in xs]
             ax.errorbar(xs, ys, yerr=es, label=l, color=colors[l], marker="o", ms=4, capsize=3, lw=1.6)
-        ax.set_xlabel("offered load (x the trace's arrival rate; a workload's --load)")
-        ax.set_ylabel(f"{title} ({uname})")
-        ax.set_title(f"{title} vs load (mean +- std over seeds)")
+        ax.set_xlabel(args.load_label)
+        ax.set_ylabel(f"{title} ({uname}{', log scale' if args.log_y else ''})" if uname else title)
+        if args.log_y:
+            ax.set_yscale("log")
+            ax.yaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+            ax.yaxis.set_minor_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+        ax.set_title((f"{panel_title(panel)}: " if panel is not None else "") + f"{title} vs load (mean +- std over seeds)" + WHERE_TEXT,
+                     fontsize=10)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
+    for k in range(len(grid), nrow * ncol):
+        axes[k // ncol][k % ncol].axis("off")
     fig.tight_layout()
     save(fig, "jct_vs_load")
 
@@ -156,7 +254,7 @@ for r in runs:
     rank = (-float(r["params"].get("load", 0)), int(r["params"].get("seed", 0)))
     if os.path.exists(os.path.join(r["dir"], "timeseries.csv")) and (key not in chosen or rank < chosen[key][0]):
         chosen[key] = (rank, r)
-if chosen:
+if chosen and "util_queue" in FIGURES:
     fig, (a1, a2) = plt.subplots(2, 1, figsize=(11, 6.5), sharex=True)
     series = {l: read_csv(os.path.join(r["dir"], "timeseries.csv")) for l, (_, r) in chosen.items()}
     tmax = max((float(rows[-1]["time_s"]) for rows in series.values() if rows), default=1)
@@ -180,7 +278,7 @@ if chosen:
     save(fig, "util_queue")
 
 # 4. Gantt chart of GPU occupancy: the first run of up to 300 jobs with per-GPU stretches.
-for _, r in sorted(chosen.values(), key=lambda x: x[0]) if chosen else []:
+for _, r in sorted(chosen.values(), key=lambda x: x[0]) if "gantt" in FIGURES else []:
     d = r["dir"]
     stretches = []  # (job, start, end, gpu row name)
     if os.path.exists(os.path.join(d, "gpus.csv")):

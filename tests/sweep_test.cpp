@@ -209,9 +209,10 @@ TEST(Plot, ASweepGivesEveryFigureAtItsSize) {
   ASSERT_EQ(sh(kBin + " sweep --policy fifo --policy srsf --load 0.5,1 --seeds 1-2 -q --out " + d + "/sw").code, 0);
   const Out p = sh(kBin + " plot " + d + "/sw --out " + d + "/fig");
   ASSERT_EQ(p.code, 0) << p.text;
-  // figsize x 110 dpi: CDF 2 panels of 5.5 x 4.2 in, vs-load 12 x 4.5, utilisation 11 x 6.5, Gantt 12 wide.
+  // figsize x 110 dpi: CDF 2 panels of 5.5 x 4.2 in, vs-load 2 metrics of 5.8 x 4.4, utilisation 11 x 6.5,
+  // Gantt 12 wide.
   const std::map<std::string, std::pair<int, int>> want = {
-      {"jct_cdf", {1210, 462}}, {"jct_vs_load", {1320, 495}}, {"util_queue", {1210, 715}}, {"gantt", {1320, 0}}};
+      {"jct_cdf", {1210, 462}}, {"jct_vs_load", {1276, 484}}, {"util_queue", {1210, 715}}, {"gantt", {1320, 0}}};
   for (const auto& [name, wh] : want) {
     const std::string png = d + "/fig/" + name + ".png";
     ASSERT_TRUE(std::filesystem::exists(png)) << name << "\n" << p.text;
@@ -226,6 +227,27 @@ TEST(Plot, ASweepGivesEveryFigureAtItsSize) {
   const Out bad = sh(kBin + " plot " + d + "/fig --out " + d + "/fig2");
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.text.find("no results.csv, jobs.csv or run folders"), std::string::npos) << bad.text;
+
+  // The layout options: only the chosen figures; one CDF panel per policy (renamed) at one load, one line per
+  // seed; one vs-load panel per policy for a single metric.
+  const Out lay = sh(kBin + " plot " + d + "/sw --out " + d + "/lay --format png --figures jct_cdf,jct_vs_load "
+                     "--where load=1 --panel-by policy --series-by seed --rename fifo=FIFO --metrics avg_jct_s --log-y");
+  ASSERT_EQ(lay.code, 0) << lay.text;
+  EXPECT_EQ(png_size(d + "/lay/jct_cdf.png"), std::make_pair(1210, 462));
+  EXPECT_FALSE(std::filesystem::exists(d + "/lay/util_queue.png"));
+  EXPECT_FALSE(std::filesystem::exists(d + "/lay/jct_cdf.svg"));
+  // --where load=1 left one load: no plot against load.
+  EXPECT_FALSE(std::filesystem::exists(d + "/lay/jct_vs_load.png"));
+  const Out vs = sh(kBin + " plot " + d + "/sw --out " + d + "/lay2 --format png --figures jct_vs_load "
+                    "--panel-by policy --metrics avg_jct_s");
+  ASSERT_EQ(vs.code, 0) << vs.text;
+  EXPECT_EQ(png_size(d + "/lay2/jct_vs_load.png"), std::make_pair(1276, 484));  // 2 panels of 5.8 x 4.4 in
+  for (const std::string& opt : {"--where nokey=1", "--where load=7", "--series-by nokey", "--figures pie",
+                                  "--rename fifo", "--metrics nokey"}) {
+    const Out e = sh(kBin + " plot " + d + "/sw --out " + d + "/lay3 " + opt);
+    EXPECT_EQ(e.code, 2) << opt << "\n" << e.text;
+    EXPECT_NE(e.text.find("error:"), std::string::npos) << opt << "\n" << e.text;
+  }
 }
 
 }  // namespace

@@ -8,13 +8,16 @@ Prints every table and rewrites README.md, avg_jct_vs_load.png and cdf.png next 
 Usage: run.py [--quick] [--bin PATH] [--workers N].
 """
 import argparse
-import concurrent.futures as cf
-import csv
 import json
 import os
+import shutil
 import subprocess
+import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from sweep_grid import summary, sweep_grid  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -38,24 +41,11 @@ def say(line=""):
     OUT.append(line)
 
 
-def run(tag, argv):
-    out = os.path.join(TMP, tag)
-    subprocess.run([args.bin, "simulate", "--exec", "round", "--out", out, "-q"] + argv, check=True)
-    with open(os.path.join(out, "summary.json")) as f:
-        s = json.load(f)
-    with open(os.path.join(out, "jobs.csv")) as f:
-        s["jcts_h"] = sorted(float(r["jct_s"]) / 3600 for r in csv.DictReader(f))
-    return s
-
-
 def run_all(jobs):
-    """jobs: {key: (tag, argv)} -> {key: summary}, in parallel."""
-    res = {}
-    with cf.ThreadPoolExecutor(args.workers) as ex:
-        futs = {ex.submit(run, tag, argv): k for k, (tag, argv) in jobs.items()}
-        for f in cf.as_completed(futs):
-            res[futs[f]] = f.result()
-    return res
+    """jobs: {key: (tag, argv)} -> {key: summary}: one `ringmaster sweep --grid` of round-model runs."""
+    keys = list(jobs)
+    dirs = sweep_grid(args.bin, [(jobs[k][0], ["--exec", "round"] + jobs[k][1]) for k in keys], TMP, args.workers)
+    return {k: summary(d) for k, d in zip(keys, dirs)}
 
 
 def sweep(name, base, policies, loads):
@@ -71,12 +61,7 @@ def sweep(name, base, policies, loads):
     res = {}
     for c in cells:
         params = dict(c["params"])
-        d = os.path.join(out, "runs", "%05d" % c["index"])
-        with open(os.path.join(d, "summary.json")) as f:
-            s = json.load(f)
-        with open(os.path.join(d, "jobs.csv")) as f:
-            s["jcts_h"] = sorted(float(r["jct_s"]) / 3600 for r in csv.DictReader(f))
-        res[(params["policy"], float(params["load"]))] = s
+        res[(params["policy"], float(params["load"]))] = summary(os.path.join(out, "runs", "%05d" % c["index"]))
     return res
 
 
@@ -202,43 +187,21 @@ say(f"reports \"up to 3.4x\". OPT's best: {best_opt[0]:.2f}x ({best_opt[2].upper
 say(f"The sweep ({len(jobs)} runs, one `ringmaster sweep`) took {sweep_s:.1f} s on {args.workers} workers.")
 say()
 
-try:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(1, 3, figsize=(14, 4), sharey=False)
-    for ax, (o, on) in zip(axes, ORDERS):
-        for m, mn in MECHS:
-            ax.plot(LOADS, [L[(l, o, m)]["avg_jct_h"] for l in LOADS], marker="o", ms=3, label=mn)
-        ax.set_title(on)
-        ax.set_xlabel("load (jobs/hour)")
-        ax.set_ylabel("average JCT (h)")
-        ax.set_yscale("log")
-        ax.grid(alpha=0.3)
-    axes[0].legend()
-    fig.tight_layout()
-    fig.savefig(os.path.join(HERE, "avg_jct_vs_load.png"), dpi=110)
-    cdf_load = 8.0 if 8.0 in LOADS else LOADS[-2]
-    fig, axes = plt.subplots(1, 3, figsize=(14, 4))
-    for ax, (o, on) in zip(axes, ORDERS):
-        for m, mn in MECHS:
-            x = L[(cdf_load, o, m)]["jcts_h"]
-            ax.plot(x, [(i + 1) / len(x) for i in range(len(x))], label=mn)
-        ax.set_xscale("log")
-        ax.set_title(f"{on}, {cdf_load:g} jobs/h")
-        ax.set_xlabel("JCT (h)")
-        ax.set_ylabel("CDF")
-        ax.grid(alpha=0.3)
-    axes[0].legend()
-    fig.tight_layout()
-    fig.savefig(os.path.join(HERE, "cdf.png"), dpi=110)
-    say("![average JCT vs load](avg_jct_vs_load.png)")
-    say()
-    say(f"![JCT CDFs at {cdf_load:g} jobs/h](cdf.png)")
-    say()
-except ImportError:
-    say("(matplotlib missing: no figures)")
-    say()
+# The figures: `ringmaster plot` on the sweep's folder, one panel per order, one line per mechanism.
+cdf_load = 8.0 if 8.0 in LOADS else LOADS[-2]
+names = [x for o, on in ORDERS for x in ("--rename", f"{o}={on}")] + [x for m, mn in MECHS for x in ("--rename", f"{m}={mn}")]
+figs = os.path.join(TMP, "figs")
+layout = ["--panel-by", "policy.1", "--series-by", "policy.2", "--format", "png", "--out", figs, *names]
+subprocess.run([args.bin, "plot", os.path.join(TMP, "load"), "--figures", "jct_vs_load", "--metrics", "avg_jct_s", "--log-y",
+                "--load-label", "load (jobs/hour)", *layout], check=True, stdout=subprocess.DEVNULL)
+subprocess.run([args.bin, "plot", os.path.join(TMP, "load"), "--figures", "jct_cdf", "--where", f"load={cdf_load:g}", *layout],
+               check=True, stdout=subprocess.DEVNULL)
+shutil.copyfile(os.path.join(figs, "jct_vs_load.png"), os.path.join(HERE, "avg_jct_vs_load.png"))
+shutil.copyfile(os.path.join(figs, "jct_cdf.png"), os.path.join(HERE, "cdf.png"))
+say("![average JCT vs load](avg_jct_vs_load.png)")
+say()
+say(f"![JCT CDFs at {cdf_load:g} jobs/h](cdf.png)")
+say()
 
 # ---------------------------------------------------------------- 3. job mix, ratios, DRF/Tetris
 MIX_LOAD = 8.0

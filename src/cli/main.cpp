@@ -140,7 +140,9 @@ int cmd_validate(const SimConfig& cfg, bool with_cluster) {
 }
 
 // `plot`: the embedded data/plot.py, run by Debian's python3 with matplotlib (docs/sweep.md says why).
-int cmd_plot(const std::vector<std::string>& dirs, const std::string& out, const std::string& format) {
+// `extra` holds the layout options (--where, --series-by, ...) passed through to the script, which checks them.
+int cmd_plot(const std::vector<std::string>& dirs, const std::string& out, const std::string& format,
+             const std::vector<std::string>& extra) {
   for (const auto& f : split_simple(format, ','))
     if (f != "png" && f != "svg" && f != "pdf") throw InputError("--format", 0, f, "png, svg or pdf (comma-separated)");
   const std::string python = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
@@ -157,6 +159,7 @@ int cmd_plot(const std::vector<std::string>& dirs, const std::string& out, const
   std::vector<std::string> argv = {python, tmpl};
   argv.insert(argv.end(), dirs.begin(), dirs.end());
   argv.insert(argv.end(), {"--out", out, "--format", format});
+  argv.insert(argv.end(), extra.begin(), extra.end());
   const auto r = wrote ? live::run_command(argv, 3600) : live::CommandResult{};
   std::filesystem::remove(tmpl);
   std::cout << r.out;
@@ -329,6 +332,19 @@ int main(int argc, char** argv) {
   plt->add_option("dirs", plot_dirs, "output folders of sweep, simulate or replay")->required();
   plt->add_option("--out", plot_out, "folder for the figures")->required();
   plt->add_option("--format", plot_format, "png, svg or png,svg")->capture_default_str();
+  std::vector<std::string> plot_where, plot_rename;
+  std::string plot_series = "policy", plot_panel, plot_metrics = "avg_jct_s,p99_jct_s", plot_figures,
+              plot_load_label;
+  bool plot_log_y = false;
+  plt->add_option("--figures", plot_figures, "which figures: jct_cdf,jct_vs_load,util_queue,gantt (default: all)");
+  plt->add_option("--where", plot_where, "keep only runs with KEY=VALUE (a sweep parameter, folder, or policy.N: the "
+                                         "N-th '+'-part of the policy); repeatable");
+  plt->add_option("--series-by", plot_series, "one line per value of this key (as for --where)")->capture_default_str();
+  plt->add_option("--panel-by", plot_panel, "one panel per value of this key (default: per load for the CDF)");
+  plt->add_option("--rename", plot_rename, "OLD=NEW: the name shown for a series or panel value; repeatable");
+  plt->add_option("--metrics", plot_metrics, "summary.json keys plotted against load")->capture_default_str();
+  plt->add_flag("--log-y", plot_log_y, "logarithmic y axis for the metrics against load");
+  plt->add_option("--load-label", plot_load_label, "x-axis label of the plots against load");
   auto* swp = app.add_subcommand("sweep", "a grid of simulate runs (policies x loads x seeds x any option), K at a time, "
                                            "resumable, or as a Slurm job array; `ringmaster sweep --help`");
   swp->prefix_command();
@@ -348,7 +364,16 @@ int main(int argc, char** argv) {
         for (const auto& n : op->get_lnames()) opts.push_back({"--" + n, op->get_type_size() != 0});
       return sweep::run(swp->remaining(), opts, std::filesystem::read_symlink("/proc/self/exe").string());
     }
-    if (*plt) return cmd_plot(plot_dirs, plot_out, plot_format);
+    if (*plt) {
+      std::vector<std::string> extra = {"--series-by", plot_series, "--metrics", plot_metrics};
+      if (!plot_figures.empty()) extra.insert(extra.end(), {"--figures", plot_figures});
+      if (!plot_panel.empty()) extra.insert(extra.end(), {"--panel-by", plot_panel});
+      if (!plot_load_label.empty()) extra.insert(extra.end(), {"--load-label", plot_load_label});
+      if (plot_log_y) extra.push_back("--log-y");
+      for (const auto& w : plot_where) extra.insert(extra.end(), {"--where", w});
+      for (const auto& r : plot_rename) extra.insert(extra.end(), {"--rename", r});
+      return cmd_plot(plot_dirs, plot_out, plot_format, extra);
+    }
     if (*sim) {
       if (!cfg.workload.empty() && sim->count("--trace"))
         throw InputError("--workload", 0, cfg.workload, "give either --trace or --workload, not both");
