@@ -1,6 +1,8 @@
 // The `ringmaster` command.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -13,6 +15,7 @@
 #include "cluster/cluster_config.h"
 #include "core/embedded_data.h"
 #include "core/error.h"
+#include "core/suggest.h"
 #include "engine/simulation.h"
 #include "policy/registry.h"
 #include "policy/task/task_registry.h"
@@ -78,8 +81,62 @@ void print_table(const std::vector<std::pair<std::string, Summary>>& rows) {
                              s.avg_jct_s, s.p50_jct_s, s.p99_jct_s, s.makespan_s, s.gpu_util, s.preemptions);
 }
 
+// After a parse error: "did you mean" for the first unknown subcommand or flag.
+std::string usage_hint(CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> subs;
+  for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; })) subs.push_back(s->get_name());
+  if (argc < 2) return "";
+  const std::string first = argv[1];
+  const auto it = std::find(subs.begin(), subs.end(), first);
+  if (it == subs.end()) {
+    const std::string n = nearest_name(first, subs);
+    return n.empty() ? "" : "\ndid you mean `ringmaster " + n + "`?";
+  }
+  const CLI::App* sub = app.get_subcommand(first);
+  std::vector<std::string> flags;
+  for (const CLI::Option* o : sub->get_options()) {
+    for (const auto& l : o->get_lnames()) flags.push_back("--" + l);
+    for (const auto& s : o->get_snames()) flags.push_back("-" + s);
+  }
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.size() < 2 || a[0] != '-') continue;
+    a = a.substr(0, a.find('='));
+    if (std::find(flags.begin(), flags.end(), a) != flags.end()) continue;
+    const std::string n = nearest_name(a, flags);
+    if (!n.empty()) return "\ndid you mean " + n + " (for " + a + ")?";
+  }
+  return "";
+}
+
+// An exclusive lock on the output folder for the whole run (flock on the folder itself: nothing left behind), so
+// two runs into one --out cannot interleave their files: the second is refused.
+class OutLock {
+ public:
+  explicit OutLock(const std::string& dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw InputError(dir, 0, "--out", "cannot create directory: " + ec.message());
+    fd_ = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd_ < 0) throw InputError(dir, 0, "--out", "cannot open the output folder");
+    if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      close(fd_);
+      throw InputError(dir, 0, "--out", "another ringmaster run is writing to this folder; wait for it or pick another --out");
+    }
+  }
+  ~OutLock() { close(fd_); }
+  OutLock(const OutLock&) = delete;
+  OutLock& operator=(const OutLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+const std::vector<std::string> kDefaultPolicies = {"fifo", "fifo-backfill", "sjf", "srtf", "srsf", "tiresias"};
+
 int cmd_simulate(SimConfig cfg, std::vector<std::string> policies, const std::string& out, bool quiet) {
-  if (policies.empty()) policies = {"fifo", "fifo-backfill", "sjf", "srtf", "srsf", "tiresias"};
+  if (policies.empty()) policies = kDefaultPolicies;
+  const OutLock lock(out);
   std::vector<std::pair<std::string, Summary>> rows;
   std::ofstream table;
   for (const auto& p : policies) {
@@ -114,32 +171,53 @@ int cmd_simulate(SimConfig cfg, std::vector<std::string> policies, const std::st
   return 0;
 }
 
-int cmd_validate(const SimConfig& cfg, bool with_cluster) {
+// `validate`: every check `simulate` with the same options makes (the same code: simulate's dry run), without
+// running. Bad rows are all listed (file:line:field), then the first problem of each policy's run.
+int cmd_validate(SimConfig cfg, std::vector<std::string> policies, bool quiet) {
+  if (policies.empty()) policies = kDefaultPolicies;
   std::vector<std::string> errors;
-  std::vector<Unschedulable> unsched;
-  ClusterSpec cluster = load_cluster(with_cluster ? cfg.cluster : "philly2400");
-  Workload w;
-  try {
-    w = load_workload(cfg, cluster, &unsched, &errors);
-  } catch (const InputError& e) {
-    errors.push_back(e.what());
+  const auto add = [&](const std::string& e) {
+    if (std::find(errors.begin(), errors.end(), e) == errors.end()) errors.push_back(e);
+  };
+  std::size_t jobs = 0;
+  int max_gpus = 0;
+  double last_submit = 0;
+  for (const auto& p : policies) {
+    SimConfig c = cfg;
+    c.policy = p;
+    c.dry_run = true;
+    std::vector<std::string> errs;
+    c.errors = &errs;
+    try {
+      const auto r = simulate(c);
+      if (r->workload.jobs.size() > jobs) {
+        jobs = r->workload.jobs.size();
+        for (const auto& j : r->workload.jobs) max_gpus = std::max(max_gpus, j.num_gpus);
+        last_submit = to_seconds(r->workload.jobs.back().submit);
+      }
+    } catch (const InputError& e) {
+      errs.push_back(e.what());
+    }
+    for (const auto& e : errs) add(e);
   }
+  const std::string what = cfg.workload.empty() ? cfg.trace : "workload " + cfg.workload;
   for (const auto& e : errors) std::cerr << "error: " << e << "\n";
   if (!errors.empty()) {
-    std::cerr << errors.size() << " problem(s) in " << cfg.trace << "\n";
+    std::cerr << errors.size() << " problem(s) in " << what << " (cluster " << cfg.cluster << ")\n";
     return 2;
   }
-  std::cout << fmt::format("{}: {} jobs OK ({} GPUs max, last submit {:.0f} s)\n", cfg.trace, w.jobs.size(),
-                           [&] {
-                             int m = 0;
-                             for (const auto& j : w.jobs) m = std::max(m, j.num_gpus);
-                             return m;
-                           }(),
-                           w.jobs.empty() ? 0.0 : to_seconds(w.jobs.back().submit));
+  if (!quiet) {
+    std::string ps;
+    for (const auto& p : policies) ps += (ps.empty() ? "" : ", ") + p;
+    if (jobs > 0)
+      std::cout << fmt::format("{}: {} jobs OK ({} GPUs max, last submit {:.0f} s) on cluster {} for {}\n", what, jobs,
+                               max_gpus, last_submit, cfg.cluster, ps);
+    else
+      std::cout << fmt::format("{}: OK on cluster {} for {}\n", what, cfg.cluster, ps);
+  }
   return 0;
 }
 
-// `plot`: the embedded data/plot.py, run by Debian's python3 with matplotlib (docs/sweep.md says why).
 // `extra` holds the layout options (--where, --series-by, ...) passed through to the script, which checks them.
 int cmd_plot(const std::vector<std::string>& dirs, const std::string& out, const std::string& format,
              const std::vector<std::string>& extra) {
@@ -169,9 +247,11 @@ int cmd_plot(const std::vector<std::string>& dirs, const std::string& out, const
 }
 
 // `simulate` and its options (also how `sweep` learns which options exist and which are flags).
+// `validate` takes the same options (through this function, so the two cannot drift apart).
 CLI::App* add_simulate(CLI::App& app, SimConfig& cfg, std::vector<std::string>& policies, std::string& out,
-                       bool& quiet) {
-  auto* sim = app.add_subcommand("simulate", "simulate a trace on a cluster under one or more policies");
+                       bool& quiet, const std::string& name = "simulate",
+                       const std::string& help = "simulate a trace on a cluster under one or more policies") {
+  auto* sim = app.add_subcommand(name, help);
   sim->add_option("--cluster", cfg.cluster, "cluster preset (list-clusters), YAML file, or yu2022 (generated)")
       ->capture_default_str();
   sim->add_option("--trace", cfg.trace, "trace file, or builtin:demo")->capture_default_str();
@@ -267,13 +347,13 @@ int main(int argc, char** argv) {
   auto* lp = app.add_subcommand("list-policies", "every plugin and preset, one line each");
   auto* lc = app.add_subcommand("list-clusters", "built-in cluster presets");
   auto* lm = app.add_subcommand("list-models", "the model catalogue");
-  auto* val = app.add_subcommand("validate", "parse a trace and report problems by file:line:field");
-  val->add_option("trace", cfg.trace, "trace file")->required();
-  val->add_option("--format", cfg.format, "trace format")->capture_default_str();
-  bool val_cluster = false;
-  val->add_option("--cluster", cfg.cluster, "also check every job fits this cluster")
-      ->each([&](const std::string&) { val_cluster = true; });
-  val->add_option("--models", cfg.models, "model catalogue CSV");
+  std::string val_out;
+  bool val_quiet = false;
+  auto* val = add_simulate(app, cfg, policies, val_out, val_quiet, "validate",
+                           "every check `simulate` with the same options makes, without running: bad rows by "
+                           "file:line:field, jobs that do not fit --cluster, unknown policies");
+  std::string val_file;
+  val->add_option("file", val_file, "trace file (same as --trace)");
 
   auto* srv = app.add_subcommand("serve", "schedule a real cluster's jobs with a policy (a long-running daemon; docs/slurm.md)");
   live::ServeArgs sa;
@@ -351,7 +431,18 @@ int main(int argc, char** argv) {
   swp->set_help_flag();
   swp->allow_extras();
 
-  CLI11_PARSE(app, argc, argv);
+  // Usage errors exit 2 (README: 0 ok, 2 bad input or usage, 3 internal error, 4 Slurm), with a "did you
+  // mean" for a mistyped subcommand or flag.
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "error: " << e.what() << usage_hint(app, argc, argv) << "\nRun with --help for more information.\n";
+    return 2;
+  }
   try {
     if (*swp) {
       CLI::App probe;  // simulate's options: their names, and which are flags
@@ -440,7 +531,15 @@ int main(int argc, char** argv) {
                                  m.name, m.batch, m.compute_ms, m.grad_mb, m.gpu_mem_mb, m.source);
       return 0;
     }
-    if (*val) return cmd_validate(cfg, val_cluster);
+    if (*val) {
+      if (!val_file.empty()) {
+        if (val->count("--trace")) throw InputError("validate", 0, "", "give the trace once: as FILE or as --trace");
+        cfg.trace = val_file;
+      }
+      if (!cfg.workload.empty() && (val->count("--trace") || !val_file.empty()))
+        throw InputError("--workload", 0, cfg.workload, "give either a trace or --workload, not both");
+      return cmd_validate(cfg, policies, val_quiet);
+    }
     if (*rep) {
       ra.serve.interval_s = live::parse_interval(rep_interval, "--interval");
       ra.trace.seed = ra.serve.backend.seed;

@@ -20,12 +20,49 @@ template <class T>
 T get(const YAML::Node& map, const char* key, T dflt, const std::string& src, const std::string& path) {
   const YAML::Node n = map[key];
   if (!n) return dflt;
+  const std::string text = n.IsScalar() ? n.Scalar() : std::string("<non-scalar>");
   try {
-    return n.as<T>();
+    const T v = n.as<T>();
+    if constexpr (std::is_floating_point_v<T>) {
+      if (std::isnan(v)) throw InputError(src, line_of(n), path + key, "'" + text + "' is not a number");
+      if (std::isinf(v) && std::string(key) != "intra_gbps")
+        throw InputError(src, line_of(n), path + key, "'" + text + "' is out of range (must be finite)");
+      if (std::fabs(v) > 1e12) throw InputError(src, line_of(n), path + key, "'" + text + "' is out of range (at most 1e12)");
+    }
+    return v;
   } catch (const YAML::Exception&) {
+    if constexpr (std::is_integral_v<T>) {
+      try {  // a number, but not one that fits: say so
+        const double d = n.as<double>();
+        throw InputError(src, line_of(n), path + key,
+                         "'" + text + "' is " + (d == std::floor(d) ? "out of range (too large)" : "not an integer"));
+      } catch (const YAML::Exception&) {
+      }
+    }
     throw InputError(src, line_of(n), path + key,
-                     "cannot read '" + (n.IsScalar() ? n.Scalar() : std::string("<non-scalar>")) +
-                         "' as " + (std::is_same_v<T, std::string> ? "text" : "a number"));
+                     "cannot read '" + text + "' as " + (std::is_same_v<T, std::string> ? "text" : "a number"));
+  }
+}
+
+// yaml-cpp keeps the first of two equal keys in a mapping and drops the other silently: refuse them.
+void check_unique_keys(const YAML::Node& n, const std::string& src) {
+  if (n.IsMap()) {
+    std::set<std::string> seen;
+    for (const auto& kv : n) {
+      const std::string k = kv.first.IsScalar() ? kv.first.Scalar() : "<non-scalar key>";
+      if (!seen.insert(k).second) throw InputError(src, line_of(kv.first), k, "duplicate key");
+      check_unique_keys(kv.second, src);
+    }
+  } else if (n.IsSequence()) {
+    for (const auto& e : n) check_unique_keys(e, src);
+  }
+}
+
+void check_keys(const YAML::Node& map, const std::set<std::string>& known, const std::string& src,
+                const std::string& path) {
+  for (const auto& kv : map) {
+    const std::string k = kv.first.IsScalar() ? kv.first.Scalar() : "<non-scalar key>";
+    if (!known.count(k)) throw InputError(src, line_of(kv.first), path + k, "unknown field");
   }
 }
 
@@ -34,6 +71,8 @@ void require_nonneg(double v, const YAML::Node& map, const char* key, const std:
   if (!(v >= 0) || std::isnan(v))
     throw InputError(src, line_of(map[key]), path + key, "must be >= 0, got " + std::to_string(v));
 }
+
+constexpr int kMaxServers = 1'000'000;
 
 const std::set<std::string> kServerKeys = {"count",     "gpus",       "gpu_mem_gb", "cpus",
                                            "dram_gb",   "storage_mbps", "nic_gbps", "intra_gbps",
@@ -49,10 +88,13 @@ ClusterSpec parse_cluster_yaml(const std::string& text, const std::string& src) 
     throw InputError(src, e.mark.line + 1, "", "bad YAML: " + e.msg);
   }
   if (!root.IsMap()) throw InputError(src, line_of(root), "", "expected a mapping with 'servers'");
+  check_unique_keys(root, src);
+  check_keys(root, {"name", "network", "racks", "servers"}, src, "");
   ClusterSpec spec;
   spec.name = get<std::string>(root, "name", std::filesystem::path(src).stem().string(), src, "");
   if (const YAML::Node net = root["network"]) {
     if (!net.IsMap()) throw InputError(src, line_of(net), "network", "expected a mapping");
+    check_keys(net, {"contention_a", "latency_us", "beta_ms_per_mb", "eta_ms_per_mb"}, src, "network.");
     spec.network.contention_a = get<double>(net, "contention_a", 0.0, src, "network.");
     require_nonneg(spec.network.contention_a, net, "contention_a", src, "network.");
     spec.network.latency_us = get<double>(net, "latency_us", 0.0, src, "network.");
@@ -67,11 +109,14 @@ ClusterSpec parse_cluster_yaml(const std::string& text, const std::string& src) 
     if (!racks.IsSequence()) throw InputError(src, line_of(racks), "racks", "expected a list");
     for (std::size_t i = 0; i < racks.size(); ++i) {
       const std::string p = "racks[" + std::to_string(i) + "].";
+      if (!racks[i].IsMap()) throw InputError(src, line_of(racks[i]), p, "expected a mapping");
+      check_keys(racks[i], {"name", "oversubscription"}, src, p);
       RackSpec r;
       r.name = get<std::string>(racks[i], "name", "rack" + std::to_string(i), src, p);
       r.oversubscription = get<double>(racks[i], "oversubscription", 1.0, src, p);
       if (!(r.oversubscription >= 1.0))
         throw InputError(src, line_of(racks[i]), p + "oversubscription", "must be >= 1");
+      if (rack_index.count(r.name)) throw InputError(src, line_of(racks[i]), p + "name", "duplicate rack '" + r.name + "'");
       rack_index[r.name] = static_cast<int>(spec.racks.size());
       spec.racks.push_back(r);
     }
@@ -92,9 +137,11 @@ ClusterSpec parse_cluster_yaml(const std::string& text, const std::string& src) 
     ServerSpec s;
     const int count = get<int>(g, "count", 1, src, p);
     if (count < 1) throw InputError(src, line_of(g["count"]), p + "count", "must be >= 1");
+    if (count > kMaxServers) throw InputError(src, line_of(g["count"]), p + "count", "is out of range (at most 1,000,000)");
     s.gpus = get<int>(g, "gpus", 0, src, p);
     if (!g["gpus"]) throw InputError(src, line_of(g), p + "gpus", "missing");
     if (s.gpus < 1) throw InputError(src, line_of(g["gpus"]), p + "gpus", "must be >= 1");
+    if (s.gpus > 1024) throw InputError(src, line_of(g["gpus"]), p + "gpus", "is out of range (at most 1024 per server)");
     s.gpu_mem_gb = get<double>(g, "gpu_mem_gb", 32.0, src, p);
     s.cpus = get<int>(g, "cpus", 0, src, p);
     s.dram_gb = get<double>(g, "dram_gb", 0.0, src, p);
@@ -106,11 +153,16 @@ ClusterSpec parse_cluster_yaml(const std::string& text, const std::string& src) 
     for (const char* k : {"gpu_mem_gb", "dram_gb", "storage_mbps"})
       require_nonneg(get<double>(g, k, 0.0, src, p), g, k, src, p);
     if (s.cpus < 0) throw InputError(src, line_of(g["cpus"]), p + "cpus", "must be >= 0");
+    if (g["gpu_mem_gb"] && !(s.gpu_mem_gb > 0))
+      throw InputError(src, line_of(g["gpu_mem_gb"]), p + "gpu_mem_gb", "must be > 0 (GPU memory per GPU)");
     if (!(s.nic_gbps > 0)) throw InputError(src, line_of(g["nic_gbps"]), p + "nic_gbps", "must be > 0");
     if (!(s.intra_gbps > 0)) throw InputError(src, line_of(g["intra_gbps"]), p + "intra_gbps", "must be > 0");
     if (!(s.gpu_speed > 0)) throw InputError(src, line_of(g["gpu_speed"]), p + "gpu_speed", "must be > 0");
     const int per_rack = get<int>(g, "servers_per_rack", 0, src, p);
-    if (per_rack < 0) throw InputError(src, line_of(g["servers_per_rack"]), p + "servers_per_rack", "must be >= 0");
+    if (g["servers_per_rack"] && per_rack < 1)
+      throw InputError(src, line_of(g["servers_per_rack"]), p + "servers_per_rack", "must be >= 1");
+    if (g["servers_per_rack"] && g["rack"])
+      throw InputError(src, line_of(g["rack"]), p + "rack", "give either rack or servers_per_rack, not both");
     int rack = 0;
     if (g["rack"]) {
       const auto name = get<std::string>(g, "rack", "", src, p);
@@ -118,6 +170,8 @@ ClusterSpec parse_cluster_yaml(const std::string& text, const std::string& src) 
       if (it == rack_index.end()) throw InputError(src, line_of(g["rack"]), p + "rack", "unknown rack '" + name + "'");
       rack = it->second;
     }
+    if (spec.servers.size() + static_cast<std::size_t>(count) > static_cast<std::size_t>(kMaxServers))
+      throw InputError(src, line_of(g), p + "count", "the cluster is out of range (at most 1,000,000 servers)");
     for (int c = 0; c < count; ++c) {
       ServerSpec copy = s;
       copy.rack = per_rack > 0 ? static_cast<int>(spec.servers.size()) / per_rack : rack;

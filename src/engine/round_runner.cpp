@@ -99,9 +99,7 @@ namespace {
 bool is_synergy_replay(const SimConfig& cfg) {
   if (cfg.format == "synergy") return true;
   if (cfg.format != "auto" || cfg.trace.rfind("builtin:", 0) == 0) return false;
-  const auto first = TableReader::first_line(cfg.trace);
-  if (!first) throw InputError(cfg.trace, 0, "", "cannot open file");
-  return detect_format(*first, cfg.trace) == "synergy";
+  return detect_format(TableReader::first_line_of(TableReader::load(cfg.trace)), cfg.trace) == "synergy";
 }
 
 struct ProfileRuleCount {
@@ -114,7 +112,8 @@ struct ProfileRuleCount {
 // GPU-proportional share a job runs exactly as long as the trace says.
 std::vector<synergy::JobInit> jobs_from_trace(const SimConfig& cfg, SimResult& r, const synergy::ProfileSet& profiles,
                                               ProfileRuleCount& count) {
-  r.workload = load_workload(cfg, r.cluster, &r.unschedulable);
+  r.workload = load_workload(cfg, r.cluster, &r.unschedulable, cfg.errors);
+  if (cfg.errors && !cfg.errors->empty()) return {};
   std::vector<synergy::JobInit> out;
   out.reserve(r.workload.jobs.size());
   for (const auto& j : r.workload.jobs) {
@@ -200,17 +199,24 @@ void run_round_model(const SimConfig& cfg, SimResult& r) {
   std::unique_ptr<JobSource> src;
   ProfileRuleCount profile_rule;
   if (!cfg.workload.empty()) {
+    if (cfg.dry_run) return;
     src = generator(cfg, profiles);
     const auto [lo, hi] = parse_window(cfg.measure_ids.empty() ? "4000:4999" : cfg.measure_ids);
     o.window_lo = lo;
     o.window_hi = hi;
   } else {
+    std::vector<JobInit> jobs;
     if (is_synergy_replay(cfg)) {
-      src = replay_source(read_replay(cfg.trace));
+      jobs = read_replay(cfg.trace, cfg.errors);
     } else {
-      src = replay_source(jobs_from_trace(cfg, r, profiles, profile_rule));
+      jobs = jobs_from_trace(cfg, r, profiles, profile_rule);
       o.synergy_gpu_counts = false;
     }
+    if (cfg.dry_run) {  // `validate`: every job's arrival checks, up front
+      for (const auto& ji : jobs) check_job(ji, static_cast<int>(servers.size()), s0.gpus, profiles, o.synergy_gpu_counts);
+      return;
+    }
+    src = replay_source(std::move(jobs));
     if (!cfg.measure_ids.empty()) {
       const auto [lo, hi] = parse_window(cfg.measure_ids);
       o.window_lo = lo;

@@ -1,5 +1,7 @@
 #include "engine/simulation.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -10,6 +12,7 @@
 #include "core/error.h"
 #include "core/embedded_data.h"
 #include "exec/comm_model.h"
+#include "workload/limits.h"
 #include "workload/parse_util.h"
 #include "policy/a_srpt.h"
 #include "policy/registry.h"
@@ -58,8 +61,15 @@ Workload load_workload(const SimConfig& cfg, const ClusterSpec& cluster, std::ve
   if (!(cfg.arrival_scale > 0)) throw InputError("--arrival-scale", 0, "", "must be > 0");
   if (cfg.max_jobs < 0) throw InputError("--max-jobs", 0, "", "must be >= 0");
   if (cfg.max_jobs > 0 && static_cast<long>(w.jobs.size()) > cfg.max_jobs) w.jobs.resize(cfg.max_jobs);
+  if (!(cfg.arrival_scale <= 1e6)) throw InputError("--arrival-scale", 0, "", "must be at most 1e6");
   if (cfg.arrival_scale != 1)
-    for (auto& j : w.jobs) j.submit = static_cast<Time>(std::llround(static_cast<double>(j.submit) * cfg.arrival_scale));
+    for (auto& j : w.jobs) {
+      const double s = to_seconds(j.submit) * cfg.arrival_scale;
+      if (s > limits::kMaxSubmitS)
+        throw InputError(j.file, j.line, "submit", fmt::format("{:g} s after --arrival-scale {:g} is out of range "
+                                                               "(at most {:g} s)", s, cfg.arrival_scale, limits::kMaxSubmitS));
+      j.submit = static_cast<Time>(std::llround(static_cast<double>(j.submit) * cfg.arrival_scale));
+    }
   return w;
 }
 
@@ -185,6 +195,7 @@ std::unique_ptr<SimResult> simulate(const SimConfig& cfg) {
                      "not by the " + (planner ? std::string("planners") : r->exec + " model"));
   if (r->exec == "round") {
     run_round_model(cfg, *r);  // fills record and summary
+    if (cfg.dry_run) return r;
     const std::string trace = cfg.workload.empty() ? cfg.trace : "workload:" + cfg.workload;
     r->info = {cfg.policy, cfg.policy + " (round model)", r->cluster.name, trace,
                r->exec + (cfg.compat.empty() ? "" : "+compat=" + cfg.compat), cfg.seed,
@@ -215,7 +226,8 @@ std::unique_ptr<SimResult> simulate(const SimConfig& cfg) {
     r->scheduler = make_scheduler(cfg.policy, cfg.seed);
     scheduler_name = r->scheduler->name();
   }
-  r->workload = load_workload(cfg, r->cluster, &r->unschedulable);
+  r->workload = load_workload(cfg, r->cluster, &r->unschedulable, cfg.errors);
+  if (cfg.errors && !cfg.errors->empty()) return r;
   // Tensor / pipeline parallelism needs the job-graph law.
   for (const auto& j : r->workload.jobs)
     if (is_mixed_parallel(j) && r->exec != "graph") {
@@ -229,9 +241,11 @@ std::unique_ptr<SimResult> simulate(const SimConfig& cfg) {
     to.compat = cfg.compat == "wang2020";
     to.progress = cfg.progress;
     r->task = std::make_unique<TaskEngine>(r->cluster, r->workload.jobs, *r->task_policy, to);
+    if (cfg.dry_run) return r;
     r->task->run();
     r->record = r->task->record();
   } else if (planner) {
+    if (cfg.dry_run) return r;
     run_planner(cfg, *r);
   } else {
     EngineOptions eo;
@@ -249,6 +263,7 @@ std::unique_ptr<SimResult> simulate(const SimConfig& cfg) {
     r->engine = std::make_unique<Engine>(r->cluster, r->workload.jobs, *r->scheduler,
                                          r->exec == "graph" ? make_graph_model(r->cluster) : make_rate_model(r->cluster),
                                          eo);
+    if (cfg.dry_run) return r;
     r->engine->run();
     r->record = record_of(*r->engine);
   }

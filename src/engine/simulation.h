@@ -45,6 +45,8 @@ struct SimConfig {
   std::string job_list;                  // synergy-philly: a trace whose kept jobs give the GPU demands
   bool multigpu = false;                 // keep the job list's GPU demands (else all 1)
   ProgressFn progress;  // now and then while it runs; may be empty
+  std::vector<std::string>* errors = nullptr;  // `validate`: every bad row collected here instead of the first thrown
+  bool dry_run = false;  // `validate`: every check a run makes on its inputs, then stop before simulating
 };
 
 struct SimResult {

@@ -100,6 +100,8 @@ void write_outputs(const std::string& dir, const RunRecord& e, const std::vector
     for (const auto& s : e.stretches)
       for (const auto& [srv, g] : s.gpus)
         f << fmt::format("{},{},{},{},{}\n", e.jobs.at(s.job).spec->name, secs(s.start), secs(s.end), srv, g);
+  } else {
+    std::filesystem::remove(dir + "/gpus.csv", ec);  // an earlier run's: the folder holds one run's files
   }
   {
     auto f = open_out(dir + "/timeseries.csv");

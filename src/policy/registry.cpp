@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/error.h"
+#include "core/suggest.h"
 #include "policy/a_srpt.h"
 #include "policy/allocating_scheduler.h"
 #include "policy/allocation/allocations.h"
@@ -169,7 +170,11 @@ PolicyParts parse_policy(const std::string& spec, std::uint64_t seed) {
     if (part.name == "backfill" || part.name == "no-backfill") out.backfill = part.name == "backfill", found = true;
     if (!found)
       throw InputError("--policy", 0, part.name,
-                       "unknown policy or plugin '" + part.name + "' (see `ringmaster list-policies`)");
+                       "unknown policy or plugin '" + part.name + "'" + [&] {
+                         std::vector<std::string> names;
+                         for (const auto& c : policy_catalogue()) names.push_back(c.name);
+                         return did_you_mean(part.name, names);
+                       }() + " (see `ringmaster list-policies`)");
     params.check_all_used();
   }
   if (!out.order) throw InputError("--policy", 0, spec, "no queue order in '" + spec + "' (e.g. fifo, srsf)");

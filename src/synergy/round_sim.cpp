@@ -45,6 +45,21 @@ struct Event {
   }
 };
 
+}  // namespace
+
+void check_job(const JobInit& ji, int servers, int gpus_per_server, const ProfileSet& profiles,
+               bool synergy_gpu_counts) {
+  if (synergy_gpu_counts && ji.g != 1 && ji.g != 2 && ji.g != 4 && ji.g != 8 && ji.g != 16)
+    throw InputError(ji.file, ji.line, "gpu_demand", "must be 1, 2, 4, 8 or 16, not " + std::to_string(ji.g));
+  if (ji.g < 1) throw InputError(ji.file, ji.line, "gpu_demand", "must be >= 1");
+  if (ji.g > servers * gpus_per_server)
+    throw InputError(ji.file, ji.line, "gpu_demand", "job " + std::to_string(ji.id) + " needs more GPUs than the cluster has");
+  if (!(ji.N >= 0)) throw InputError(ji.file, ji.line, "total_iterations", "must be >= 0");
+  profiles.get(ji.model, ji.file, ji.line);  // throws for a model without a profile
+}
+
+namespace {
+
 class Sim {
  public:
   Sim(int servers, int gps, const Vec& P, const ProfileSet& profiles, JobSource& src, const RoundOptions& o)
@@ -105,12 +120,7 @@ class Sim {
 
  private:
   Job& add(const JobInit& ji) {
-    if (o_.synergy_gpu_counts && ji.g != 1 && ji.g != 2 && ji.g != 4 && ji.g != 8 && ji.g != 16)
-      throw InputError(ji.file, ji.line, "gpu_demand", "must be 1, 2, 4, 8 or 16, not " + std::to_string(ji.g));
-    if (ji.g < 1) throw InputError(ji.file, ji.line, "gpu_demand", "must be >= 1");
-    if (ji.g > cl_.num_servers() * cl_.gpus_per_server())
-      throw InputError(ji.file, ji.line, "gpu_demand", "job " + std::to_string(ji.id) + " needs more GPUs than the cluster has");
-    if (!(ji.N >= 0)) throw InputError(ji.file, ji.line, "total_iterations", "must be >= 0");
+    check_job(ji, cl_.num_servers(), cl_.gpus_per_server(), profiles_, o_.synergy_gpu_counts);
     Job& j = r_.jobs.emplace_back();
     j.id = ji.id;
     j.model = ji.model;

@@ -75,6 +75,11 @@ struct RoundResult {
 };
 
 // Servers: count, GPUs each, per-server (GPU, CPU, GB, MB/s, Gbps).
+// The checks a job of a replay passes when it arrives (run_rounds makes them; `validate` makes them up front):
+// its GPU demand (1, 2, 4, 8 or 16 for Synergy's traces) fits the cluster, its model has a profile.
+void check_job(const JobInit& ji, int servers, int gpus_per_server, const ProfileSet& profiles,
+               bool synergy_gpu_counts);
+
 RoundResult run_rounds(int servers, int gpus_per_server, const Vec& per_server, const ProfileSet& profiles,
                        JobSource& source, const RoundOptions& opt);
 

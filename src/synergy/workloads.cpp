@@ -5,38 +5,29 @@
 
 #include "core/error.h"
 #include "workload/parse_util.h"
+#include "workload/trace.h"
 
 namespace rm::synergy {
 
-std::vector<JobInit> read_replay(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, 0, "--trace", "cannot open");
+// The one Synergy reader (workload/trace_synergy.cpp, as `validate` and the job-level engine read it), kept in
+// file order, with each arrival exactly as written.
+std::vector<JobInit> read_replay(const std::string& path, std::vector<std::string>* errors) {
+  const Workload w = read_trace(path, "synergy", errors);
+  if (errors && !errors->empty()) return {};
   std::vector<JobInit> out;
-  std::string line;
-  long ln = 0;
-  while (std::getline(in, line)) {
-    ++ln;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (trim(line).empty()) continue;
-    const auto f = split_simple(line, ',');
-    if (f.size() != 5)
-      throw InputError(path, ln, "", "expected 5 fields (job_id,model,arrival_s,total_iterations,gpu_demand), got " +
-                                         std::to_string(f.size()));
-    JobInit j;
-    j.id = parse_int(f[0], path, ln, "job_id");
-    j.model = trim(f[1]);
-    j.arrival = parse_double(f[2], path, ln, "arrival_s");
-    if (!(j.arrival >= 0)) throw InputError(path, ln, "arrival_s", "must be >= 0");
-    j.N = static_cast<double>(parse_int(f[3], path, ln, "total_iterations"));
-    if (j.N <= 0) throw InputError(path, ln, "total_iterations", "must be > 0");
-    j.g = static_cast<int>(parse_int(f[4], path, ln, "gpu_demand"));
-    j.file = path;
-    j.line = ln;
-    for (const auto& o : out)
-      if (o.id == j.id) throw InputError(path, ln, "job_id", "duplicate job id " + std::to_string(j.id));
-    out.push_back(std::move(j));
+  out.reserve(w.jobs.size());
+  for (std::size_t i = 0; i < w.jobs.size(); ++i) {
+    const JobSpec& j = w.jobs[i];
+    JobInit ji;
+    ji.id = std::stoll(j.name);
+    ji.model = j.model;
+    ji.arrival = w.raw[i].submit_s;
+    ji.N = j.iterations;
+    ji.g = j.num_gpus;
+    ji.file = j.file;
+    ji.line = j.line;
+    out.push_back(std::move(ji));
   }
-  if (out.empty()) throw InputError(path, 0, "", "no jobs");
   return out;
 }
 

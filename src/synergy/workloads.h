@@ -12,7 +12,8 @@
 namespace rm::synergy {
 
 // Replay: job_id,model,arrival_s,total_iterations,gpu_demand (no header), in file order.
-std::vector<JobInit> read_replay(const std::string& path);
+// With `errors`, every bad row is recorded there (and nothing returned) instead of the first thrown.
+std::vector<JobInit> read_replay(const std::string& path, std::vector<std::string>* errors = nullptr);
 std::unique_ptr<JobSource> replay_source(std::vector<JobInit> jobs);
 
 struct GenParams {

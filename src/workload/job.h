@@ -1,6 +1,7 @@
 // A job as the trace describes it (immutable once the workload is resolved).
 #pragma once
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "cluster/cluster.h"
@@ -40,6 +41,7 @@ struct RawTimes {
   double forward_s = 0;    // explicit forward part of compute_s (0 = none)
   double grad_mb = -1;     // explicit gradient size (-1 = none)
   double gpu_mem_mb = -1;  // explicit memory per worker (-1 = none)
+  double submit_s = -1;    // the submit time in seconds as written (synergy: the round model keeps it exact)
 };
 
 struct Workload {
@@ -49,6 +51,7 @@ struct Workload {
   std::string source;
   // When set, readers record a bad row here and go on (ringmaster validate); otherwise they throw.
   std::vector<std::string>* errors = nullptr;
+  std::unordered_map<std::string, long> line_of_name;  // while reading: each job id's line (duplicates are errors)
 };
 
 }  // namespace rm

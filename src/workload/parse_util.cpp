@@ -5,7 +5,10 @@
 #include <cstdlib>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "core/error.h"
+#include "workload/limits.h"
 
 namespace rm {
 
@@ -67,8 +70,10 @@ double parse_double(const std::string& raw, const std::string& file, long line, 
   char* end = nullptr;
   errno = 0;
   const double v = std::strtod(s.c_str(), &end);
-  if (end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(v))
-    throw InputError(file, line, field, "'" + s + "' is not a number");
+  if (end != s.c_str() + s.size() || !std::isfinite(v) || (errno == ERANGE && std::fabs(v) > 1))
+    throw InputError(file, line, field,
+                     end == s.c_str() + s.size() ? "'" + s + "' is out of range (too large for a number)"
+                                                 : "'" + s + "' is not a number");
   return v;
 }
 
@@ -81,9 +86,40 @@ long long parse_int(const std::string& raw, const std::string& file, long line, 
   if (end == s.c_str() + s.size() && errno == 0) return v;
   // Accept integral floats such as "4.0" (several public traces write them).
   const double d = parse_double(s, file, line, field);
-  if (d != std::floor(d) || std::fabs(d) > 9e15)
-    throw InputError(file, line, field, "'" + s + "' is not an integer");
+  if (d != std::floor(d)) throw InputError(file, line, field, "'" + s + "' is not an integer");
+  if (std::fabs(d) > 9e15) throw InputError(file, line, field, "'" + s + "' is out of range (too large an integer)");
   return static_cast<long long>(d);
+}
+
+int parse_int32(const std::string& raw, const std::string& file, long line, const std::string& field) {
+  const long long v = parse_int(raw, file, line, field);
+  if (v > limits::kMaxSmallInt || v < -limits::kMaxSmallInt)
+    throw InputError(file, line, field, "'" + trim(raw) + "' is out of range (at most 1e9)");
+  return static_cast<int>(v);
+}
+
+double parse_in_range(const std::string& raw, double lo, double hi, const std::string& file, long line,
+                      const std::string& field) {
+  const double v = parse_double(raw, file, line, field);
+  if (v < lo || v > hi)
+    throw InputError(file, line, field, fmt::format("'{}' is out of range [{:g}, {:g}]", trim(raw), lo, hi));
+  return v;
+}
+
+Time parse_submit(const std::string& raw, double mul, double div, const std::string& file, long line,
+                  const std::string& field) {
+  const double s = parse_double(raw, file, line, field) * mul / div;
+  if (s < 0) throw InputError(file, line, field, "'" + trim(raw) + "': a submit time must be >= 0");
+  if (s > limits::kMaxSubmitS)
+    throw InputError(file, line, field, fmt::format("'{}' is out of range (at most {:g} s, 317 years)", trim(raw),
+                                                    limits::kMaxSubmitS));
+  return from_seconds(s);
+}
+
+int to_int32(double v, const std::string& file, long line, const std::string& field) {
+  if (!(std::fabs(v) <= static_cast<double>(limits::kMaxSmallInt)) || v != std::floor(v))
+    throw InputError(file, line, field, fmt::format("{:g} is not an integer in [-1e9, 1e9]", v));
+  return static_cast<int>(v);
 }
 
 void for_each_table_row(const std::string& text,

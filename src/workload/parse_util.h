@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "core/time.h"
+
 namespace rm {
 
 std::vector<std::string> split_simple(const std::string& line, char sep);
@@ -12,6 +14,16 @@ std::vector<std::string> split_csv(const std::string& line, char sep, const std:
 std::string trim(const std::string& s);
 double parse_double(const std::string& s, const std::string& file, long line, const std::string& field);
 long long parse_int(const std::string& s, const std::string& file, long line, const std::string& field);
+// An integer field held in an int: parse_int, then |v| <= limits::kMaxSmallInt, or an error naming the field.
+int parse_int32(const std::string& s, const std::string& file, long line, const std::string& field);
+// A number that must lie in [lo, hi]; the error names the field and the range.
+double parse_in_range(const std::string& s, double lo, double hi, const std::string& file, long line,
+                      const std::string& field);
+// A submit time: the field x `mul` / `div` (in seconds) must lie in [0, limits::kMaxSubmitS].
+Time parse_submit(const std::string& s, double mul, double div, const std::string& file, long line,
+                  const std::string& field);
+// A double read elsewhere, narrowed to int: an error when it is not an integer in +-limits::kMaxSmallInt.
+int to_int32(double v, const std::string& file, long line, const std::string& field);
 
 // The rows of a small bundled data table (data/*.csv): blank lines and '#' comments skipped, fields split
 // on ','. `row(fields, line, header)` sees the header (the first row) with header = true, then every row.

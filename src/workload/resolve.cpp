@@ -2,7 +2,10 @@
 #include <algorithm>
 #include <map>
 
+#include <fmt/format.h>
+
 #include "core/error.h"
+#include "workload/limits.h"
 #include "core/embedded_data.h"
 #include "core/rng.h"
 #include "workload/parse_util.h"
@@ -106,6 +109,11 @@ void resolve_workload(Workload& w, const ModelCatalogue& cat, const ClusterSpec&
       if (unschedulable) unschedulable->push_back({j, why});
       return;
     }
+    const double run_s = j.iterations * opt.ideal.iteration_s(j, cluster);
+    if (!(run_s <= limits::kMaxIdealRunS))
+      throw InputError(j.file, j.line, j.duration_s > 0 && !(j.iterations > 0) ? "duration" : "iterations",
+                       fmt::format("job {} would run {:g} s alone on an idle cluster ({:g} iterations); at most {:g} s "
+                                   "(317 years)", j.name, run_s, j.iterations, limits::kMaxIdealRunS));
     kept.push_back(std::move(j));
   });
   std::stable_sort(kept.begin(), kept.end(),

@@ -4,7 +4,10 @@
 
 #include <libfccp/csv.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "core/error.h"
 #include "workload/parse_util.h"
@@ -13,16 +16,40 @@ namespace rm {
 
 TableReader::TableReader(const std::string& path, char sep, const std::string* text) : path_(path), sep_(sep) {
   try {
-    if (text) {
-      reader_ = std::make_unique<io::LineReader>(path, text->data(), text->data() + text->size());
-    } else {
-      std::ifstream probe(path);
-      if (!probe) throw InputError(path, 0, "", "cannot open file");
-      reader_ = std::make_unique<io::LineReader>(path);
-    }
+    reader_ = std::make_unique<io::LineReader>(path, text->data(), text->data() + text->size());
   } catch (const io::error::base& e) {
     throw InputError(path, 0, "", e.what());
   }
+}
+
+std::string TableReader::load(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError(path, 0, "", "is a folder, not a trace file");
+  if (!std::filesystem::exists(path, ec)) throw InputError(path, 0, "", "no such file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, 0, "", "cannot open file");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw InputError(path, 0, "", "cannot read file");
+  if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);  // UTF-8 byte-order mark
+  const auto nul = text.find('\0');
+  if (nul != std::string::npos) {
+    const long line = 1 + static_cast<long>(std::count(text.begin(), text.begin() + static_cast<long>(nul), '\n'));
+    const auto bol = text.rfind('\n', nul);
+    const auto col = nul - (bol == std::string::npos ? 0 : bol + 1) + 1;
+    throw InputError(path, line, "", "NUL byte at column " + std::to_string(col) + " (a binary or corrupt file?)");
+  }
+  return text;
+}
+
+std::string TableReader::first_line_of(const std::string& text) {
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const auto end = std::min(text.find('\n', pos), text.size());
+    std::string s = trim(text.substr(pos, end - pos));
+    pos = end + 1;
+    if (!s.empty() && s[0] != '#') return s;
+  }
+  return "";
 }
 
 TableReader::~TableReader() = default;
@@ -45,15 +72,6 @@ bool TableReader::next(std::vector<std::string>& fields) {
   }
 }
 
-std::optional<std::string> TableReader::first_line(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  std::string s;
-  while (std::getline(in, s))
-    if (!trim(s).empty() && trim(s)[0] != '#') return s;
-  return std::string();
-}
-
 void TableReader::set_header(const std::vector<std::string>& names) {
   header_.clear();
   for (std::size_t i = 0; i < names.size(); ++i) header_[trim(names[i])] = i;
@@ -69,6 +87,24 @@ std::string TableReader::get(const std::vector<std::string>& row, const std::str
   auto c = column(name);
   if (!c || *c >= row.size()) return "";
   return row[*c];
+}
+
+void TableReader::check_width(const std::vector<std::string>& row) const {
+  if (row.size() != header_.size())
+    throw InputError(path_, line_, "",
+                     "row has " + std::to_string(row.size()) + " fields, the header has " + std::to_string(header_.size()));
+}
+
+void TableReader::check_fields(const std::vector<std::string>& row, const std::vector<std::string>& names,
+                               const std::string& separator) const {
+  if (row.size() == names.size()) return;
+  std::string all;
+  for (const auto& n : names) all += (all.empty() ? "" : ",") + n;
+  const std::string field = row.size() < names.size() ? names[row.size()] : "field " + std::to_string(names.size() + 1);
+  throw InputError(path_, line_, field,
+                   (row.size() < names.size() ? "missing: " : "too many fields: ") + std::string("expected ") +
+                       std::to_string(names.size()) + " " + separator + "-separated fields (" + all + "), got " +
+                       std::to_string(row.size()));
 }
 
 std::string TableReader::require(const std::vector<std::string>& row, const std::string& name) const {

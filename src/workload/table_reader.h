@@ -15,15 +15,18 @@ namespace rm {
 
 class TableReader {
  public:
-  // Opens `path`; throws InputError naming the file if it cannot. `text` non-null reads from memory.
-  TableReader(const std::string& path, char sep, const std::string* text = nullptr);
+  // Reads from `text` (the whole file); `path` names it in errors.
+  TableReader(const std::string& path, char sep, const std::string* text);
+  // The whole of a trace file, checked: an error naming the file if it is missing, a folder or unreadable,
+  // and naming the line and column of a NUL byte; a leading UTF-8 byte-order mark is dropped.
+  static std::string load(const std::string& path);
+  // The first data line of `text` (for format detection); "" if none.
+  static std::string first_line_of(const std::string& text);
   ~TableReader();
   // Reads the next non-empty, non-comment ('#') line; false at end of file.
   bool next(std::vector<std::string>& fields);
   long line() const { return line_; }
   const std::string& file() const { return path_; }
-  // Peek at the first data line without consuming it (for format detection).
-  static std::optional<std::string> first_line(const std::string& path);
 
   // Header handling: remembers column names from a header row.
   void set_header(const std::vector<std::string>& names);
@@ -31,6 +34,11 @@ class TableReader {
   // The named field of `row`, or "" when the column is absent or the row short.
   std::string get(const std::vector<std::string>& row, const std::string& name) const;
   std::string require(const std::vector<std::string>& row, const std::string& name) const;
+  // A data row must have exactly the header's number of fields (an error naming the line otherwise).
+  void check_width(const std::vector<std::string>& row) const;
+  // A headerless format: exactly these fields; the error names the first missing one (or the first extra).
+  void check_fields(const std::vector<std::string>& row, const std::vector<std::string>& names,
+                    const std::string& separator) const;
 
  private:
   std::string path_;

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "core/error.h"
+#include "workload/limits.h"
 #include "workload/parse_util.h"
 #include "workload/table_reader.h"
 
@@ -59,43 +62,56 @@ char sep_for(const std::string& format) { return format == "gavel" ? '\t' : ',';
 }  // namespace
 
 Workload read_trace(const std::string& path, const std::string& format, std::vector<std::string>* errors) {
-  std::string fmt = format;
-  if (fmt == "auto") {
-    auto first = TableReader::first_line(path);
-    if (!first) throw InputError(path, 0, "", "cannot open file");
-    fmt = detect_format(*first, path);
-  }
-  TableReader t(path, sep_for(fmt));
-  return read_with(t, fmt, errors);
+  const std::string text = TableReader::load(path);
+  return read_trace_text(text, path, format, errors);
 }
 
-Workload read_trace_text(const std::string& text, const std::string& name, const std::string& format) {
-  std::string fmt = format;
-  if (fmt == "auto") {
-    std::string first;
-    std::size_t pos = 0;
-    while (pos < text.size()) {
-      const auto end = std::min(text.find('\n', pos), text.size());
-      first = trim(text.substr(pos, end - pos));
-      pos = end + 1;
-      if (!first.empty() && first[0] != '#') break;
-    }
-    fmt = detect_format(first, name);
-  }
+Workload read_trace_text(const std::string& text, const std::string& name, const std::string& format,
+                         std::vector<std::string>* errors) {
+  if (trim(text).empty()) throw InputError(name, 0, "", "empty file");
+  const std::string fmt = format == "auto" ? detect_format(TableReader::first_line_of(text), name) : format;
   TableReader t(name, sep_for(fmt), &text);
-  return read_with(t, fmt, nullptr);
+  return read_with(t, fmt, errors);
 }
 
 void add_job(Workload& w, JobSpec job, RawTimes raw, const std::string& qualifier, const TableReader& t) {
   job.file = t.file();
   job.line = t.line();
+  // The valid ranges of workload/limits.h (docs/formats.md).
   if (job.num_gpus < 1)
     throw InputError(t.file(), t.line(), "num_gpus", "must be >= 1, got " + std::to_string(job.num_gpus));
+  if (job.num_gpus > limits::kMaxGpusPerJob)
+    throw InputError(t.file(), t.line(), "num_gpus", fmt::format("{} is out of range (at most {})", job.num_gpus,
+                                                                 limits::kMaxGpusPerJob));
   if (job.submit < 0) throw InputError(t.file(), t.line(), "submit", "negative submit time");
-  if (job.iterations < 0 || (job.iterations == 0 && job.duration_s <= 0))
+  if (job.submit > from_seconds(limits::kMaxSubmitS))
+    throw InputError(t.file(), t.line(), "submit",
+                     fmt::format("{:g} s is out of range (at most {:g} s, 317 years)", to_seconds(job.submit),
+                                 limits::kMaxSubmitS));
+  if (!(job.iterations >= 0) || (job.iterations == 0 && !(job.duration_s > 0)))
     throw InputError(t.file(), t.line(), "iterations", "need iterations > 0 or a duration > 0");
+  if (job.iterations > limits::kMaxIterations)
+    throw InputError(t.file(), t.line(), "iterations",
+                     fmt::format("{:g} is out of range (at most {:g})", job.iterations, limits::kMaxIterations));
   if (job.duration_s < 0) throw InputError(t.file(), t.line(), "duration", "negative duration");
+  if (job.duration_s > limits::kMaxDurationS)
+    throw InputError(t.file(), t.line(), "duration",
+                     fmt::format("{:g} s is out of range (at most {:g} s)", job.duration_s, limits::kMaxDurationS));
   if (job.batch_size < 0) throw InputError(t.file(), t.line(), "batch_size", "negative batch size");
+  for (const auto& [v, name] : {std::pair{raw.iter_time_s, "iteration_time"}, {raw.compute_s, "compute"},
+                                {raw.forward_s, "forward"}})
+    if (!(v >= 0 && v <= limits::kMaxPerIterationS))
+      throw InputError(t.file(), t.line(), name, fmt::format("{:g} s per iteration is out of range [0, {:g}]", v,
+                                                             limits::kMaxPerIterationS));
+  for (const auto& [v, name] : {std::pair{raw.grad_mb, "grad_mb"}, {raw.gpu_mem_mb, "gpu_mem_mb"}})
+    if (!(v == -1 || (v >= 0 && v <= limits::kMaxMegabytes)))
+      throw InputError(t.file(), t.line(), name, fmt::format("{:g} MB is out of range [0, {:g}]", v, limits::kMaxMegabytes));
+  if (!job.name.empty()) {
+    const auto [it, fresh] = w.line_of_name.emplace(job.name, t.line());
+    if (!fresh)
+      throw InputError(t.file(), t.line(), "job_id",
+                       "duplicate job id '" + job.name + "' (first at line " + std::to_string(it->second) + ")");
+  }
   job.id = static_cast<JobId>(w.jobs.size());
   if (job.name.empty()) job.name = std::to_string(job.id);
   w.jobs.push_back(std::move(job));

@@ -25,7 +25,8 @@ const std::vector<TraceFormat>& trace_formats();
 Workload read_trace(const std::string& path, const std::string& format = "auto",
                     std::vector<std::string>* errors = nullptr);
 // The same from text in memory (the bundled default trace); `name` stands for the file in errors.
-Workload read_trace_text(const std::string& text, const std::string& name, const std::string& format);
+Workload read_trace_text(const std::string& text, const std::string& name, const std::string& format,
+                         std::vector<std::string>* errors = nullptr);
 std::string detect_format(const std::string& first_line, const std::string& path);
 
 // The execution law's iteration times on a job's ideal placement (exec/comm_model.h: ideal_times()). The

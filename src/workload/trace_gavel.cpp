@@ -11,8 +11,8 @@ namespace rm {
 void read_gavel(TableReader& t, Workload& w) {
   std::vector<std::string> row;
   while (t.next(row)) per_row(w, [&] {
-    if (row.size() != 7)
-      throw InputError(t.file(), t.line(), "", "expected 7 tab-separated fields, got " + std::to_string(row.size()));
+    t.check_fields(row, {"job_type", "command", "num_steps_arg", "needs_data_dir", "total_steps", "arrival_time",
+                         "scale_factor"}, "tab");
     JobSpec j;
     const std::string& type = row[0];
     const auto paren = type.find(" (batch size ");
@@ -20,13 +20,12 @@ void read_gavel(TableReader& t, Workload& w) {
     if (j.model.empty()) throw InputError(t.file(), t.line(), "job_type", "empty");
     if (paren != std::string::npos) {
       const auto close = type.find(')', paren);
-      j.batch_size = static_cast<int>(
-          parse_int(type.substr(paren + 13, close - paren - 13), t.file(), t.line(), "job_type.batch_size"));
+      j.batch_size = parse_int32(type.substr(paren + 13, close - paren - 13), t.file(), t.line(), "job_type.batch_size");
     }
     j.iterations = parse_double(row[4], t.file(), t.line(), "total_steps");
     if (j.iterations <= 0) throw InputError(t.file(), t.line(), "total_steps", "must be > 0");
-    j.submit = from_seconds(parse_double(row[5], t.file(), t.line(), "arrival_time"));
-    j.num_gpus = static_cast<int>(parse_int(row[6], t.file(), t.line(), "scale_factor"));
+    j.submit = parse_submit(row[5], 1.0, 1.0, t.file(), t.line(), "arrival_time");
+    j.num_gpus = parse_int32(row[6], t.file(), t.line(), "scale_factor");
     add_job(w, std::move(j), RawTimes{}, "gavel", t);
   });
 }

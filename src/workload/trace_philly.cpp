@@ -24,9 +24,9 @@ long long days_from_civil(long long y, unsigned m, unsigned d) {
 long long parse_timestamp(const std::string& s, const TableReader& t) {
   int y, mo, d, h, mi, se;
   char tail;
-  if (std::sscanf(s.c_str(), "%d-%d-%d %d:%d:%d%c", &y, &mo, &d, &h, &mi, &se, &tail) != 6 || mo < 1 ||
+  if (std::sscanf(s.c_str(), "%4d-%2d-%2d %2d:%2d:%2d%c", &y, &mo, &d, &h, &mi, &se, &tail) != 6 || y < 1970 || mo < 1 ||
       mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 60)
-    throw InputError(t.file(), t.line(), "timestamp", "'" + s + "' is not YYYY-MM-DD HH:MM:SS");
+    throw InputError(t.file(), t.line(), "timestamp", "'" + s + "' is not YYYY-MM-DD HH:MM:SS (year 1970 or later)");
   return days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se;
 }
 
@@ -42,6 +42,7 @@ void read_philly(TableReader& t, Workload& w) {
   long long t0 = 0;
   long row_index = 0;
   while (t.next(row)) per_row(w, [&] {
+    t.check_width(row);
     JobSpec j;
     j.name = std::to_string(row_index++);  // Philly rows have no id: the data-row index
     const long long ts = parse_timestamp(t.require(row, "timestamp"), t);
@@ -49,7 +50,7 @@ void read_philly(TableReader& t, Workload& w) {
     j.submit = ts * kUsPerS;  // absolute for now, made relative below
     j.duration_s = parse_double(t.require(row, "duration"), t.file(), t.line(), "duration");
     if (j.duration_s <= 0) throw InputError(t.file(), t.line(), "duration", "must be > 0");
-    j.num_gpus = static_cast<int>(parse_int(t.require(row, "num_gpus"), t.file(), t.line(), "num_gpus"));
+    j.num_gpus = parse_int32(t.require(row, "num_gpus"), t.file(), t.line(), "num_gpus");
     j.user = t.get(row, "cluster");
     j.recurrence_key = j.user + "/" + std::to_string(j.num_gpus);
     add_job(w, std::move(j), RawTimes{}, "", t);

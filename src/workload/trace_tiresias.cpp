@@ -17,20 +17,20 @@ void read_tiresias(TableReader& t, Workload& w) {
     if (!t.column(need)) throw InputError(t.file(), t.line(), need, "required column missing");
   const bool muri = t.column("iteration_time").has_value();
   const double unit = muri ? 1e-3 : 1.0;  // Muri writes milliseconds
-  auto num = [&](const char* col) {
-    const std::string s = t.get(row, col);
-    return s.empty() ? 0.0 : parse_double(s, t.file(), t.line(), col);
+  auto num = [&](const char* col) {  // a column the header has must be filled in
+    return t.column(col) ? parse_double(t.require(row, col), t.file(), t.line(), col) : 0.0;
   };
   while (t.next(row)) per_row(w, [&] {
+    t.check_width(row);
     JobSpec j;
     RawTimes raw;
     j.name = t.require(row, "job_id");
-    j.num_gpus = static_cast<int>(parse_int(t.require(row, "num_gpu"), t.file(), t.line(), "num_gpu"));
-    j.submit = from_seconds(parse_double(t.require(row, "submit_time"), t.file(), t.line(), "submit_time") * unit);
+    j.num_gpus = parse_int32(t.require(row, "num_gpu"), t.file(), t.line(), "num_gpu");
+    j.submit = parse_submit(t.require(row, "submit_time"), unit, 1.0, t.file(), t.line(), "submit_time");
     j.model = t.require(row, "model_name");
     j.iterations = num("iterations");
     j.duration_s = num("duration") * unit;
-    j.batch_size = static_cast<int>(num("batch_size"));
+    j.batch_size = to_int32(num("batch_size"), t.file(), t.line(), "batch_size");
     if (muri && num("iteration_time") > 0) raw.iter_time_s = num("iteration_time") * 1e-3;
     else if (j.iterations > 0 && j.duration_s > 0) raw.iter_time_s = j.duration_s / j.iterations;
     add_job(w, std::move(j), raw, "", t);

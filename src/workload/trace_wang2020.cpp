@@ -13,12 +13,13 @@ void read_wang2020(TableReader& t, Workload& w) {
   t.set_header(row);
   auto num = [&](const char* col) { return parse_double(t.require(row, col), t.file(), t.line(), col); };
   while (t.next(row)) per_row(w, [&] {
+    t.check_width(row);
     JobSpec j;
     RawTimes raw;
     j.name = t.require(row, "job_id");
-    j.submit = from_seconds(num("arrival_ms") / 1000.0);
+    j.submit = parse_submit(t.require(row, "arrival_ms"), 1.0, 1000.0, t.file(), t.line(), "arrival_ms");
     j.model = t.require(row, "model");
-    j.num_gpus = static_cast<int>(parse_int(t.require(row, "num_gpus"), t.file(), t.line(), "num_gpus"));
+    j.num_gpus = parse_int32(t.require(row, "num_gpus"), t.file(), t.line(), "num_gpus");
     j.iterations = num("iterations");
     const double fw = num("fw_ms"), bw = num("bw_ms");
     if (fw < 0) throw InputError(t.file(), t.line(), "fw_ms", "must be >= 0");
@@ -27,7 +28,7 @@ void read_wang2020(TableReader& t, Workload& w) {
     raw.forward_s = fw / 1000.0;
     raw.grad_mb = num("model_size_mb");
     raw.gpu_mem_mb = num("gpu_mem_mb");
-    j.batch_size = static_cast<int>(num("batch_size"));
+    j.batch_size = to_int32(num("batch_size"), t.file(), t.line(), "batch_size");
     if (raw.compute_s <= 0) throw InputError(t.file(), t.line(), "fw_ms", "fw_ms + bw_ms must be > 0");
     add_job(w, std::move(j), raw, "", t);
   });

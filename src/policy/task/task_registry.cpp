@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "core/error.h"
+#include "core/suggest.h"
 #include "policy/task/task_placements.h"
 #include "workload/parse_util.h"
 
@@ -110,7 +111,11 @@ TaskPolicy make_task_policy(const std::string& spec, std::uint64_t seed) {
     else if (part.name == "adadual") p.admission = make_adadual(params);
     else
       throw InputError("--policy", 0, part.name,
-                       "unknown task-model plugin '" + part.name + "' (see `ringmaster list-policies`)");
+                       "unknown task-model plugin '" + part.name + "'" + [&] {
+                         std::vector<std::string> names;
+                         for (const auto& c : task_policy_catalogue()) names.push_back(c.name);
+                         return did_you_mean(part.name, names);
+                       }() + " (see `ringmaster list-policies`)");
     params.check_all_used();
   }
   p.name = std::string("queue=") + key_name(p.queue) + "+" + p.placement->name() + "+comm=" + key_name(p.comm) +

@@ -1,0 +1,14 @@
+// "Did you mean ...?" for mistyped names (flags, subcommands, policies, plugins).
+#pragma once
+#include <string>
+#include <vector>
+
+namespace rm {
+
+// The candidate closest to `word` by edit distance when it is close enough to be a typo (at most 2 edits, or a
+// third of the word's length), else "".
+std::string nearest_name(const std::string& word, const std::vector<std::string>& candidates);
+// " (did you mean 'x'?)" or "".
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
+
+}  // namespace rm
