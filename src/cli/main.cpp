@@ -148,6 +148,10 @@ int cmd_simulate(SimConfig cfg, std::vector<std::string> policies, const std::st
     const std::string dir = policies.size() == 1 ? out : out + "/" + dir_name(p);
     write_outputs(dir, r->record, r->unschedulable, r->summary, r->info);
     for (const auto& u : r->unschedulable) std::cerr << "warning: unschedulable: " << u.reason << "\n";
+    if (!quiet)
+      for (const auto& [from, to] : r->models.replaced)
+        std::cerr << "note: unknown model '" << from << "' simulated as '" << to << "' (--unknown-model "
+                  << cfg.unknown_model << ")\n";
     if (!quiet && policies.size() > 1) std::cerr << fmt::format("{}: {:.2f}s -> {}\n", p, r->info.wall_s, dir);
     rows.emplace_back(p, r->summary);
   }
@@ -310,6 +314,12 @@ CLI::App* add_simulate(CLI::App& app, SimConfig& cfg, std::vector<std::string>& 
                   "`replay --backend slurm` measures it)")
       ->capture_default_str();
   sim->add_option("--models", cfg.models, "model catalogue CSV (default: the built-in data/models.csv)");
+  sim->add_option("--model-alias", cfg.model_alias,
+                  "FROM=TO: run the trace's model FROM as the catalogue's TO (repeatable; counted in summary.json)");
+  sim->add_option("--unknown-model", cfg.unknown_model,
+                  "a model the catalogue lacks: error, nearest (closest catalogue name) or by-hash (a catalogue model "
+                  "picked by a seeded hash of the name); counted in summary.json as models_replaced")
+      ->capture_default_str();
   sim->add_flag("--skip-unschedulable", cfg.skip_unschedulable,
                 "report jobs that can never fit (jobs.csv status) instead of failing");
   sim->add_option("--out", out, "output directory")->capture_default_str();

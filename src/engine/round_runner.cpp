@@ -112,7 +112,7 @@ struct ProfileRuleCount {
 // GPU-proportional share a job runs exactly as long as the trace says.
 std::vector<synergy::JobInit> jobs_from_trace(const SimConfig& cfg, SimResult& r, const synergy::ProfileSet& profiles,
                                               ProfileRuleCount& count) {
-  r.workload = load_workload(cfg, r.cluster, &r.unschedulable, cfg.errors);
+  r.workload = load_workload(cfg, r.cluster, &r.unschedulable, cfg.errors, &r.models);
   if (cfg.errors && !cfg.errors->empty()) return {};
   std::vector<synergy::JobInit> out;
   out.reserve(r.workload.jobs.size());

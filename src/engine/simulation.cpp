@@ -36,7 +36,7 @@ const ModelCatalogue& load_catalogue(const std::string& path) {
 }
 
 Workload load_workload(const SimConfig& cfg, const ClusterSpec& cluster, std::vector<Unschedulable>* unsched,
-                       std::vector<std::string>* errors) {
+                       std::vector<std::string>* errors, ModelMapping* mapping) {
   Workload w;
   if (!cfg.workload.empty()) {
     GenOptions g = cfg.gen;
@@ -57,7 +57,20 @@ Workload load_workload(const SimConfig& cfg, const ClusterSpec& cluster, std::ve
   ro.seed = cfg.seed;
   ro.skip_unschedulable = cfg.skip_unschedulable;
   ro.ideal = ideal_times();
-  resolve_workload(w, load_catalogue(cfg.models), cluster, ro, unsched);
+  ro.mapping = mapping;
+  if (cfg.unknown_model != "error" && cfg.unknown_model != "nearest" && cfg.unknown_model != "by-hash")
+    throw InputError("--unknown-model", 0, cfg.unknown_model, "must be error, nearest or by-hash");
+  ro.unknown_model = cfg.unknown_model;
+  const ModelCatalogue& cat = load_catalogue(cfg.models);
+  for (const auto& a : cfg.model_alias) {
+    const auto eq = a.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == a.size())
+      throw InputError("--model-alias", 0, a, "expected FROM=TO (e.g. deepspeech2=deepspeech)");
+    const std::string to = a.substr(eq + 1);
+    if (!cat.find(to)) throw InputError("--model-alias", 0, a, "'" + to + "' is not in the model catalogue (list-models)");
+    ro.model_alias[ModelCatalogue::normalise(a.substr(0, eq))] = to;
+  }
+  resolve_workload(w, cat, cluster, ro, unsched);
   if (!(cfg.arrival_scale > 0)) throw InputError("--arrival-scale", 0, "", "must be > 0");
   if (cfg.max_jobs < 0) throw InputError("--max-jobs", 0, "", "must be >= 0");
   if (cfg.max_jobs > 0 && static_cast<long>(w.jobs.size()) > cfg.max_jobs) w.jobs.resize(cfg.max_jobs);
@@ -159,6 +172,11 @@ void run_planner(const SimConfig& cfg, SimResult& r) {
 
 }  // namespace
 
+static void add_model_mapping(SimResult& r) {
+  if (r.models.aliased > 0) r.summary.extra.push_back({"models_aliased", static_cast<double>(r.models.aliased)});
+  if (r.models.unknown > 0) r.summary.extra.push_back({"models_replaced", static_cast<double>(r.models.unknown)});
+}
+
 std::string resolve_exec(const SimConfig& cfg) {
   const std::string first = parse_policy_part(split_simple(cfg.policy, '+').front()).name;
   if (cfg.exec == "auto") {
@@ -196,6 +214,7 @@ std::unique_ptr<SimResult> simulate(const SimConfig& cfg) {
   if (r->exec == "round") {
     run_round_model(cfg, *r);  // fills record and summary
     if (cfg.dry_run) return r;
+    add_model_mapping(*r);
     const std::string trace = cfg.workload.empty() ? cfg.trace : "workload:" + cfg.workload;
     r->info = {cfg.policy, cfg.policy + " (round model)", r->cluster.name, trace,
                r->exec + (cfg.compat.empty() ? "" : "+compat=" + cfg.compat), cfg.seed,
@@ -226,7 +245,7 @@ std::unique_ptr<SimResult> simulate(const SimConfig& cfg) {
     r->scheduler = make_scheduler(cfg.policy, cfg.seed);
     scheduler_name = r->scheduler->name();
   }
-  r->workload = load_workload(cfg, r->cluster, &r->unschedulable, cfg.errors);
+  r->workload = load_workload(cfg, r->cluster, &r->unschedulable, cfg.errors, &r->models);
   if (cfg.errors && !cfg.errors->empty()) return r;
   // Tensor / pipeline parallelism needs the job-graph law.
   for (const auto& j : r->workload.jobs)
@@ -268,6 +287,7 @@ std::unique_ptr<SimResult> simulate(const SimConfig& cfg) {
     r->record = record_of(*r->engine);
   }
   r->summary = summarize(r->record, r->unschedulable.size());
+  add_model_mapping(*r);
   const std::string exec = r->exec + (cfg.compat.empty() ? "" : "+compat=" + cfg.compat);
   const std::string trace = cfg.workload.empty() ? cfg.trace : "workload:" + cfg.workload;
   r->info = {cfg.policy, scheduler_name, r->cluster.name, trace, exec, cfg.seed,

@@ -46,7 +46,9 @@ struct SimConfig {
   bool multigpu = false;                 // keep the job list's GPU demands (else all 1)
   ProgressFn progress;  // now and then while it runs; may be empty
   std::vector<std::string>* errors = nullptr;  // `validate`: every bad row collected here instead of the first thrown
-  bool dry_run = false;  // `validate`: every check a run makes on its inputs, then stop before simulating
+  bool dry_run = false;
+  std::vector<std::string> model_alias;  // --model-alias FROM=TO
+  std::string unknown_model = "error";   // --unknown-model error|nearest|by-hash  // `validate`: every check a run makes on its inputs, then stop before simulating
 };
 
 struct SimResult {
@@ -63,6 +65,7 @@ struct SimResult {
   RunRecord record;
   Summary summary;
   RunInfo info;
+  ModelMapping models;                       // what --model-alias / --unknown-model did
 };
 
 // Loads everything, runs, and summarises. Throws InputError on bad input, InvariantError on a bug.
@@ -76,7 +79,7 @@ std::string resolve_exec(const SimConfig& cfg);
 
 // The workload of a config (reading, catalogue, resolution) without running it.
 Workload load_workload(const SimConfig& cfg, const ClusterSpec& cluster, std::vector<Unschedulable>* unsched,
-                       std::vector<std::string>* errors = nullptr);
+                       std::vector<std::string>* errors = nullptr, ModelMapping* mapping = nullptr);
 
 const ModelCatalogue& load_catalogue(const std::string& path);
 

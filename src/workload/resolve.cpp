@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/suggest.h"
 #include "workload/limits.h"
 #include "core/embedded_data.h"
 #include "core/rng.h"
@@ -67,6 +68,28 @@ void resolve_parallel(JobSpec& j, const RawTimes& raw, int batch) {
   if (raw.gpu_mem_mb < 0) j.gpu_mem_mb /= pt;
 }
 
+// --unknown-model: the catalogue model that stands in for `name` (unqualified rows only).
+std::string replacement_model(const std::string& name, const ModelCatalogue& cat, const std::string& rule,
+                              std::uint64_t seed) {
+  std::vector<std::string> names;
+  for (const auto& r : cat.rows())
+    if (r.name.find(':') == std::string::npos &&
+        std::find(names.begin(), names.end(), r.name) == names.end())
+      names.push_back(r.name);
+  const std::string key = ModelCatalogue::normalise(name);
+  if (rule == "nearest") {
+    std::size_t best = 0, best_d = std::string::npos;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const std::size_t d = edit_distance(key, ModelCatalogue::normalise(names[i]));
+      if (d < best_d) best_d = d, best = i;
+    }
+    return names[best];
+  }
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a of the name, mixed with the seed
+  for (unsigned char c : key) h = (h ^ c) * 1099511628211ull;
+  return names[mix_seed(seed, h) % names.size()];
+}
+
 }  // namespace
 
 void resolve_workload(Workload& w, const ModelCatalogue& cat, const ClusterSpec& cluster,
@@ -79,10 +102,29 @@ void resolve_workload(Workload& w, const ModelCatalogue& cat, const ClusterSpec&
     JobSpec& j = w.jobs[i];
     const RawTimes& raw = w.raw[i];
     if (j.model.empty()) j.model = kDefaultMix[mix_seed(opt.seed, static_cast<std::uint64_t>(i)) % 4];
-    const auto prof = cat.find(j.model, j.batch_size, w.model_qualifier[i]);
+    if (const auto a = opt.model_alias.find(ModelCatalogue::normalise(j.model)); a != opt.model_alias.end()) {
+      j.model = a->second;
+      if (opt.mapping) ++opt.mapping->aliased;
+    }
+    auto prof = cat.find(j.model, j.batch_size, w.model_qualifier[i]);
     const bool explicit_all = raw.compute_s > 0 && raw.grad_mb >= 0 && raw.gpu_mem_mb >= 0;
-    if (!prof && !explicit_all)
-      throw InputError(j.file, j.line, "model", "unknown model '" + j.model + "' (see `ringmaster list-models`)");
+    if (!prof && !explicit_all && opt.unknown_model != "error") {
+      const std::string to = replacement_model(j.model, cat, opt.unknown_model, opt.seed);
+      if (opt.mapping) {
+        ++opt.mapping->unknown;
+        opt.mapping->replaced[j.model] = to;
+      }
+      j.model = to;
+      prof = cat.find(j.model, j.batch_size);
+    }
+    if (!prof && !explicit_all) {
+      std::vector<std::string> names;
+      for (const auto& r : cat.rows()) names.push_back(r.name);
+      throw InputError(j.file, j.line, "model",
+                       "unknown model '" + j.model + "'" + did_you_mean(j.model, names) +
+                           " (see `ringmaster list-models`; --model-alias " + j.model +
+                           "=KNOWN or --unknown-model nearest|by-hash map it to one)");
+    }
     if (prof) j.model = prof->name;
     j.compute_s = raw.compute_s > 0 ? raw.compute_s : prof->compute_ms / 1000.0;
     if (raw.compute_s > 0 && raw.forward_s > 0) j.forward_s = raw.forward_s;

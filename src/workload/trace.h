@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,10 +37,23 @@ struct IdealTimes {
   std::function<double(const JobSpec&, const ClusterSpec&)> comm_s, iteration_s;
 };
 
+// What resolve_workload did to model names the catalogue lacks (reported in summary.json).
+struct ModelMapping {
+  std::int64_t aliased = 0;   // jobs whose model was renamed by --model-alias
+  std::int64_t unknown = 0;   // jobs whose unknown model was replaced by --unknown-model
+  std::map<std::string, std::string> replaced;  // unknown name -> the catalogue model used
+};
+
 struct ResolveOptions {
   std::uint64_t seed = 1;          // for the model-assignment rule of jobs without a model
   bool skip_unschedulable = false; // report jobs that can never fit instead of failing
   IdealTimes ideal;                // required
+  // --model-alias FROM=TO (names compared as the catalogue does) and --unknown-model error|nearest|by-hash:
+  // what to do with a model the catalogue lacks (nearest: the closest catalogue name by edit distance; by-hash:
+  // a catalogue model picked by a seeded hash of the name; the same name always maps to the same model).
+  std::map<std::string, std::string> model_alias;
+  std::string unknown_model = "error";
+  ModelMapping* mapping = nullptr;
 };
 
 // A job that can never run on the cluster, with the reason (file:line:field: message).

@@ -2,6 +2,7 @@
 // job_type, command, num_steps_arg, needs_data_dir, total_steps, arrival_time (s), scale_factor (#GPUs).
 // job_type is "<Model> (batch size <B>)"; models resolve to the catalogue's gavel: rows.
 #include "core/error.h"
+#include "workload/limits.h"
 #include "workload/parse_util.h"
 #include "workload/table_reader.h"
 #include "workload/trace.h"
@@ -22,7 +23,7 @@ void read_gavel(TableReader& t, Workload& w) {
       const auto close = type.find(')', paren);
       j.batch_size = parse_int32(type.substr(paren + 13, close - paren - 13), t.file(), t.line(), "job_type.batch_size");
     }
-    j.iterations = parse_double(row[4], t.file(), t.line(), "total_steps");
+    j.iterations = parse_in_range(row[4], 0, limits::kMaxIterations, t.file(), t.line(), "total_steps");
     if (j.iterations <= 0) throw InputError(t.file(), t.line(), "total_steps", "must be > 0");
     j.submit = parse_submit(row[5], 1.0, 1.0, t.file(), t.line(), "arrival_time");
     j.num_gpus = parse_int32(row[6], t.file(), t.line(), "scale_factor");

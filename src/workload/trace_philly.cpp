@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/error.h"
+#include "workload/limits.h"
 #include "workload/parse_util.h"
 #include "workload/table_reader.h"
 #include "workload/trace.h"
@@ -48,7 +49,7 @@ void read_philly(TableReader& t, Workload& w) {
     const long long ts = parse_timestamp(t.require(row, "timestamp"), t);
     if (w.jobs.size() == first || ts < t0) t0 = ts;
     j.submit = ts * kUsPerS;  // absolute for now, made relative below
-    j.duration_s = parse_double(t.require(row, "duration"), t.file(), t.line(), "duration");
+    j.duration_s = parse_in_range(t.require(row, "duration"), 0, limits::kMaxDurationS, t.file(), t.line(), "duration");
     if (j.duration_s <= 0) throw InputError(t.file(), t.line(), "duration", "must be > 0");
     j.num_gpus = parse_int32(t.require(row, "num_gpus"), t.file(), t.line(), "num_gpus");
     j.user = t.get(row, "cluster");

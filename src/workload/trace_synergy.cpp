@@ -21,6 +21,8 @@ void read_synergy(TableReader& t, Workload& w) {
     j.submit = from_seconds(raw.submit_s);
     j.iterations = static_cast<double>(parse_int(row[3], t.file(), t.line(), "total_iterations"));
     if (j.iterations <= 0) throw InputError(t.file(), t.line(), "total_iterations", "must be > 0");
+    if (j.iterations > limits::kMaxIterations)
+      throw InputError(t.file(), t.line(), "total_iterations", "'" + row[3] + "' is out of range (at most 1e13)");
     j.num_gpus = parse_int32(row[4], t.file(), t.line(), "gpu_demand");
     add_job(w, std::move(j), raw, "synergy", t);
   });

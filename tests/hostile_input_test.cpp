@@ -1,0 +1,196 @@
+// Issue 15: the hostile inputs found by hand and by mutation, each run through `validate` and `simulate` with the
+// same options. Both must agree (same exit status, the same first problem), never crash (exit 3), never hang
+// (killed after 20 s: exit 124) and never accept what is invalid.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "test_util.h"
+
+namespace rm::test {
+namespace {
+
+struct Case {
+  const char* name;
+  const char* file;     // written into the test's folder
+  std::string content;  // may hold NUL bytes
+  const char* args;     // the options both commands get; {f} stands for the file, {d} for the folder
+  const char* expect;   // a substring both outputs hold ("" = both must succeed)
+};
+
+const std::string kCanon = "job_id,submit_s,num_gpus,model,iterations,user\n";
+const std::string kPhilly = "timestamp,duration,num_gpus,gpu_time,cluster\n";
+const std::string kTiresias = "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n";
+const std::string kWang = "job_id,arrival_ms,model,num_gpus,iterations,fw_ms,bw_ms,model_size_mb,gpu_mem_mb,batch_size\n";
+const char* const kCanonArgs = "--trace {f} --cluster tiny --format canonical --policy srsf";
+const char* const kSynArgs = "--trace {f} --cluster synergy32 --format synergy --exec round --policy fifo+tune";
+
+std::vector<Case> cases() {
+  using namespace std::string_literals;
+  return {
+      // 1. Overflow: every quantity has a range; out of range is an error naming the field.
+      {"IssueReproducer", "t.csv",
+       kCanon + "j00,0,2,resnet50,10692,u4\nj01,250,1,resnet50,40600,u4\nj02,445,8,lstm,6809,u0\n"
+                "j02,445,8,lstm,6809,u0\nj03,674,1,resnet50,31139223372036854775808,4,lstm,20609,u3\n",
+       kCanonArgs, ":5:job_id: duplicate job id 'j02' (first at line 4)"},
+      {"Iterations1e308", "t.csv", kCanon + "a,0,2,resnet50,1e308,u\n", kCanonArgs, ":2:iterations: 1e+308 is out of range"},
+      {"Iterations2pow63", "t.csv", kCanon + "a,0,2,resnet50,9223372036854775808,u\n", kCanonArgs,
+       ":2:iterations: 9.22337e+18 is out of range"},
+      {"Iterations2pow64", "t.csv", kCanon + "a,0,2,resnet50,18446744073709551616,u\n", kCanonArgs,
+       ":2:iterations: 1.84467e+19 is out of range"},
+      {"IterationsTooLongARun", "t.csv", kCanon + "a,0,1,resnet50,9e12,u\n", kCanonArgs,
+       ":2:iterations: job a would run"},
+      {"SubmitHuge", "t.csv", kCanon + "a,1e15,1,resnet50,100,u\n", kCanonArgs, ":2:submit_s: '1e15' is out of range"},
+      {"GpusHuge", "t.csv", kCanon + "a,0,1099511627776,resnet50,100,u\n", kCanonArgs,
+       ":2:num_gpus: '1099511627776' is out of range"},
+      {"PhillyDuration1e308", "p.csv", kPhilly + "2017-10-09 07:01:55,66.0,1,66,a\n2017-10-09 07:02:55,1e308,1,66,a\n",
+       "--trace {f} --cluster tiny --format philly --policy srsf", ":3:duration: '1e308' is out of range"},
+      {"TiresiasIterations2pow63", "t.csv", kTiresias + "0,1,0,9223372036854775808,vgg19,164,30\n",
+       "--trace {f} --cluster tiny --format tiresias --policy srsf", ":2:iterations: 9.22337e+18 is out of range"},
+      {"GavelSteps1e308", "g.trace", "ResNet-18 (batch size 64)\tcmd\t--num_steps\t1\t1e308\t0\t1\n",
+       "--trace {f} --cluster tiny --format gavel --policy fifo", ":1:total_steps: '1e308' is out of range"},
+      {"Wang2020Iterations1e308", "w.csv", kWang + "0,0,resnet50,2,1e308,25,37,99.2,5000,32\n",
+       "--trace {f} --cluster wang2020 --format wang2020 --exec task --policy srsf1", ":2:iterations: 1e+308 is out of range"},
+      // 2. Hang: the round model's arrival of 1e308 or 2^63 (the same reader as validate's now).
+      {"SynergyArrival1e308", "s.csv", "0,res18,1e308,100,1\n1,res18,0,100,1\n", kSynArgs,
+       ":1:arrival_s: '1e308' is out of range"},
+      {"SynergyArrival2pow63", "s.csv", "0,res18,9223372036854775808,100,1\n", kSynArgs,
+       ":1:arrival_s: '9223372036854775808' is out of range"},
+      // 3. Silent accepts.
+      {"NulByte", "t.csv", kCanon + "a,0,1,resnet50,100,u\nb,0,1,res\0net50,100,u\nc,0,1,resnet50,100,u\n"s, kCanonArgs,
+       ":3: NUL byte at column 10"},
+      {"RowTooLong", "t.csv", kCanon + "a,0,1,resnet50,100,u,extra\n", kCanonArgs, ":2: row has 7 fields, the header has 6"},
+      {"RowTooShort", "t.csv", kCanon + "a,0,1,resnet50,100\n", kCanonArgs, ":2: row has 5 fields, the header has 6"},
+      {"TiresiasEmptyIterations", "t.csv", kTiresias + "0,1,0,,vgg19,164,30\n",
+       "--trace {f} --cluster tiny --format tiresias --policy srsf", ":2:iterations: empty, expected a number"},
+      {"TiresiasDuplicateId", "t.csv", kTiresias + "0,1,0,10,vgg19,164,30\n0,1,5,10,vgg19,164,30\n",
+       "--trace {f} --cluster tiny --format tiresias --policy srsf", ":3:job_id: duplicate job id '0'"},
+      {"Wang2020DuplicateId", "w.csv", kWang + "0,0,resnet50,2,10,25,37,99.2,5000,32\n0,5,resnet50,2,10,25,37,99.2,5000,32\n",
+       "--trace {f} --cluster wang2020 --format wang2020 --exec task --policy srsf1", ":3:job_id: duplicate job id '0'"},
+      {"YamlDuplicateKey", "c.yaml", "servers:\n  - {gpus: 4, gpus: 8}\n", "--trace builtin:demo --cluster {f} --policy fifo",
+       ":2:gpus: duplicate key"},
+      {"YamlServersPerRackZero", "c.yaml", "servers:\n  - {count: 4, gpus: 4, servers_per_rack: 0}\n",
+       "--trace builtin:demo --cluster {f} --policy fifo", ":2:servers[0].servers_per_rack: must be >= 1"},
+      // 4. validate = simulate on Synergy files (GPU demand 3, duplicate id; a BOM and a quoted field are fine).
+      {"SynergyGpuDemand3", "s.csv", "0,res18,0,100,3\n1,res18,0,100,1\n", kSynArgs, ":1:gpu_demand: must be 1, 2, 4, 8 or 16"},
+      {"SynergyDuplicateId", "s.csv", "0,res18,0,100,1\n0,res18,0,100,1\n", kSynArgs, ":2:job_id: duplicate job id '0'"},
+      {"SynergyByteOrderMark", "s.csv", "\xEF\xBB\xBF" "0,res18,0,100,1\n1,res18,0,100,1\n", kSynArgs, ""},
+      {"SynergyQuotedField", "s.csv", "\"0\",res18,0,100,1\n1,res18,0,100,1\n", kSynArgs, ""},
+      {"SynergyUnknownProfile", "s.csv", "0,resnet18,0,100,1\n", kSynArgs, ":1:model: no Synergy profile for model 'resnet18'"},
+      // 5. Messages.
+      {"FolderAsTrace", "sub/t.csv", kCanon + "a,0,1,resnet50,100,u\n", "--trace {d}/sub --cluster tiny --policy fifo",
+       "sub: is a folder, not a trace file"},
+      {"GavelFieldCount", "g.trace", "ResNet-18 (batch size 64)\tcmd\t--num_steps\t1\t100\t0\n",
+       "--trace {f} --cluster tiny --format gavel --policy fifo", ":1:scale_factor: missing: expected 7 tab-separated fields"},
+      {"SynergyFieldCount", "s.csv", "0,res18,0,100\n", kSynArgs, ":1:gpu_demand: missing: expected 5 comma-separated fields"},
+      {"YamlGpuMemZero", "c.yaml", "servers:\n  - {count: 4, gpus: 4, gpu_mem_gb: 0}\n",
+       "--trace builtin:demo --cluster {f} --policy fifo", ":2:servers[0].gpu_mem_gb: must be > 0"},
+      {"YamlGpus1e308", "c.yaml", "servers:\n  - {count: 4, gpus: 1e308}\n", "--trace builtin:demo --cluster {f} --policy fifo",
+       ":2:servers[0].gpus: '1e308' is out of range"},
+      {"YamlCountHuge", "c.yaml", "servers:\n  - {count: 1000000000, gpus: 4}\n",
+       "--trace builtin:demo --cluster {f} --policy fifo", ":2:servers[0].count: is out of range"},
+  };
+}
+
+std::string fill(std::string s, const std::string& f, const std::string& d) {
+  for (std::size_t p; (p = s.find("{f}")) != std::string::npos;) s.replace(p, 3, f);
+  for (std::size_t p; (p = s.find("{d}")) != std::string::npos;) s.replace(p, 3, d);
+  return s;
+}
+
+class Hostile : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Hostile, ValidateAndSimulateAgreeWithoutCrashOrHang) {
+  const Case& c = GetParam();
+  const std::string d = temp_dir();
+  const std::string f = d + "/" + c.file;
+  std::filesystem::create_directories(std::filesystem::path(f).parent_path());
+  {
+    std::ofstream o(f, std::ios::binary);
+    o.write(c.content.data(), static_cast<std::streamsize>(c.content.size()));
+  }
+  const std::string args = fill(c.args, f, d);
+  const std::string bin = std::string("timeout 20 ") + RM_BINARY;
+  const ShellOut v = shell(bin + " validate " + args);
+  const ShellOut s = shell(bin + " simulate " + args + " -q --out " + d + "/out");
+  const int want = std::string(c.expect).empty() ? 0 : 2;
+  EXPECT_EQ(v.code, want) << "validate: " << v.text;
+  EXPECT_EQ(s.code, want) << "simulate: " << s.text;
+  if (want == 2) {
+    EXPECT_NE(v.text.find(c.expect), std::string::npos) << "validate: " << v.text;
+    EXPECT_NE(s.text.find(c.expect), std::string::npos) << "simulate: " << s.text;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Issue15, Hostile, ::testing::ValuesIn(cases()),
+                         [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
+
+ShellOut rm(const std::string& args) { return shell(std::string(RM_BINARY) + " " + args); }
+
+TEST(ExitCodes, UsageErrorsAreTwoWithDidYouMean) {
+  const auto flag = rm("simulate --polcy fifo");
+  EXPECT_EQ(flag.code, 2) << flag.text;
+  EXPECT_NE(flag.text.find("did you mean --policy"), std::string::npos) << flag.text;
+  const auto none = rm("");
+  EXPECT_EQ(none.code, 2) << none.text;
+  const auto sub = rm("simulat");
+  EXPECT_EQ(sub.code, 2) << sub.text;
+  EXPECT_NE(sub.text.find("did you mean `ringmaster simulate`"), std::string::npos) << sub.text;
+  const auto pol = rm("simulate --policy srfs -q --out " + temp_dir());
+  EXPECT_EQ(pol.code, 2) << pol.text;
+  EXPECT_NE(pol.text.find("did you mean 'srsf'"), std::string::npos) << pol.text;
+  const auto task = rm("simulate --exec task --cluster wang2020 --policy ada-srfs -q --out " + temp_dir());
+  EXPECT_EQ(task.code, 2) << task.text;
+  EXPECT_EQ(rm("simulate --help").code, 0);
+  EXPECT_EQ(rm("--help").code, 0);
+}
+
+TEST(Outputs, ASecondRunIntoABusyFolderIsRefused) {
+  // Hold the folder's lock as a running simulate does; a second run must refuse rather than interleave.
+  const std::string d = temp_dir() + "/out";
+  std::filesystem::create_directories(d);
+  const int fd = open(d.c_str(), O_RDONLY | O_DIRECTORY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(flock(fd, LOCK_EX | LOCK_NB), 0);
+  const auto busy = rm("simulate --policy fifo -q --out " + d);
+  EXPECT_EQ(busy.code, 2) << busy.text;
+  EXPECT_NE(busy.text.find("another ringmaster run is writing to this folder"), std::string::npos) << busy.text;
+  EXPECT_FALSE(std::filesystem::exists(d + "/jobs.csv"));
+  close(fd);
+  EXPECT_EQ(rm("simulate --policy fifo -q --out " + d).code, 0);
+  EXPECT_TRUE(std::filesystem::exists(d + "/jobs.csv"));
+}
+
+TEST(UnknownModels, ErrorByDefaultThenAliasNearestOrHash) {
+  const std::string d = temp_dir();
+  const std::string f = write_file(d, "t.csv",
+                                   "job_id,submit_s,num_gpus,model,iterations\na,0,1,deepspeech2,100\nb,5,2,resnet-50,100\n"
+                                   "c,9,1,deepspeech2,50\n");
+  const auto err = rm("simulate --trace " + f + " --policy fifo -q --out " + d + "/e");
+  EXPECT_EQ(err.code, 2);
+  EXPECT_NE(err.text.find(":2:model: unknown model 'deepspeech2'"), std::string::npos) << err.text;
+  EXPECT_NE(err.text.find("--unknown-model nearest|by-hash"), std::string::npos) << err.text;
+  for (const std::string how : {"nearest", "by-hash"}) {
+    const auto a = rm("simulate --trace " + f + " --policy fifo --unknown-model " + how + " --out " + d + "/" + how);
+    ASSERT_EQ(a.code, 0) << a.text;
+    EXPECT_NE(a.text.find("note: unknown model 'deepspeech2' simulated as '"), std::string::npos) << a.text;
+    const auto j = nlohmann::json::parse(read_file(d + "/" + how + "/summary.json"));
+    EXPECT_EQ(j["models_replaced"], 2.0);  // both deepspeech2 jobs, to one model
+    EXPECT_EQ(j["jobs"], 3);
+    // Seeded and stable: the same run again writes the same jobs.csv.
+    ASSERT_EQ(rm("simulate --trace " + f + " --policy fifo --unknown-model " + how + " -q --out " + d + "/again").code, 0);
+    EXPECT_EQ(read_file(d + "/again/jobs.csv"), read_file(d + "/" + how + "/jobs.csv"));
+  }
+  const auto al = rm("simulate --trace " + f + " --policy fifo --model-alias deepspeech2=lstm -q --out " + d + "/al");
+  ASSERT_EQ(al.code, 0) << al.text;
+  EXPECT_EQ(nlohmann::json::parse(read_file(d + "/al/summary.json"))["models_aliased"], 2.0);
+  EXPECT_NE(read_file(d + "/al/jobs.csv").find("a,0.000000,1,lstm,"), std::string::npos);
+  const auto bad = rm("simulate --trace " + f + " --policy fifo --model-alias deepspeech2=nonet -q --out " + d + "/b");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(rm("simulate --trace " + f + " --unknown-model guess -q --out " + d + "/c").code, 2);
+}
+
+}  // namespace
+}  // namespace rm::test
