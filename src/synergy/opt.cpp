@@ -62,6 +62,12 @@ std::vector<Job*> allocate_opt(PassCtx& ctx, const std::vector<Job*>& jobs) {
         j->c = types[t].opts[o].c * j->g;
         j->m = types[t].opts[o].m * j->g;
       }
+    for (; next < types[t].jobs.size(); ++next) {  // no option (the ILP's fallback): the proportional share
+      Job* j = types[t].jobs[next];
+      saved.push_back({j, {j->c, j->m}});
+      j->c = cl.fair()[kCpu] * j->g;
+      j->m = cl.fair()[kMem] * j->g;
+    }
   }
   const bool matrix = ctx.matrix_speed;
   ctx.matrix_speed = true;  // OPT's speed is the matrix cell of the allocation

@@ -16,7 +16,9 @@ double speed_of(const Job& j, const Vec& total, const PassCtx& ctx, bool best_ca
   const Vec& f = ctx.cl.fair();
   const double fair = j.prof->tput_at(f[kCpu], f[kMem]);
   const double mine = j.prof->tput_at(total[kCpu] / j.g, total[kMem] / j.g);
-  return fair > 0 ? mine / fair : 1.0;
+  // Below the matrix's first row or column (no measurement) the speed is the proportional share's, as in the
+  // job-level engine (exec/cpu_speed.cpp): a zero would hold GPUs without progress for ever.
+  return fair > 0 && mine > 0 ? mine / fair : 1.0;
 }
 
 bool allocate_proportional(PassCtx& ctx, Job& j) {

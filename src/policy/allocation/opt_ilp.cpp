@@ -77,42 +77,55 @@ std::vector<std::vector<int>> solve_opt(const std::vector<OptType>& types, doubl
     }
   }
 
-  std::vector<double> obj, lo, hi;
-  std::vector<int> rows, cols;
-  std::vector<double> vals;
-  const int R = static_cast<int>(types.size()) + 2;  // one row per type, then CPU, memory
-  std::vector<double> rlo(R), rhi(R);
+  // Every job gets exactly one option when that is feasible. It is not when the jobs handed over need more
+  // CPUs or memory at their proportional cells than are free (more jobs than free GPUs, or peers holding more
+  // than their share): then each type's count may fall short, and the jobs left without an option keep their
+  // proportional demands for the placement that follows.
   int col = 0;
-  for (std::size_t t = 0; t < types.size(); ++t) {
-    const double n = static_cast<double>(types[t].n);
-    rlo[t] = rhi[t] = n;
-    for (const auto& o : types[t].opts) {
-      obj.push_back(o.tput);
-      lo.push_back(0);
-      hi.push_back(n);
-      rows.insert(rows.end(), {static_cast<int>(t), R - 2, R - 1});
-      cols.insert(cols.end(), {col, col, col});
-      vals.insert(vals.end(), {1.0, o.c * types[t].g, o.m * types[t].g});
-      ++col;
+  std::vector<double> solution;
+  for (const bool exact : {true, false}) {
+    std::vector<double> obj, lo, hi;
+    std::vector<int> rows, cols;
+    std::vector<double> vals;
+    const int R = static_cast<int>(types.size()) + 2;  // one row per type, then CPU, memory
+    std::vector<double> rlo(R), rhi(R);
+    col = 0;
+    for (std::size_t t = 0; t < types.size(); ++t) {
+      const double n = static_cast<double>(types[t].n);
+      rlo[t] = exact ? n : 0.0;
+      rhi[t] = n;
+      for (const auto& o : types[t].opts) {
+        obj.push_back(o.tput);
+        lo.push_back(0);
+        hi.push_back(n);
+        rows.insert(rows.end(), {static_cast<int>(t), R - 2, R - 1});
+        cols.insert(cols.end(), {col, col, col});
+        vals.insert(vals.end(), {1.0, o.c * types[t].g, o.m * types[t].g});
+        ++col;
+      }
+    }
+    rlo[R - 2] = rlo[R - 1] = -COIN_DBL_MAX;
+    rhi[R - 2] = cpu_cap;
+    rhi[R - 1] = mem_cap;
+    CoinPackedMatrix A(true, rows.data(), cols.data(), vals.data(), static_cast<CoinBigIndex>(vals.size()));
+    A.setDimensions(R, col);
+    OsiClpSolverInterface lp;
+    lp.messageHandler()->setLogLevel(0);
+    lp.loadProblem(A, lo.data(), hi.data(), obj.data(), rlo.data(), rhi.data());
+    lp.setObjSense(-1);
+    for (int i = 0; i < col; ++i) lp.setInteger(i);
+    CbcModel model(lp);
+    model.setLogLevel(0);
+    model.messageHandler()->setLogLevel(0);
+    model.branchAndBound();
+    if (const double* x = model.bestSolution()) {
+      solution.assign(x, x + col);
+      break;
     }
   }
-  rlo[R - 2] = rlo[R - 1] = -COIN_DBL_MAX;
-  rhi[R - 2] = cpu_cap;
-  rhi[R - 1] = mem_cap;
-  CoinPackedMatrix A(true, rows.data(), cols.data(), vals.data(), static_cast<CoinBigIndex>(vals.size()));
-  A.setDimensions(R, col);
-  OsiClpSolverInterface lp;
-  lp.messageHandler()->setLogLevel(0);
-  lp.loadProblem(A, lo.data(), hi.data(), obj.data(), rlo.data(), rhi.data());
-  lp.setObjSense(-1);
-  for (int i = 0; i < col; ++i) lp.setInteger(i);
-  CbcModel model(lp);
-  model.setLogLevel(0);
-  model.messageHandler()->setLogLevel(0);
-  model.branchAndBound();
   std::vector<std::vector<int>> out(types.size());
-  const double* x = model.bestSolution();
-  if (!x) throw InvariantError("Synergy-OPT: the ILP has no solution (the proportional choice is always feasible)");
+  if (solution.empty()) throw InvariantError("Synergy-OPT: the relaxed ILP has no solution (all zeros is feasible)");
+  const double* x = solution.data();
   col = 0;
   for (std::size_t t = 0; t < types.size(); ++t)
     for (std::size_t o = 0; o < types[t].opts.size(); ++o) out[t].push_back(static_cast<int>(std::lround(x[col++])));
