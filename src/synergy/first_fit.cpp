@@ -2,7 +2,6 @@
 // primitive of the Synergy simulator (spec S.6.2, S.10 items 12-13), plus consolidated placement.
 #include <algorithm>
 #include <array>
-#include <ranges>
 
 #include "core/error.h"
 #include "policy/placement/first_fit_walk.h"
@@ -79,7 +78,7 @@ bool ResCluster::first_fit(Job& j, const Vec& d, bool consolidated) {
   };
   int taken = 0;
   if (first >= 0) taken = first_fit_walk(std::array{first}, g, gpus_of, visit);
-  taken += first_fit_walk(std::views::iota(0, num_servers()), g - taken, gpus_of, visit);
+  taken += first_fit_walk(ServerRange{num_servers()}, g - taken, gpus_of, visit);
   for (const auto& [s, v] : res_) servers_[s].hold = Vec{};
   if (taken < g) return false;
   std::sort(chosen_.begin(), chosen_.end());

@@ -1,6 +1,5 @@
 // First-fit: walk servers in index order, take their free GPUs (lowest index first) until the job
 // has all it asked for. May split a job over servers even when one server could hold it.
-#include <ranges>
 
 #include "policy/placement/placements.h"
 
@@ -11,7 +10,7 @@ class FirstFit final : public Placement {
   std::string name() const override { return "first-fit"; }
   std::optional<std::vector<GpuRef>> place(const JobState& j, const FreeMap& free) override {
     if (free.total_free() < j.spec->num_gpus) return std::nullopt;
-    return fill_in_order(*j.spec, free, std::views::iota(0, free.num_servers()));
+    return fill_in_order(*j.spec, free, ServerRange{free.num_servers()});
   }
 };
 }  // namespace

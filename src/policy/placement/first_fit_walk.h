@@ -9,6 +9,20 @@ namespace rm {
 
 enum class FitStep { kTake, kSkip, kLeaveServer };
 
+// Servers 0 .. n-1 in order (std::views::iota's job; clang 14, which builds the fuzz targets, cannot compile
+// libstdc++ 12's <ranges>).
+struct ServerRange {
+  struct It {
+    int i;
+    int operator*() const { return i; }
+    It& operator++() { return ++i, *this; }
+    bool operator!=(const It& o) const { return i != o.i; }
+  };
+  int n;
+  It begin() const { return {0}; }
+  It end() const { return {n}; }
+};
+
 template <class Servers, class GpusOf, class Visit>
 [[gnu::always_inline]] inline int first_fit_walk(const Servers& servers, int need, GpusOf gpus_of, Visit visit) {
   int taken = 0;

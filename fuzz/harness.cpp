@@ -1,0 +1,112 @@
+#include "harness.h"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <stdexcept>
+
+#include "cluster/cluster_config.h"
+#include "core/error.h"
+#include "engine/simulation.h"
+
+namespace rm::fuzz {
+namespace {
+
+constexpr long kMaxJobs = 40;            // the bounded simulation: at most this many jobs
+constexpr double kMaxTaskIterations = 2e5;  // the task model's cost follows iterations: bigger runs use rate
+
+std::string scratch(const std::string& ext) {
+  return "/tmp/rm-fuzz-" + std::to_string(getpid()) + ext;
+}
+
+std::string write(const std::string& ext, const std::uint8_t* data, std::size_t size) {
+  const std::string path = scratch(ext);
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  return path;
+}
+
+// simulate() with a bad input is an InputError, which is fine; everything else propagates.
+void simulate_bounded(SimConfig cfg) {
+  cfg.max_jobs = kMaxJobs;
+  cfg.skip_unschedulable = true;
+  try {
+    if (cfg.exec == "task") {  // check the work first: the task model simulates every iteration
+      SimConfig dry = cfg;
+      dry.dry_run = true;
+      const auto r = simulate(dry);
+      double iterations = 0;
+      for (const auto& j : r->workload.jobs) iterations += j.iterations;
+      if (iterations > kMaxTaskIterations) {
+        cfg.exec = "rate";
+        cfg.policy = "srsf";
+      }
+    }
+    simulate(cfg);
+  } catch (const InputError&) {
+  }
+}
+
+void trace(const std::string& format, const std::uint8_t* data, std::size_t size) {
+  SimConfig cfg;
+  cfg.trace = write(format == "gavel" ? ".trace" : ".csv", data, size);
+  cfg.format = format;
+  cfg.cluster = "tiny";
+  cfg.policy = "srsf";
+  if (format == "synergy") {
+    cfg.cluster = "synergy32";
+    cfg.exec = "round";
+    cfg.policy = "fifo+tune";
+  } else if (format == "wang2020") {
+    cfg.cluster = "wang2020";
+    cfg.exec = "task";
+    cfg.policy = "srsf1";
+  }
+  simulate_bounded(cfg);
+  if (format == "synergy") {  // the job-level engine reads the same files
+    cfg.exec = "rate";
+    cfg.cluster = "synergy128";
+    cfg.policy = "srsf";
+    simulate_bounded(cfg);
+  }
+}
+
+void cluster_yaml(const std::uint8_t* data, std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  ClusterSpec spec;
+  try {
+    spec = parse_cluster_yaml(text, "fuzz.yaml");
+  } catch (const InputError&) {
+    return;
+  }
+  if (spec.servers.size() > 2000) return;  // valid, but too big to simulate thousands of times a second
+  SimConfig cfg;
+  cfg.cluster = write(".yaml", data, size);
+  cfg.policy = "srsf";
+  simulate_bounded(cfg);
+}
+
+void policy(const std::uint8_t* data, std::size_t size) {
+  if (size > 300) return;
+  SimConfig cfg;
+  cfg.policy.assign(reinterpret_cast<const char*>(data), size);
+  cfg.max_jobs = 20;
+  simulate_bounded(cfg);
+}
+
+}  // namespace
+
+const std::vector<std::string>& targets() {
+  static const std::vector<std::string> t = {"trace_canonical", "trace_philly",   "trace_tiresias", "trace_gavel",
+                                             "trace_synergy",   "trace_wang2020", "cluster_yaml",   "policy"};
+  return t;
+}
+
+void run_one(const std::string& target, const std::uint8_t* data, std::size_t size) {
+  if (target.rfind("trace_", 0) == 0) return trace(target.substr(6), data, size);
+  if (target == "cluster_yaml") return cluster_yaml(data, size);
+  if (target == "policy") return policy(data, size);
+  throw std::invalid_argument("unknown fuzz target " + target);
+}
+
+}  // namespace rm::fuzz
