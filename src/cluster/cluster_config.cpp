@@ -78,9 +78,22 @@ const std::set<std::string> kServerKeys = {"count",     "gpus",       "gpu_mem_g
                                            "dram_gb",   "storage_mbps", "nic_gbps", "intra_gbps",
                                            "gpu_type",  "gpu_speed",  "rack",       "servers_per_rack"};
 
+ClusterSpec parse_cluster_yaml_checked(const std::string& text, const std::string& src);
+
 }  // namespace
 
+// Any yaml-cpp exception the checks above did not turn into a field's message is still an input error.
 ClusterSpec parse_cluster_yaml(const std::string& text, const std::string& src) {
+  try {
+    return parse_cluster_yaml_checked(text, src);
+  } catch (const YAML::Exception& e) {
+    throw InputError(src, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", "bad YAML: " + e.msg);
+  }
+}
+
+namespace {
+
+ClusterSpec parse_cluster_yaml_checked(const std::string& text, const std::string& src) {
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -130,7 +143,7 @@ ClusterSpec parse_cluster_yaml(const std::string& text, const std::string& src) 
     const std::string p = "servers[" + std::to_string(i) + "].";
     if (!g.IsMap()) throw InputError(src, line_of(g), p, "expected a mapping");
     for (const auto& kv : g) {
-      const auto key = kv.first.as<std::string>();
+      const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "<non-scalar key>";
       if (!kServerKeys.count(key))
         throw InputError(src, line_of(kv.first), p + key, "unknown server field");
     }
@@ -180,6 +193,8 @@ ClusterSpec parse_cluster_yaml(const std::string& text, const std::string& src) 
   }
   return spec;
 }
+
+}  // namespace
 
 const std::vector<ClusterPreset>& cluster_presets() {
   static const std::vector<ClusterPreset> presets = [] {
