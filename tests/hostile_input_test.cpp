@@ -143,6 +143,15 @@ TEST(ExitCodes, UsageErrorsAreTwoWithDidYouMean) {
   EXPECT_NE(pol.text.find("did you mean 'srsf'"), std::string::npos) << pol.text;
   const auto task = rm("simulate --exec task --cluster wang2020 --policy ada-srfs -q --out " + temp_dir());
   EXPECT_EQ(task.code, 2) << task.text;
+  // Out-of-range command-line values (they used to saturate, or run without end).
+  for (const std::string bad : {"--preempt-overhead 1e308", "--start-delay 1e308", "--workload wang2020 --jobs 100000000",
+                                "--exec round --cluster synergy32 --workload synergy-philly --round 1e308",
+                                "--cluster yu2022 --workload yu2022 --servers 100000000 --policy sjf-bco",
+                                "--arrival-scale 1e308"}) {
+    const auto r = rm("simulate " + bad + " -q --out " + temp_dir());
+    EXPECT_EQ(r.code, 2) << bad << "\n" << r.text;
+    EXPECT_NE(r.text.find("error: --"), std::string::npos) << bad << "\n" << r.text;
+  }
   EXPECT_EQ(rm("simulate --help").code, 0);
   EXPECT_EQ(rm("--help").code, 0);
 }

@@ -270,13 +270,15 @@ CLI::App* add_simulate(CLI::App& app, SimConfig& cfg, std::vector<std::string>& 
                   "synergy-philly, synergy-synthetic");
   sim->add_option("--scale", cfg.gen.scale, "generator scale (wang2020: iterations in [scale, 6 scale])")
       ->capture_default_str();
-  sim->add_option("--jobs", cfg.gen.jobs, "generator job count")->capture_default_str();
+  sim->add_option("--jobs", cfg.gen.jobs, "generator job count")->capture_default_str()->check(CLI::Range(1, 10'000'000));
   sim->add_option("--servers", cfg.gen.servers, "servers of the generated yu2022 cluster (--cluster yu2022)")
+      ->check(CLI::Range(1, 100'000))
       ->capture_default_str();
   sim->add_option("--load", cfg.gen.load,
                   "luo2025: offered load (GPU-seconds per second / --gpus); synergy-*: arrivals per hour")
       ->capture_default_str();
   sim->add_option("--round", cfg.round_s, "round model: lease length R in seconds (Synergy, Blox: 300; Gavel: 360)")
+      ->check(CLI::Range(1e-3, 1e7))
       ->capture_default_str();
   sim->add_flag("--static", cfg.is_static, "round model, replay: first round at t = 1 s (the Synergy authors' --static)");
   sim->add_option("--split", cfg.split, "synergy-* workloads: image,language,speech job shares in %")
@@ -308,11 +310,13 @@ CLI::App* add_simulate(CLI::App& app, SimConfig& cfg, std::vector<std::string>& 
                   "at round boundaries)");
   sim->add_option("--seed", cfg.seed, "seed for every random choice")->capture_default_str();
   sim->add_option("--preempt-overhead", cfg.preempt_overhead_s, "seconds of checkpoint/restart cost on resume")
+      ->check(CLI::Range(0.0, 1e9))
       ->capture_default_str();
   sim->add_option("--start-delay", cfg.start_delay_s,
                   "seconds without progress after every start, GPUs held (a real cluster's dispatch latency; "
                   "`replay --backend slurm` measures it)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e9));
   sim->add_option("--models", cfg.models, "model catalogue CSV (default: the built-in data/models.csv)");
   sim->add_option("--model-alias", cfg.model_alias,
                   "FROM=TO: run the trace's model FROM as the catalogue's TO (repeatable; counted in summary.json)");
@@ -348,7 +352,7 @@ int main(int argc, char** argv) {
   gen->add_option("--split", cfg.split, "synergy-*: image,language,speech %")->capture_default_str();
   gen->add_option("--seed", cfg.seed, "seed")->capture_default_str();
   gen->add_option("--scale", cfg.gen.scale, "generator scale")->capture_default_str();
-  gen->add_option("--jobs", cfg.gen.jobs, "job count")->capture_default_str();
+  gen->add_option("--jobs", cfg.gen.jobs, "job count")->capture_default_str()->check(CLI::Range(1, 10'000'000));
   gen->add_option("--load", cfg.gen.load, "luo2025: offered load")->capture_default_str();
   gen->add_option("--gpus", cfg.gen.gpus, "luo2025: GPUs the load is for")->capture_default_str();
   gen->add_option("--templates", cfg.gen.templates, "luo2025: templates")->capture_default_str();
