@@ -18,13 +18,14 @@ Engine::Engine(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs, Sch
   states_.resize(jobs.size());
   const ClusterTotals tot = totals_of(cluster);
   const double cpus_per_gpu = tot.gpus > 0 ? tot.cpus / tot.gpus : 0, dram_per_gpu = tot.gpus > 0 ? tot.mem_gb / tot.gpus : 0;
+  const IdealLaw law(cluster);
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     if (jobs[i].id != static_cast<JobId>(i)) throw InvariantError("job ids must be dense and in order");
     if (i > 0 && jobs[i].submit < jobs[i - 1].submit) throw InvariantError("jobs must be sorted by submit time");
     JobState& s = states_[i];
     s.spec = &jobs[i];
     s.remaining = jobs[i].iterations;
-    s.ideal_iter_time = ideal_iteration_time_s(jobs[i], cluster);
+    s.ideal_iter_time = law.iteration_s(jobs[i]);
     s.arrival_s = to_seconds(jobs[i].submit);
     // The job-level engine books GPUs only: a job's CPU and DRAM demand is its GPU-proportional share.
     s.cpu_demand = jobs[i].num_gpus * (cpus_per_gpu);

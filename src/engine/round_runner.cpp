@@ -116,11 +116,12 @@ std::vector<synergy::JobInit> jobs_from_trace(const SimConfig& cfg, SimResult& r
   if (cfg.errors && !cfg.errors->empty()) return {};
   std::vector<synergy::JobInit> out;
   out.reserve(r.workload.jobs.size());
+  const IdealLaw law(r.cluster);
   for (const auto& j : r.workload.jobs) {
     const auto pc = synergy::profile_for(profiles, j.model, cfg.seed);
     ++count.jobs;
     count.hashed += pc.by_hash;
-    const double duration = j.iterations * ideal_iteration_time_s(j, r.cluster);
+    const double duration = j.iterations * law.iteration_s(j);
     synergy::JobInit ji;
     ji.id = static_cast<std::int64_t>(j.id);
     ji.name = j.name;

@@ -2,20 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "workload/job_graph_map.h"
 
 namespace rm {
 
-namespace {
-
-double ideal_iteration_time_s_compute(const JobSpec& job, const ClusterSpec& cluster) {
-  double speed = 0;
-  for (const auto& s : cluster.servers) speed = std::max(speed, s.gpu_speed);
-  return job.compute_s / speed;
-}
-
-}  // namespace
 
 double ring_allreduce_s(double grad_mb, int n, double gbps, double latency_us) {
   if (n <= 1 || std::isinf(gbps)) return 0.0;
@@ -103,23 +95,33 @@ AlphaBounds graph_alpha_bounds(const JobSpec& job, const JobGraph& g, const Clus
   return b;
 }
 
-double ideal_comm_s(const JobSpec& job, const ClusterSpec& cluster) {
+IdealLaw::IdealLaw(const ClusterSpec& cluster) : cluster_(&cluster), best_(&cluster.servers.at(0)) {
+  for (const auto& s : cluster.servers) {
+    if (s.gpus > best_->gpus) best_ = &s;
+    max_speed_ = std::max(max_speed_, s.gpu_speed);
+  }
+}
+
+double IdealLaw::comm_s(const JobSpec& job) const {
   if (is_mixed_parallel(job)) {
     const JobGraph g = job_graph_of(job);
-    return graph_alpha_bounds(job, g, cluster).min_s - ideal_iteration_time_s_compute(job, cluster);
+    return graph_alpha_bounds(job, g, *cluster_).min_s - job.compute_s / max_speed_;
   }
-  const ServerSpec* best = &cluster.servers.at(0);
-  for (const auto& s : cluster.servers)
-    if (s.gpus > best->gpus) best = &s;
-  if (job.num_gpus <= best->gpus)
-    return ring_allreduce_s(job.grad_mb, job.num_gpus, best->intra_gbps, cluster.network.latency_us);
-  return ring_allreduce_s(job.grad_mb, job.num_gpus, best->nic_gbps, cluster.network.latency_us);
+  const double gbps = job.num_gpus <= best_->gpus ? best_->intra_gbps : best_->nic_gbps;
+  return ring_allreduce_s(job.grad_mb, job.num_gpus, gbps, cluster_->network.latency_us);
 }
+
+double ideal_comm_s(const JobSpec& job, const ClusterSpec& cluster) { return IdealLaw(cluster).comm_s(job); }
 
 double ideal_iteration_time_s(const JobSpec& job, const ClusterSpec& cluster) {
-  return ideal_iteration_time_s_compute(job, cluster) + ideal_comm_s(job, cluster);
+  return IdealLaw(cluster).iteration_s(job);
 }
 
-IdealTimes ideal_times() { return {ideal_comm_s, ideal_iteration_time_s}; }
-
+IdealTimes ideal_times() {
+  return {[](const ClusterSpec& c) {
+    const auto law = std::make_shared<IdealLaw>(c);
+    return BoundIdealTimes{[law](const JobSpec& j) { return law->comm_s(j); },
+                           [law](const JobSpec& j) { return law->iteration_s(j); }};
+  }};
+}
 }  // namespace rm

@@ -50,6 +50,20 @@ struct AlphaBounds {
 };
 AlphaBounds graph_alpha_bounds(const JobSpec& job, const JobGraph& g, const ClusterSpec& cluster);
 
+// A job's communication and iteration time on its ideal placement in `cluster` (the servers of the most GPUs,
+// the fastest GPU speed), with those found once per cluster: O(1) per plain job. The cluster must outlive it.
+class IdealLaw {
+ public:
+  explicit IdealLaw(const ClusterSpec& cluster);
+  double comm_s(const JobSpec& job) const;
+  double iteration_s(const JobSpec& job) const { return job.compute_s / max_speed_ + comm_s(job); }
+
+ private:
+  const ClusterSpec* cluster_;
+  const ServerSpec* best_;  // the first server of the most GPUs
+  double max_speed_ = 0;
+};
+
 // ideal_comm_s and ideal_iteration_time_s for resolve_workload (workload/trace.h), and options with them.
 IdealTimes ideal_times();
 inline ResolveOptions law_resolve_options(ResolveOptions o = {}) {

@@ -94,8 +94,20 @@ std::string replacement_model(const std::string& name, const ModelCatalogue& cat
 
 void resolve_workload(Workload& w, const ModelCatalogue& cat, const ClusterSpec& cluster,
                       const ResolveOptions& opt, std::vector<Unschedulable>* unschedulable) {
-  if (!opt.ideal.comm_s || !opt.ideal.iteration_s)
+  if (!opt.ideal.bind)
     throw InvariantError("resolve_workload: ResolveOptions::ideal is not set (exec/comm_model.h: ideal_times())");
+  const BoundIdealTimes ideal = opt.ideal.bind(cluster);
+  // GPUs on servers with at least a given GPU memory: the servers' (memory, GPUs) sorted by memory, with
+  // suffix sums, so a job's feasibility is a binary search instead of a walk over the servers.
+  std::vector<std::pair<double, long long>> by_mem;  // (gpu_mem_gb * 1024, GPUs on servers with at least that)
+  for (const auto& s : cluster.servers) by_mem.push_back({s.gpu_mem_gb * 1024.0, s.gpus});
+  std::sort(by_mem.begin(), by_mem.end());
+  for (std::size_t k = by_mem.size(); k-- > 1;) by_mem[k - 1].second += by_mem[k].second;
+  const auto gpus_with_mem = [&](double mb) -> long long {
+    const auto it = std::lower_bound(by_mem.begin(), by_mem.end(), mb,
+                                     [](const auto& e, double v) { return e.first < v; });
+    return it == by_mem.end() ? 0 : it->second;
+  };
   std::vector<JobSpec> kept;
   kept.reserve(w.jobs.size());
   for (std::size_t i = 0; i < w.jobs.size(); ++i) per_row(w, [&] {
@@ -134,13 +146,12 @@ void resolve_workload(Workload& w, const ModelCatalogue& cat, const ClusterSpec&
     if (raw.iter_time_s > 0) {
       // The trace measured this job: its isolated iteration time is the truth, communication on the
       // ideal placement is part of it.
-      j.compute_s = std::max(raw.iter_time_s - opt.ideal.comm_s(j, cluster), raw.iter_time_s * 1e-3);
+      j.compute_s = std::max(raw.iter_time_s - ideal.comm_s(j), raw.iter_time_s * 1e-3);
     }
-    if (j.iterations <= 0) j.iterations = j.duration_s / opt.ideal.iteration_s(j, cluster);
+    const double iteration_s = ideal.iteration_s(j);
+    if (j.iterations <= 0) j.iterations = j.duration_s / iteration_s;
     // Feasibility on an idle cluster: enough GPUs on servers with enough GPU memory.
-    int fit = 0;
-    for (const auto& s : cluster.servers)
-      if (s.gpu_mem_gb * 1024.0 >= j.gpu_mem_mb) fit += s.gpus;
+    const long long fit = gpus_with_mem(j.gpu_mem_mb);
     std::string why;
     if (j.num_gpus > fit)
       why = location(j.file, j.line, "num_gpus") + ": job " + j.name + " asks for " + std::to_string(j.num_gpus) +
@@ -151,7 +162,7 @@ void resolve_workload(Workload& w, const ModelCatalogue& cat, const ClusterSpec&
       if (unschedulable) unschedulable->push_back({j, why});
       return;
     }
-    const double run_s = j.iterations * opt.ideal.iteration_s(j, cluster);
+    const double run_s = j.iterations * iteration_s;
     if (!(run_s <= limits::kMaxIdealRunS))
       throw InputError(j.file, j.line, j.duration_s > 0 && !(j.iterations > 0) ? "duration" : "iterations",
                        fmt::format("job {} would run {:g} s alone on an idle cluster ({:g} iterations); at most {:g} s "

@@ -33,8 +33,13 @@ std::string detect_format(const std::string& first_line, const std::string& path
 // The execution law's iteration times on a job's ideal placement (exec/comm_model.h: ideal_times()). The
 // readers need them to turn durations into iterations, but do not call the law themselves: the caller
 // passes it in, so that src/workload stays below src/exec.
+// Bound to one cluster: what the law needs from the cluster (fastest GPU, biggest server) is found once, so a
+// job's ideal times cost O(1), not a walk over the servers.
+struct BoundIdealTimes {
+  std::function<double(const JobSpec&)> comm_s, iteration_s;
+};
 struct IdealTimes {
-  std::function<double(const JobSpec&, const ClusterSpec&)> comm_s, iteration_s;
+  std::function<BoundIdealTimes(const ClusterSpec&)> bind;
 };
 
 // What resolve_workload did to model names the catalogue lacks (reported in summary.json).
