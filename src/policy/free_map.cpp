@@ -1,53 +1,89 @@
 #include <algorithm>
+#include <memory>
 
 #include "core/error.h"
 #include "policy/plugin.h"
 
 namespace rm {
 
+namespace {
+
+// Overlays not in use, per thread: a FreeMap takes one (or makes one) and gives it back when it dies, so
+// FreeMaps alive at the same time never share one.
+std::vector<std::unique_ptr<FreeMap::Overlay>>& pool() {
+  thread_local std::vector<std::unique_ptr<FreeMap::Overlay>> p;
+  return p;
+}
+
+}  // namespace
+
 FreeMap::FreeMap(const Cluster& c)
     : spec_(&c.spec()),
       offset_(&c.gpu_offsets()),
-      count_(c.free_gpus_per_server()),
-      cpus_(c.free_cpus_per_server()),
-      mem_(c.free_mem_per_server()),
+      owners_(&c.owners()),
+      count_(&c.free_gpus_per_server()),
+      cpus_(&c.free_cpus_per_server()),
+      mem_(&c.free_mem_per_server()),
+      servers_(c.num_servers()),
       total_(c.free_gpus()) {
-  const std::vector<JobId>& own = c.owners();
-  free_.resize(own.size());
-  for (size_t k = 0; k < own.size(); ++k) free_[k] = own[k] == kNoJob;
+  auto& p = pool();
+  if (p.empty()) p.push_back(std::make_unique<Overlay>());
+  o_ = p.back().release();
+  p.pop_back();
+  const std::size_t gpus = owners_->size(), servers = static_cast<std::size_t>(servers_);
+  if (o_->free_gen.size() < gpus) {  // new entries get generation 0, older than any FreeMap's
+    o_->free_gen.resize(gpus, 0);
+    o_->free.resize(gpus);
+  }
+  if (o_->count_gen.size() < servers) {
+    o_->count_gen.resize(servers, 0);
+    o_->count.resize(servers);
+    o_->res_gen.resize(servers, 0);
+    o_->cpus.resize(servers);
+    o_->mem.resize(servers);
+  }
+  gen_ = ++o_->gen;
+}
+
+FreeMap::~FreeMap() { pool().emplace_back(o_); }
+
+void FreeMap::set_count(int s, int v) {
+  o_->count_gen[s] = gen_;
+  o_->count[s] = v;
+}
+
+void FreeMap::set_res(int s, double cpus, double mem) {
+  o_->res_gen[s] = gen_;
+  o_->cpus[s] = cpus;
+  o_->mem[s] = mem;
 }
 
 std::vector<GpuRef> FreeMap::take_from(int s, int n) const {
   std::vector<GpuRef> out;
-  const int base = (*offset_)[s], gpus = (*offset_)[s + 1] - base;
+  const int gpus = (*offset_)[s + 1] - (*offset_)[s];
   out.reserve(n);
   for (int g = 0; g < gpus && static_cast<int>(out.size()) < n; ++g)
-    if (free_[base + g]) out.push_back({s, g});
+    if (is_free({s, g})) out.push_back({s, g});
   return out;
 }
 
 void FreeMap::take(const std::vector<GpuRef>& gpus) {
   for (const auto& g : gpus) {
-    char& f = free_[(*offset_)[g.server] + g.gpu];
-    if (!f) throw InvariantError("placement chose a GPU that is not free");
-    f = 0;
-    --count_[g.server];
+    if (!is_free(g)) throw InvariantError("placement chose a GPU that is not free");
+    const int k = (*offset_)[g.server] + g.gpu;
+    o_->free_gen[k] = gen_;
+    o_->free[k] = 0;
+    set_count(g.server, free_on(g.server) - 1);
     --total_;
   }
 }
 
 void FreeMap::take_shares(const std::vector<ServerShare>& sh) {
-  for (const auto& x : sh) {
-    cpus_[x.server] -= x.cpus;
-    mem_[x.server] -= x.mem_gb;
-  }
+  for (const auto& x : sh) set_res(x.server, free_cpus(x.server) - x.cpus, free_mem_gb(x.server) - x.mem_gb);
 }
 
 void FreeMap::give_shares(const std::vector<ServerShare>& sh) {
-  for (const auto& x : sh) {
-    cpus_[x.server] += x.cpus;
-    mem_[x.server] += x.mem_gb;
-  }
+  for (const auto& x : sh) set_res(x.server, free_cpus(x.server) + x.cpus, free_mem_gb(x.server) + x.mem_gb);
 }
 
 void FreeMap::add_peers(const std::vector<const JobState*>& running) {
@@ -69,8 +105,7 @@ void FreeMap::shrink_peers(int s, double cpus, double mem) {
       if (dc <= 0 && dm <= 0) continue;
       sh.cpus -= dc;
       sh.mem_gb -= dm;
-      cpus_[s] += dc;
-      mem_[s] += dm;
+      set_res(s, free_cpus(s) + dc, free_mem_gb(s) + dm);
       cpus -= dc;
       mem -= dm;
       it->changed = true;
@@ -86,10 +121,11 @@ std::vector<ResizeDecision> FreeMap::resized() const {
 
 void FreeMap::give(const std::vector<GpuRef>& gpus) {
   for (const auto& g : gpus) {
-    char& f = free_[(*offset_)[g.server] + g.gpu];
-    if (f) throw InvariantError("GPU given back twice");
-    f = 1;
-    ++count_[g.server];
+    if (is_free(g)) throw InvariantError("GPU given back twice");
+    const int k = (*offset_)[g.server] + g.gpu;
+    o_->free_gen[k] = gen_;
+    o_->free[k] = 1;
+    set_count(g.server, free_on(g.server) + 1);
     ++total_;
   }
 }

@@ -1,6 +1,7 @@
 // The scheduler's extension points (DESIGN.md section 5). Plugins see read-only views and return
 // decisions; they never mutate engine state.
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -11,22 +12,31 @@
 
 namespace rm {
 
-// A scratch copy of which GPUs are free, for trying placements within one decision.
+// Which GPUs (and CPUs, DRAM) are free, for trying placements within one decision: the cluster's own tables
+// read through, with this decision's changes in an overlay. The overlay's arrays are reused from decision to
+// decision (a generation stamp marks what this decision wrote), so making a FreeMap costs O(1), not a copy of
+// every GPU: a pass touches what it places, whatever the cluster's size (docs/design.md, "Scale").
 class FreeMap {
  public:
   explicit FreeMap(const Cluster& c);
+  ~FreeMap();
+  FreeMap(const FreeMap&) = delete;
+  FreeMap& operator=(const FreeMap&) = delete;
   const ClusterSpec& spec() const { return *spec_; }
-  int num_servers() const { return static_cast<int>(count_.size()); }
-  int free_on(int s) const { return count_[s]; }
+  int num_servers() const { return servers_; }
+  int free_on(int s) const { return o_->count_gen[s] == gen_ ? o_->count[s] : (*count_)[s]; }
   int total_free() const { return total_; }
-  bool is_free(GpuRef g) const { return free_[(*offset_)[g.server] + g.gpu]; }
+  bool is_free(GpuRef g) const {
+    const int k = (*offset_)[g.server] + g.gpu;
+    return o_->free_gen[k] == gen_ ? o_->free[k] != 0 : (*owners_)[k] == kNoJob;
+  }
   // The first `n` free GPUs of server s, in index order.
   std::vector<GpuRef> take_from(int s, int n) const;
   void take(const std::vector<GpuRef>& gpus);
   void give(const std::vector<GpuRef>& gpus);
   // CPU cores and DRAM GB free on server s (after the shares taken in this decision).
-  double free_cpus(int s) const { return cpus_[s]; }
-  double free_mem_gb(int s) const { return mem_[s]; }
+  double free_cpus(int s) const { return o_->res_gen[s] == gen_ ? o_->cpus[s] : (*cpus_)[s]; }
+  double free_mem_gb(int s) const { return o_->res_gen[s] == gen_ ? o_->mem[s] : (*mem_)[s]; }
   void take_shares(const std::vector<ServerShare>& sh);
   void give_shares(const std::vector<ServerShare>& sh);
   // Running jobs whose CPUs and DRAM an allocation may shrink, never below their GPU-proportional share
@@ -38,13 +48,29 @@ class FreeMap {
   // Can job j's workers use server s (GPU memory)?
   bool fits_memory(const JobSpec& j, int s) const { return spec_->servers[s].gpu_mem_gb * 1024.0 >= j.gpu_mem_mb; }
 
+  // The overlay's storage, kept in a per-thread pool between FreeMaps.
+  struct Overlay {
+    std::vector<std::uint64_t> free_gen, count_gen, res_gen;
+    std::vector<char> free;
+    std::vector<int> count;
+    std::vector<double> cpus, mem;
+    std::uint64_t gen = 0;
+  };
+
  private:
+  void set_count(int s, int v);
+  void set_res(int s, double cpus, double mem);
+
   const ClusterSpec* spec_;
-  const std::vector<int>* offset_;  // the cluster's: GPU g of server s is free_[(*offset_)[s] + g]
-  std::vector<char> free_;
-  std::vector<int> count_;
-  std::vector<double> cpus_, mem_;
+  const std::vector<int>* offset_;  // the cluster's: GPU g of server s is at (*offset_)[s] + g
+  const std::vector<JobId>* owners_;
+  const std::vector<int>* count_;
+  const std::vector<double>* cpus_;
+  const std::vector<double>* mem_;
+  int servers_ = 0;
   int total_ = 0;
+  Overlay* o_;
+  std::uint64_t gen_ = 0;
   struct Peer {
     const JobState* job;
     std::vector<ServerShare> shares;
