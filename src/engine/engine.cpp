@@ -61,6 +61,7 @@ void Engine::run() {
       JobState& j = states_[next_arrival++];
       j.status = JobStatus::Queued;
       active_.push_back(&j);
+      view_.push_back(&j);
       ++queued_;
       ++events_;
       changed = true;
@@ -115,9 +116,14 @@ void Engine::complete(JobState& j) {
 }
 
 void Engine::schedule() {
-  std::erase_if(active_, [](const JobState* j) { return j->status == JobStatus::Finished; });
-  view_.assign(active_.begin(), active_.end());
-  SchedContext ctx{now_, cluster_, view_};
+  // The scheduler's view is kept in step with active_ (arrivals appended); finished jobs leave both only when
+  // some job has finished since the last pass, so a pass without one costs nothing here.
+  if (finished_ != finished_at_last_pass_) {
+    std::erase_if(active_, [](const JobState* j) { return j->status == JobStatus::Finished; });
+    view_.assign(active_.begin(), active_.end());
+    finished_at_last_pass_ = finished_;
+  }
+  SchedContext ctx{now_, cluster_, view_, queued_};
   const auto t0 = std::chrono::steady_clock::now();
   Decisions d = scheduler_.schedule(ctx);
   decision_us_.push_back(std::chrono::duration<float, std::micro>(std::chrono::steady_clock::now() - t0).count());

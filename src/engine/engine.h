@@ -66,7 +66,8 @@ class Engine {
   EngineOptions opt_;
   Time now_ = 0;
   std::vector<JobState*> active_;  // queued + running, arrival order (finished removed lazily)
-  std::vector<const JobState*> view_;
+  std::vector<const JobState*> view_;   // active_ as the scheduler sees it
+  std::int64_t finished_at_last_pass_ = 0;  // finished_ when active_ was last compacted
   std::priority_queue<Time, std::vector<Time>, std::greater<>> wakeups_;
   std::vector<SeriesRow> series_;
   std::vector<GpuStretch> stretches_;

@@ -26,7 +26,8 @@ Decisions ComposedScheduler::schedule(const SchedContext& ctx) {
   if (!opt_.preemptive && ctx.cluster.free_gpus() == 0) return d;
   // Without a waiting job there is nothing to start and nobody to preempt for: skip the sort.
   const bool anyone_waiting =
-      std::any_of(ctx.active.begin(), ctx.active.end(), [](const JobState* j) { return !j->running(); });
+      ctx.queued >= 0 ? ctx.queued > 0
+                      : std::any_of(ctx.active.begin(), ctx.active.end(), [](const JobState* j) { return !j->running(); });
   if (anyone_waiting) {
     sorted_.clear();
     for (const JobState* j : ctx.active)
@@ -41,6 +42,7 @@ Decisions ComposedScheduler::schedule(const SchedContext& ctx) {
   }
   // Wake up when a running job's key changes (2D-LAS thresholds).
   auto wake = [&](const JobState& j) { d.wake_at = std::min(d.wake_at, order_->next_change(j, ctx.now)); };
+  if (!order_->has_next_change()) return d;  // O(1) instead of a walk over every running job
   std::vector<JobId> stopped = d.preempt;
   std::sort(stopped.begin(), stopped.end());
   for (const JobState* j : ctx.active)

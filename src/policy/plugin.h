@@ -87,6 +87,8 @@ class QueueOrder {
   virtual double key(const JobState& j, Time now) const = 0;
   // When a running job's key may next change in a way that needs a new decision (kNever if not).
   virtual Time next_change(const JobState&, Time) const { return kNever; }
+  // Whether next_change() can ever return anything but kNever (lets a pass skip asking every running job).
+  virtual bool has_next_change() const { return false; }
   // Whether this order is preemptive and backfills by default.
   virtual bool default_preemptive() const { return false; }
   // Called once by the backend before the first key, with the cluster's totals.

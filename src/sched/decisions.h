@@ -28,6 +28,7 @@ struct SchedContext {
   Time now = 0;
   const Cluster& cluster;
   const std::vector<const JobState*>& active;  // queued and running jobs, in arrival order
+  long queued = -1;  // how many of them wait (-1: not counted; the engine counts them)
 };
 
 struct StartDecision {

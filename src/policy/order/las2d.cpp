@@ -17,6 +17,7 @@ class Las2d final : public QueueOrder {
     const double a = j.attained_gpu_s(now);
     return static_cast<double>(std::upper_bound(thresholds_.begin(), thresholds_.end(), a) - thresholds_.begin());
   }
+  bool has_next_change() const override { return true; }
   Time next_change(const JobState& j, Time now) const override {
     const double a = j.attained_gpu_s(now);
     auto it = std::upper_bound(thresholds_.begin(), thresholds_.end(), a);
