@@ -13,7 +13,7 @@ namespace rm::fuzz {
 namespace {
 
 constexpr long kMaxJobs = 40;            // the bounded simulation: at most this many jobs
-constexpr double kMaxTaskIterations = 2e5;  // the task model's cost follows iterations: bigger runs use rate
+constexpr double kMaxTaskIterations = 5e4;  // the task model's cost follows iterations: fewer jobs beyond
 
 std::string scratch(const std::string& ext) {
   return "/tmp/rm-fuzz-" + std::to_string(getpid()) + ext;
@@ -28,19 +28,22 @@ std::string write(const std::string& ext, const std::uint8_t* data, std::size_t 
 
 // simulate() with a bad input is an InputError, which is fine; everything else propagates.
 void simulate_bounded(SimConfig cfg) {
-  cfg.max_jobs = kMaxJobs;
+  if (cfg.max_jobs == 0 || cfg.max_jobs > kMaxJobs) cfg.max_jobs = kMaxJobs;
   cfg.skip_unschedulable = true;
   try {
-    if (cfg.exec == "task") {  // check the work first: the task model simulates every iteration
+    if (resolve_exec(cfg) == "task") {  // the task model simulates every iteration: keep as many jobs as fit
       SimConfig dry = cfg;
       dry.dry_run = true;
       const auto r = simulate(dry);
       double iterations = 0;
-      for (const auto& j : r->workload.jobs) iterations += j.iterations;
-      if (iterations > kMaxTaskIterations) {
-        cfg.exec = "rate";
-        cfg.policy = "srsf";
+      long keep = 0;
+      for (const auto& j : r->workload.jobs) {
+        iterations += j.iterations;
+        if (iterations > kMaxTaskIterations) break;
+        ++keep;
       }
+      if (keep == 0) return;  // one job is already too much work for a fuzzing run
+      cfg.max_jobs = keep;
     }
     simulate(cfg);
   } catch (const InputError&) {
