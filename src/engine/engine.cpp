@@ -123,7 +123,7 @@ void Engine::schedule() {
     view_.assign(active_.begin(), active_.end());
     finished_at_last_pass_ = finished_;
   }
-  SchedContext ctx{now_, cluster_, view_, queued_};
+  SchedContext ctx{now_, cluster_, view_, queued_, true};
   const auto t0 = std::chrono::steady_clock::now();
   Decisions d = scheduler_.schedule(ctx);
   decision_us_.push_back(std::chrono::duration<float, std::micro>(std::chrono::steady_clock::now() - t0).count());

@@ -5,6 +5,11 @@
 #include "policy/allocation/allocations.h"
 
 namespace rm {
+namespace {
+const JobState* pass_job(const std::pair<double, const JobState*>& p) { return p.second; }
+template <class W>
+const JobState* pass_job(const W& w) { return w.job; }
+}  // namespace
 
 ComposedScheduler::ComposedScheduler(std::string name, std::unique_ptr<QueueOrder> order,
                                      std::unique_ptr<Placement> placement, ComposedOptions opt,
@@ -28,7 +33,12 @@ Decisions ComposedScheduler::schedule(const SchedContext& ctx) {
   const bool anyone_waiting =
       ctx.queued >= 0 ? ctx.queued > 0
                       : std::any_of(ctx.active.begin(), ctx.active.end(), [](const JobState* j) { return !j->running(); });
-  if (anyone_waiting) {
+  const bool indexed = ctx.arrivals_appended && !opt_.preemptive && order_->key_fixed_while_waiting();
+  if (anyone_waiting && indexed) {
+    sync_index(ctx);
+    schedule_nonpreemptive(ctx, d, index_);
+    for (const JobState* j : started_) index_.erase({order_->key(*j, ctx.now), j->spec->submit, j->id(), j});
+  } else if (anyone_waiting) {
     sorted_.clear();
     for (const JobState* j : ctx.active)
       if (opt_.preemptive || !j->running()) sorted_.emplace_back(order_->key(*j, ctx.now), j);
@@ -38,7 +48,7 @@ Decisions ComposedScheduler::schedule(const SchedContext& ctx) {
       return a.second->id() < b.second->id();
     });
     if (opt_.preemptive) schedule_preemptive(ctx, d);
-    else schedule_nonpreemptive(ctx, d);
+    else schedule_nonpreemptive(ctx, d, sorted_);
   }
   // Wake up when a running job's key changes (2D-LAS thresholds).
   auto wake = [&](const JobState& j) { d.wake_at = std::min(d.wake_at, order_->next_change(j, ctx.now)); };
@@ -51,7 +61,19 @@ Decisions ComposedScheduler::schedule(const SchedContext& ctx) {
   return d;
 }
 
-void ComposedScheduler::schedule_nonpreemptive(const SchedContext& ctx, Decisions& d) {
+// Jobs arrive in id order and are appended to the active list, so those not yet in the index are at its end.
+void ComposedScheduler::sync_index(const SchedContext& ctx) {
+  auto it = ctx.active.end();
+  while (it != ctx.active.begin() && (*(it - 1))->id() >= next_id_) --it;
+  for (; it != ctx.active.end(); ++it) {
+    const JobState* j = *it;
+    if (!j->running()) index_.insert({order_->key(*j, ctx.now), j->spec->submit, j->id(), j});
+    next_id_ = j->id() + 1;
+  }
+}
+
+template <class List>
+void ComposedScheduler::schedule_nonpreemptive(const SchedContext& ctx, Decisions& d, const List& waiting) {
   FreeMap free(ctx.cluster);
   if (allocation_) {
     std::vector<const JobState*> running;
@@ -59,7 +81,8 @@ void ComposedScheduler::schedule_nonpreemptive(const SchedContext& ctx, Decision
       if (j->running()) running.push_back(j);
     free.add_peers(running);
   }
-  for (const auto& [key, j] : sorted_) {
+  for (const auto& w : waiting) {
+    const JobState* j = pass_job(w);
     if (free.total_free() == 0) break;
     auto gpus = placement_->place(*j, free);
     if (gpus) {

@@ -2,6 +2,7 @@
 // backfilling (docs/policies.md), and optionally a CPU/DRAM allocation (fair, greedy, tune).
 #pragma once
 #include <memory>
+#include <set>
 
 #include "policy/plugin.h"
 
@@ -22,7 +23,9 @@ class ComposedScheduler final : public Scheduler {
   Decisions schedule(const SchedContext& ctx) override;
 
  private:
-  void schedule_nonpreemptive(const SchedContext& ctx, Decisions& d);
+  template <class List>
+  void schedule_nonpreemptive(const SchedContext& ctx, Decisions& d, const List& waiting);
+  void sync_index(const SchedContext& ctx);
   void schedule_preemptive(const SchedContext& ctx, Decisions& d);
   std::string name_;
   std::unique_ptr<QueueOrder> order_;
@@ -32,6 +35,21 @@ class ComposedScheduler final : public Scheduler {
   bool bound_ = false;
   std::vector<std::pair<double, const JobState*>> sorted_;  // scratch
   std::vector<const JobState*> started_;                   // scratch
+  // Non-preemptive, with a key fixed while jobs wait (fifo, sjf, shortest): the waiting jobs in pass order,
+  // kept across passes (arrivals added, started jobs removed), so a pass does not key and sort them all.
+  struct Waiting {
+    double key;
+    Time submit;
+    JobId id;
+    const JobState* job;
+    bool operator<(const Waiting& o) const {
+      if (key != o.key) return key < o.key;
+      if (submit != o.submit) return submit < o.submit;
+      return id < o.id;
+    }
+  };
+  std::set<Waiting> index_;
+  JobId next_id_ = 0;  // jobs with a smaller id have been added to the index
 };
 
 }  // namespace rm

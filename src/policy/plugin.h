@@ -89,6 +89,9 @@ class QueueOrder {
   virtual Time next_change(const JobState&, Time) const { return kNever; }
   // Whether next_change() can ever return anything but kNever (lets a pass skip asking every running job).
   virtual bool has_next_change() const { return false; }
+  // Whether a waiting job's key never changes while it waits (it depends on the job alone, not on `now`):
+  // a non-preemptive scheduler may then keep its waiting jobs in an index across passes.
+  virtual bool key_fixed_while_waiting() const { return false; }
   // Whether this order is preemptive and backfills by default.
   virtual bool default_preemptive() const { return false; }
   // Called once by the backend before the first key, with the cluster's totals.

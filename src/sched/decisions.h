@@ -29,6 +29,9 @@ struct SchedContext {
   const Cluster& cluster;
   const std::vector<const JobState*>& active;  // queued and running jobs, in arrival order
   long queued = -1;  // how many of them wait (-1: not counted; the engine counts them)
+  // The simulator's promise: ids are dense in arrival order, new arrivals are appended to `active`, and only
+  // the scheduler's own decisions start or stop a job. A scheduler may then keep state across passes.
+  bool arrivals_appended = false;
 };
 
 struct StartDecision {

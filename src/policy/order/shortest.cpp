@@ -6,6 +6,7 @@ namespace {
 class Shortest final : public QueueOrder {
  public:
   std::string name() const override { return "shortest"; }
+  bool key_fixed_while_waiting() const override { return true; }
   double key(const JobState& j, Time) const override { return j.total_time_s(); }
 };
 }  // namespace

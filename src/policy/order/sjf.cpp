@@ -6,6 +6,7 @@ namespace {
 class Sjf final : public QueueOrder {
  public:
   std::string name() const override { return "sjf"; }
+  bool key_fixed_while_waiting() const override { return true; }
   double key(const JobState& j, Time) const override { return j.spec->num_gpus; }
 };
 }  // namespace
