@@ -109,7 +109,7 @@ void run_planner(const SimConfig& cfg, SimResult& r) {
   opt.horizon = pp.get_double("horizon", 1200);
   opt.u = pp.get_double("u", 1);
   const double lambda = pp.get_double("lambda", 1);
-  opt.kappa = static_cast<int>(pp.get_double("kappa", 0));
+  opt.kappa = pp.get_int("kappa", 0, 0, 1'000'000);
   const std::string model = pp.get_string("model", "abstract");
   if (model != "abstract" && model != "physical")
     throw InputError("--policy", 0, part.name + ":model", "must be abstract or physical");

@@ -448,7 +448,7 @@ std::unique_ptr<Scheduler> make_a_srpt(const std::string& name, PluginParams& p)
   o.preemptive = name == "a-srpt-p";
   o.backfill = first_of("backfill", "easy", "off");
   o.map = first_of("placement", "map", "first-fit");
-  o.refine = static_cast<int>(p.get_double("refine", 2));
+  o.refine = p.get_int("refine", 2, 0, 1'000'000);
   o.size_min = !first_of("size", "max", "min");
   o.sjf = !first_of("vm", "on", "off");
   o.eager = p.get_double("eager", 0) != 0 || o.sjf;

@@ -1,5 +1,7 @@
 #include "policy/params.h"
 
+#include <cmath>
+
 #include "core/error.h"
 #include "workload/parse_util.h"
 
@@ -10,6 +12,14 @@ double PluginParams::get_double(const std::string& key, double dflt) {
   auto it = kv_.find(key);
   if (it == kv_.end()) return dflt;
   return parse_double(it->second, "--policy", 0, plugin_ + ":" + key);
+}
+
+int PluginParams::get_int(const std::string& key, int dflt, int lo, int hi) {
+  const double v = get_double(key, dflt);
+  if (!(v >= lo && v <= hi) || v != std::floor(v))
+    throw InputError("--policy", 0, plugin_ + ":" + key,
+                     "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return static_cast<int>(v);
 }
 
 std::string PluginParams::get_string(const std::string& key, const std::string& dflt) {

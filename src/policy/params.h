@@ -21,6 +21,8 @@ class PluginParams {
       : plugin_(std::move(plugin)), kv_(std::move(kv)), seed_(seed) {}
   std::uint64_t seed() const { return seed_; }
   double get_double(const std::string& key, double dflt);
+  // An integer parameter in [lo, hi]; anything else (1.5, 1e300) is an error naming plugin:key.
+  int get_int(const std::string& key, int dflt, int lo, int hi);
   std::string get_string(const std::string& key, const std::string& dflt);
   std::vector<double> get_list(const std::string& key, std::vector<double> dflt);
   // Throws InputError if a given key was never asked for (a typo).

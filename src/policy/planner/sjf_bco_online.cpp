@@ -85,7 +85,7 @@ class SjfBcoOnline : public Scheduler {
 
 std::unique_ptr<Scheduler> make_sjf_bco_online(PluginParams& p) {
   PlanOptions opt;
-  opt.kappa = static_cast<int>(p.get_double("kappa", 0));
+  opt.kappa = p.get_int("kappa", 0, 0, 1'000'000);
   opt.u = p.get_double("u", 1);
   const double lambda = p.get_double("lambda", 1);
   if (opt.kappa < 0 || !(opt.u > 0) || !(lambda >= 1))

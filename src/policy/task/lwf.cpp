@@ -108,8 +108,7 @@ class Lwf : public TaskPlacement {
 }  // namespace
 
 std::unique_ptr<TaskPlacement> make_lwf(PluginParams& p) {
-  const double k = p.get_double("kappa", 2);
-  if (!(k >= 1) || k != static_cast<int>(k)) throw InputError("--policy", 0, "lwf:kappa", "must be an integer >= 1");
+  const int k = p.get_int("kappa", 2, 1, 1'000'000);
   const std::string h = p.get_string("history", "auto");
   if (h != "auto" && h != "true" && h != "false")
     throw InputError("--policy", 0, "lwf:history", "must be auto, true or false");
@@ -117,7 +116,7 @@ std::unique_ptr<TaskPlacement> make_lwf(PluginParams& p) {
   if (beta < 0) throw InputError("--policy", 0, "lwf:beta", "must be > 0");
   const std::string nic = p.get_string("nic", "false");
   if (nic != "true" && nic != "false") throw InputError("--policy", 0, "lwf:nic", "must be true or false");
-  return std::make_unique<Lwf>(static_cast<int>(k), h == "auto" ? -1 : h == "true", beta, nic == "true");
+  return std::make_unique<Lwf>(k, h == "auto" ? -1 : h == "true", beta, nic == "true");
 }
 
 }  // namespace rm::task

@@ -39,7 +39,7 @@ std::string placement_alias(const std::string& name) {
 // The authors' "<queue>-<placement>-<key>-<thres>-<adaDual>", expanded to parts; empty if not one.
 std::string expand_authors(const std::string& s) {
   const auto f = split_simple(s, '-');
-  if (f.size() != 5 || !all_digits(f[3]) || (f[4] != "true" && f[4] != "false")) return "";
+  if (f.size() != 5 || !all_digits(f[3]) || f[3].size() > 6 || (f[4] != "true" && f[4] != "false")) return "";
   std::string placement = f[1] == "random" ? "random" : placement_alias(f[1]);
   if (all_digits(f[1])) placement = "lwf:kappa=" + f[1];
   if (placement.empty()) return "";
