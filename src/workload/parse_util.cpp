@@ -70,7 +70,7 @@ double parse_double(const std::string& raw, const std::string& file, long line, 
   char* end = nullptr;
   errno = 0;
   const double v = std::strtod(s.c_str(), &end);
-  if (end != s.c_str() + s.size() || !std::isfinite(v) || (errno == ERANGE && std::fabs(v) > 1))
+  if (end != s.c_str() + s.size() || !std::isfinite(v))  // an overflow reads as inf (ERANGE); an underflow as 0
     throw InputError(file, line, field,
                      end == s.c_str() + s.size() ? "'" + s + "' is out of range (too large for a number)"
                                                  : "'" + s + "' is not a number");
