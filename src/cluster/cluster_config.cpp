@@ -59,10 +59,10 @@ void check_unique_keys(const YAML::Node& n, const std::string& src) {
 }
 
 void check_keys(const YAML::Node& map, const std::set<std::string>& known, const std::string& src,
-                const std::string& path) {
+                const std::string& path, const std::string& what = "unknown field") {
   for (const auto& kv : map) {
     const std::string k = kv.first.IsScalar() ? kv.first.Scalar() : "<non-scalar key>";
-    if (!known.count(k)) throw InputError(src, line_of(kv.first), path + k, "unknown field");
+    if (!known.count(k)) throw InputError(src, line_of(kv.first), path + k, what);
   }
 }
 
@@ -142,11 +142,7 @@ ClusterSpec parse_cluster_yaml_checked(const std::string& text, const std::strin
     const YAML::Node g = servers[i];
     const std::string p = "servers[" + std::to_string(i) + "].";
     if (!g.IsMap()) throw InputError(src, line_of(g), p, "expected a mapping");
-    for (const auto& kv : g) {
-      const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "<non-scalar key>";
-      if (!kServerKeys.count(key))
-        throw InputError(src, line_of(kv.first), p + key, "unknown server field");
-    }
+    check_keys(g, kServerKeys, src, p, "unknown server field");
     ServerSpec s;
     const int count = get<int>(g, "count", 1, src, p);
     if (count < 1) throw InputError(src, line_of(g["count"]), p + "count", "must be >= 1");
