@@ -61,7 +61,6 @@ void Engine::run() {
       JobState& j = states_[next_arrival++];
       j.status = JobStatus::Queued;
       active_.push_back(&j);
-      view_.push_back(&j);
       ++queued_;
       ++events_;
       changed = true;
@@ -112,18 +111,16 @@ void Engine::complete(JobState& j) {
   j.servers.clear();
   --running_;
   ++finished_;
+  ++finished_in_active_;
   ++events_;
 }
 
 void Engine::schedule() {
-  // The scheduler's view is kept in step with active_ (arrivals appended); finished jobs leave both only when
-  // some job has finished since the last pass, so a pass without one costs nothing here.
-  if (finished_ != finished_at_last_pass_) {
+  if (finished_in_active_ > 64 && 2 * finished_in_active_ > active_.size()) {
     std::erase_if(active_, [](const JobState* j) { return j->status == JobStatus::Finished; });
-    view_.assign(active_.begin(), active_.end());
-    finished_at_last_pass_ = finished_;
+    finished_in_active_ = 0;
   }
-  SchedContext ctx{now_, cluster_, view_, queued_, true};
+  SchedContext ctx{now_, cluster_, ActiveJobs(active_), queued_, true};
   const auto t0 = std::chrono::steady_clock::now();
   Decisions d = scheduler_.schedule(ctx);
   decision_us_.push_back(std::chrono::duration<float, std::micro>(std::chrono::steady_clock::now() - t0).count());

@@ -460,7 +460,7 @@ int SlurmBackend::step(double now_s) {
   for (JobId i : order) active.push_back(&states_[i]);
   if (queued > 0) {
     const auto t0 = std::chrono::steady_clock::now();
-    const SchedContext ctx{at(now_s), c, active};
+    const SchedContext ctx{at(now_s), c, ActiveJobs(active)};
     Decisions d = scheduler_->schedule(ctx);
     decision_us_.push_back(static_cast<float>(
         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count()));

@@ -64,7 +64,7 @@ Decisions ComposedScheduler::schedule(const SchedContext& ctx) {
 // Jobs arrive in id order and are appended to the active list, so those not yet in the index are at its end.
 void ComposedScheduler::sync_index(const SchedContext& ctx) {
   auto it = ctx.active.end();
-  while (it != ctx.active.begin() && (*(it - 1))->id() >= next_id_) --it;
+  while (it != ctx.active.begin() && (*std::prev(it))->id() >= next_id_) --it;
   for (; it != ctx.active.end(); ++it) {
     const JobState* j = *it;
     if (!j->running()) index_.insert({order_->key(*j, ctx.now), j->spec->submit, j->id(), j});

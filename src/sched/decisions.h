@@ -2,6 +2,7 @@
 // the cluster and of the active jobs) and what it returns. Every backend produces the views and applies
 // the decisions: the job-level engine, and later a live cluster manager. Policies never see a backend.
 #pragma once
+#include <iterator>
 #include <vector>
 
 #include "cluster/cluster.h"
@@ -23,11 +24,67 @@ inline ClusterTotals totals_of(const ClusterSpec& c) {
   return t;
 }
 
+// The queued and running jobs, in arrival order: a view of a backend's list that may still hold finished jobs
+// (the job-level engine compacts its list only when they are many, so a finish costs O(1) amortised, not
+// O(active)); iteration skips them. Bidirectional: a scheduler may walk back from the end (the newest).
+class ActiveJobs {
+ public:
+  using List = std::vector<const JobState*>;
+  class iterator {
+   public:
+    using iterator_category = std::bidirectional_iterator_tag;
+    using value_type = const JobState*;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const JobState* const*;
+    using reference = const JobState* const&;
+    iterator() = default;
+    iterator(List::const_iterator it, List::const_iterator end) : it_(it), end_(end) {
+      skip_forward();
+    }
+    reference operator*() const { return *it_; }
+    iterator& operator++() {
+      ++it_;
+      skip_forward();
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator t = *this;
+      ++*this;
+      return t;
+    }
+    iterator& operator--() {  // not at begin(): a job that is not finished lies before
+      do --it_;
+      while ((*it_)->status == JobStatus::Finished);
+      return *this;
+    }
+    iterator operator--(int) {
+      iterator t = *this;
+      --*this;
+      return t;
+    }
+    bool operator==(const iterator& o) const { return it_ == o.it_; }
+
+   private:
+    void skip_forward() {
+      while (it_ != end_ && (*it_)->status == JobStatus::Finished) ++it_;
+    }
+    List::const_iterator it_, end_;
+  };
+  // `list` must outlive the view. Finished jobs in it are skipped.
+  explicit ActiveJobs(const List& list) : list_(&list) {}
+  iterator begin() const { return {list_->begin(), list_->end()}; }
+  iterator end() const { return {list_->end(), list_->end()}; }
+  bool empty() const { return begin() == end(); }
+
+ private:
+  const List* list_;
+};
+
 // What the scheduler sees at a decision point.
 struct SchedContext {
   Time now = 0;
   const Cluster& cluster;
-  const std::vector<const JobState*>& active;  // queued and running jobs, in arrival order
+  ActiveJobs active;  // queued and running jobs, in arrival order
   long queued = -1;  // how many of them wait (-1: not counted; the engine counts them)
   // The simulator's promise: ids are dense in arrival order, new arrivals are appended to `active`, and only
   // the scheduler's own decisions start or stop a job. A scheduler may then keep state across passes.
