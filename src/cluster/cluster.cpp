@@ -1,5 +1,6 @@
 #include "cluster/cluster.h"
 
+#include <algorithm>
 #include <string>
 
 #include "core/error.h"
@@ -24,6 +25,17 @@ Cluster::Cluster(ClusterSpec spec) : spec_(std::move(spec)) {
   offset_.push_back(total_gpus_);
   owner_.assign(total_gpus_, kNoJob);
   free_total_ = total_gpus_;
+  int most = 0;
+  for (const auto& s : spec_.servers) most = std::max(most, s.gpus);
+  by_free_.resize(static_cast<std::size_t>(most) + 1);
+  for (auto& b : by_free_) b.resize(num_servers());
+  for (int s = 0; s < num_servers(); ++s) by_free_[free_per_server_[s]].set(s, true);
+}
+
+void Cluster::set_free(int server, int n) {
+  by_free_[free_per_server_[server]].set(server, false);
+  free_per_server_[server] = n;
+  by_free_[n].set(server, true);
 }
 
 int Cluster::index(GpuRef g) const {
@@ -64,7 +76,7 @@ void Cluster::allocate(JobId job, const std::vector<GpuRef>& gpus) {
     if (owner_[k] != kNoJob) {
       for (std::size_t j = 0; j < i; ++j) {  // roll back so the cluster stays consistent
         owner_[index(gpus[j])] = kNoJob;
-        ++free_per_server_[gpus[j].server];
+        set_free(gpus[j].server, free_per_server_[gpus[j].server] + 1);
         ++free_total_;
       }
       throw InvariantError("GPU " + std::to_string(gpus[i].server) + "/" +
@@ -72,7 +84,7 @@ void Cluster::allocate(JobId job, const std::vector<GpuRef>& gpus) {
                            std::to_string(owner_[k]) + ", asked for by job " + std::to_string(job));
     }
     owner_[k] = job;
-    --free_per_server_[gpus[i].server];
+    set_free(gpus[i].server, free_per_server_[gpus[i].server] - 1);
     --free_total_;
   }
 }
@@ -85,7 +97,7 @@ void Cluster::release(JobId job, const std::vector<GpuRef>& gpus) {
                            std::to_string(g.server) + "/" + std::to_string(g.gpu) +
                            " it does not hold");
     owner_[k] = kNoJob;
-    ++free_per_server_[g.server];
+    set_free(g.server, free_per_server_[g.server] + 1);
     ++free_total_;
   }
 }

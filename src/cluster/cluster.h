@@ -1,5 +1,6 @@
 // The cluster: servers with capacities, and who holds which GPU. Refuses to double-book.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -59,6 +60,43 @@ struct ServerShare {
   double cpus = 0, mem_gb = 0;
 };
 
+// A set of server indexes as bits: next(from) is the smallest member >= from (or the set's size if none), in
+// O(1) per 64 servers passed.
+class ServerBits {
+ public:
+  void resize(int n) { n_ = n, words_.assign((n + 63) / 64, 0); }
+  void set(int s, bool on) {
+    if (on) words_[s >> 6] |= std::uint64_t{1} << (s & 63);
+    else words_[s >> 6] &= ~(std::uint64_t{1} << (s & 63));
+  }
+  bool has(int s) const { return (words_[s >> 6] >> (s & 63)) & 1; }
+  // The smallest non-member >= from (or the size).
+  int next_absent(int from) const {
+    if (from >= n_) return n_;
+    std::size_t w = static_cast<std::size_t>(from) >> 6;
+    std::uint64_t bits = ~words_[w] & (~std::uint64_t{0} << (from & 63));
+    while (bits == 0) {
+      if (++w >= words_.size()) return n_;
+      bits = ~words_[w];
+    }
+    return std::min(n_, static_cast<int>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))));
+  }
+  int next(int from) const {
+    if (from >= n_) return n_;
+    std::size_t w = static_cast<std::size_t>(from) >> 6;
+    std::uint64_t bits = words_[w] & (~std::uint64_t{0} << (from & 63));
+    while (bits == 0) {
+      if (++w >= words_.size()) return n_;
+      bits = words_[w];
+    }
+    return static_cast<int>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
+  }
+
+ private:
+  int n_ = 0;
+  std::vector<std::uint64_t> words_;
+};
+
 // Allocation bookkeeping. Every GPU is owned by at most one job (rate model; GPU sharing by
 // memory belongs to the task model, which keeps its own tables).
 class Cluster {
@@ -80,6 +118,10 @@ class Cluster {
   const std::vector<int>& free_gpus_per_server() const { return free_per_server_; }
   const std::vector<double>& free_cpus_per_server() const { return free_cpus_; }
   const std::vector<double>& free_mem_per_server() const { return free_mem_; }
+  // The servers with exactly c free GPUs, c = 0 .. the most GPUs of a server (placements find the first
+  // server with a free GPU, or the fullest that holds n, without a walk over every server).
+  const ServerBits& servers_with_free(int c) const { return by_free_[c]; }
+  int max_server_gpus() const { return static_cast<int>(by_free_.size()) - 1; }
 
   // Throws InvariantError if any GPU is already owned (no double-booking) or out of range.
   void allocate(JobId job, const std::vector<GpuRef>& gpus);
@@ -94,7 +136,9 @@ class Cluster {
 
  private:
   int index(GpuRef g) const;
+  void set_free(int server, int n);
   ClusterSpec spec_;
+  std::vector<ServerBits> by_free_;
   std::vector<int> offset_;
   std::vector<JobId> owner_;
   std::vector<int> free_per_server_;

@@ -112,6 +112,7 @@ void Engine::complete(JobState& j) {
   --running_;
   ++finished_;
   ++finished_in_active_;
+  finished_since_pass_.push_back(&j);
   ++events_;
 }
 
@@ -120,10 +121,11 @@ void Engine::schedule() {
     std::erase_if(active_, [](const JobState* j) { return j->status == JobStatus::Finished; });
     finished_in_active_ = 0;
   }
-  SchedContext ctx{now_, cluster_, ActiveJobs(active_), queued_, true};
+  SchedContext ctx{now_, cluster_, ActiveJobs(active_), queued_, true, finished_since_pass_};
   const auto t0 = std::chrono::steady_clock::now();
   Decisions d = scheduler_.schedule(ctx);
   decision_us_.push_back(std::chrono::duration<float, std::micro>(std::chrono::steady_clock::now() - t0).count());
+  finished_since_pass_.clear();
   apply(d);
 }
 

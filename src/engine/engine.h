@@ -69,6 +69,7 @@ class Engine {
   // Finished jobs leave it in a batch once they are more than half of it: a finish costs O(1) amortised.
   std::vector<const JobState*> active_;
   std::size_t finished_in_active_ = 0;
+  std::vector<const JobState*> finished_since_pass_;  // SchedContext::finished
   std::priority_queue<Time, std::vector<Time>, std::greater<>> wakeups_;
   std::vector<SeriesRow> series_;
   std::vector<GpuStretch> stretches_;

@@ -41,9 +41,9 @@ RoundPolicy parse_round_policy(const std::string& policy, std::uint64_t seed) {
                      "the round model places with first-fit (default) or consolidated (Synergy's FIRST_FIT over GPUs, "
                      "CPUs and memory), not " + place);
   p.consolidated = place == "consolidated";
-  if (parts.preempt >= 0 || parts.backfill >= 0)
+  if (parts.preempt >= 0 || parts.backfill >= 0 || parts.full_sort)
     throw InputError("--policy", 0, policy,
-                     "preempt/backfill flags do not apply to the round model: it re-allocates every job at each "
+                     "preempt/backfill/full-sort flags do not apply to the round model: it re-allocates every job at each "
                      "round boundary and passes over every waiting job");
   return p;
 }

@@ -289,7 +289,7 @@ class ASrpt final : public Scheduler {
     free.take(m.gpus);
     a.where = Where::Running;
     running_.push_back(a.st->id());
-    d.start.push_back({a.st->id(), std::move(m.gpus)});
+    d.start.push_back({a.st->id(), std::move(m.gpus), {}});
   }
 
   // List scheduling in virtual-completion order (spec A.5 DISPATCH): start the list's head while it fits;

@@ -1,15 +1,12 @@
 #include "policy/composed_scheduler.h"
 
 #include <algorithm>
+#include <climits>
+#include <queue>
 
 #include "policy/allocation/allocations.h"
 
 namespace rm {
-namespace {
-const JobState* pass_job(const std::pair<double, const JobState*>& p) { return p.second; }
-template <class W>
-const JobState* pass_job(const W& w) { return w.job; }
-}  // namespace
 
 ComposedScheduler::ComposedScheduler(std::string name, std::unique_ptr<QueueOrder> order,
                                      std::unique_ptr<Placement> placement, ComposedOptions opt,
@@ -27,17 +24,27 @@ Decisions ComposedScheduler::schedule(const SchedContext& ctx) {
     order_->bind(totals_of(ctx.cluster.spec()));
     bound_ = true;
   }
+  // Waiting jobs can be indexed across passes when their keys stand still while they wait; running ones too,
+  // for a preemptive pass, when their keys move in a known way (docs/design.md, "Scale").
+  const bool keyed = ctx.arrivals_appended && !opt_.full_sort && order_->key_fixed_while_waiting();
+  if (opt_.preemptive && keyed && !allocation_ && order_->running_key() != QueueOrder::RunningKey::Moves) {
+    schedule_preemptive_indexed(ctx, d);
+    return d;
+  }
   // Nothing can change without free GPUs or preemption.
   if (!opt_.preemptive && ctx.cluster.free_gpus() == 0) return d;
   // Without a waiting job there is nothing to start and nobody to preempt for: skip the sort.
   const bool anyone_waiting =
       ctx.queued >= 0 ? ctx.queued > 0
                       : std::any_of(ctx.active.begin(), ctx.active.end(), [](const JobState* j) { return !j->running(); });
-  const bool indexed = ctx.arrivals_appended && !opt_.preemptive && order_->key_fixed_while_waiting();
-  if (anyone_waiting && indexed) {
-    sync_index(ctx);
-    schedule_nonpreemptive(ctx, d, index_);
-    for (const JobState* j : started_) index_.erase({order_->key(*j, ctx.now), j->spec->submit, j->id(), j});
+  if (anyone_waiting && keyed && !opt_.preemptive) {
+    sync_waiting(ctx);
+    WaitingIndex::Walk walk(waiting_);
+    schedule_nonpreemptive(ctx, d, [&](int budget) {
+      const PassKey* k = walk.next(budget);
+      return k ? k->job : nullptr;
+    });
+    for (const JobState* j : started_) waiting_.erase(*j, order_->key(*j, ctx.now));
   } else if (anyone_waiting) {
     sorted_.clear();
     for (const JobState* j : ctx.active)
@@ -47,8 +54,12 @@ Decisions ComposedScheduler::schedule(const SchedContext& ctx) {
       if (a.second->spec->submit != b.second->spec->submit) return a.second->spec->submit < b.second->spec->submit;
       return a.second->id() < b.second->id();
     });
-    if (opt_.preemptive) schedule_preemptive(ctx, d);
-    else schedule_nonpreemptive(ctx, d, sorted_);
+    if (opt_.preemptive) {
+      schedule_preemptive(ctx, d);
+    } else {
+      std::size_t i = 0;
+      schedule_nonpreemptive(ctx, d, [&](int) { return i < sorted_.size() ? sorted_[i++].second : nullptr; });
+    }
   }
   // Wake up when a running job's key changes (2D-LAS thresholds).
   auto wake = [&](const JobState& j) { d.wake_at = std::min(d.wake_at, order_->next_change(j, ctx.now)); };
@@ -62,18 +73,18 @@ Decisions ComposedScheduler::schedule(const SchedContext& ctx) {
 }
 
 // Jobs arrive in id order and are appended to the active list, so those not yet in the index are at its end.
-void ComposedScheduler::sync_index(const SchedContext& ctx) {
+void ComposedScheduler::sync_waiting(const SchedContext& ctx) {
   auto it = ctx.active.end();
   while (it != ctx.active.begin() && (*std::prev(it))->id() >= next_id_) --it;
   for (; it != ctx.active.end(); ++it) {
     const JobState* j = *it;
-    if (!j->running()) index_.insert({order_->key(*j, ctx.now), j->spec->submit, j->id(), j});
+    if (!j->running()) waiting_.insert(*j, order_->key(*j, ctx.now));
     next_id_ = j->id() + 1;
   }
 }
 
-template <class List>
-void ComposedScheduler::schedule_nonpreemptive(const SchedContext& ctx, Decisions& d, const List& waiting) {
+template <class Source>
+void ComposedScheduler::schedule_nonpreemptive(const SchedContext& ctx, Decisions& d, Source&& next) {
   FreeMap free(ctx.cluster);
   if (allocation_) {
     std::vector<const JobState*> running;
@@ -81,8 +92,8 @@ void ComposedScheduler::schedule_nonpreemptive(const SchedContext& ctx, Decision
       if (j->running()) running.push_back(j);
     free.add_peers(running);
   }
-  for (const auto& w : waiting) {
-    const JobState* j = pass_job(w);
+  // With backfill, a job asking for more GPUs than are free cannot be placed: the source may pass over it.
+  while (const JobState* j = next(opt_.backfill ? free.total_free() : INT_MAX)) {
     if (free.total_free() == 0) break;
     auto gpus = placement_->place(*j, free);
     if (gpus) {
@@ -115,22 +126,31 @@ void ComposedScheduler::schedule_preemptive(const SchedContext& ctx, Decisions& 
       break;
     }
   }
-  // 2. Free the GPUs of running jobs that were not chosen, then place the chosen waiting jobs.
-  FreeMap free(ctx.cluster);
-  std::vector<const JobState*> victims;
-  for (std::size_t i = 0; i < sorted_.size(); ++i)
-    if (!chosen[i] && sorted_[i].second->running()) {
-      victims.push_back(sorted_[i].second);
-      free.give(sorted_[i].second->gpus);
-      free.give_shares(sorted_[i].second->shares);
-    }
+  std::vector<const JobState*> victims, starters;
   for (std::size_t i = 0; i < sorted_.size(); ++i) {
     const JobState* j = sorted_[i].second;
-    if (!chosen[i] || j->running()) continue;
+    if (!chosen[i] && j->running()) victims.push_back(j);
+    if (chosen[i] && !j->running()) starters.push_back(j);
+  }
+  preempt_and_start(ctx, d, victims, starters);
+}
+
+// Steps 2 and 3 of a preemptive pass, and 4 where CPUs and DRAM are allocated (then `sorted_` holds every
+// active job in pass order).
+void ComposedScheduler::preempt_and_start(const SchedContext& ctx, Decisions& d,
+                                          const std::vector<const JobState*>& victims,
+                                          const std::vector<const JobState*>& starters) {
+  // 2. Free the GPUs of running jobs that were not chosen, then place the chosen waiting jobs.
+  FreeMap free(ctx.cluster);
+  for (const JobState* v : victims) {
+    free.give(v->gpus);
+    free.give_shares(v->shares);
+  }
+  for (const JobState* j : starters) {
     auto gpus = placement_->place(*j, free);
     if (gpus) {
       free.take(*gpus);
-      d.start.push_back({j->id(), std::move(*gpus)});
+      d.start.push_back({j->id(), std::move(*gpus), {}});
       started_.push_back(j);
     }
   }
@@ -156,6 +176,105 @@ void ComposedScheduler::schedule_preemptive(const SchedContext& ctx, Decisions& 
     free.add_peers(peers);
     allocate_starts(*allocation_, d, started_, free);
   }
+}
+
+// The preemptive pass of schedule_preemptive, decided from the indexes: the same decisions, at the cost of
+// the running jobs that may come after the first waiting job in pass order (the others come before every
+// waiting job: they are chosen whatever happens) and of the waiting jobs the walk reaches.
+void ComposedScheduler::schedule_preemptive_indexed(const SchedContext& ctx, Decisions& d) {
+  const Time now = ctx.now;
+  auto change_of = [&](const JobState& j) { return order_->has_next_change() ? order_->next_change(j, now) : kNever; };
+  for (const JobState* j : ctx.finished)
+    if (running_.contains(*j)) running_.erase(*j);
+  for (const JobState* j : requeue_) waiting_.insert(*j, order_->key(*j, now));
+  requeue_.clear();
+  sync_waiting(ctx);
+  due_.clear();
+  running_.take_due(now, due_);  // 2D-LAS: jobs that crossed a threshold
+  for (const JobState* j : due_) running_.rekey(*j, order_->key(*j, now), change_of(*j));
+
+  std::vector<const JobState*> victims, starters;
+  if (!waiting_.empty() && waiting_.gpus() <= ctx.cluster.free_gpus()) {
+    // The free GPUs are enough for every waiting job, so each is chosen, and so is every running job (the
+    // budget left at its turn is at least its GPUs): nobody is preempted, whatever the keys.
+    WaitingIndex::Walk walk(waiting_);
+    while (const PassKey* w = walk.next()) starters.push_back(w->job);
+  } else if (!waiting_.empty()) {
+    // 1. Who should run, by GPU count in pass order. A running job before the first waiting job is chosen, and
+    // so is every job before a boundary b when the running jobs after b hold at least the GPUs the waiting
+    // jobs before b ask for beyond the free ones (each finds its GPUs left). So only the tail after b needs
+    // its order: it is found from the top of the snapshot order, each job keyed now (a snapshot is its key
+    // for Steps, an upper bound of it for Falls), until the next snapshot b satisfies that.
+    const PassKey first = waiting_.first();
+    const long free_now = ctx.cluster.free_gpus();
+    std::priority_queue<PassKey, std::vector<PassKey>, std::less<>> above;  // keyed, not yet in the tail
+    std::vector<PassKey> tail, refresh;
+    long tail_gpus = 0;
+    PassKey boundary = first;
+    running_.from_top(first, [&](const PassKey& snap) {
+      const PassKey k = pass_key(*snap.job, order_->key(*snap.job, now));
+      if (k.key != snap.key) refresh.push_back(k);
+      above.push(k);
+      // Everyone not yet keyed comes before `snap`; so does the tail's complement.
+      while (!above.empty() && !(above.top() < snap)) {
+        tail.push_back(above.top());
+        tail_gpus += above.top().job->spec->num_gpus;
+        above.pop();
+      }
+      if (tail_gpus >= waiting_.gpus_below(snap) - free_now) {
+        boundary = snap;
+        return false;
+      }
+      return true;
+    });
+    if (boundary.id == first.id)  // the walk reached the first waiting job: the tail is whoever comes after it
+      for (; !above.empty() && first < above.top(); above.pop()) {
+        tail.push_back(above.top());
+        tail_gpus += above.top().job->spec->num_gpus;
+      }
+    for (const PassKey& k : refresh) running_.rekey(*k.job, k.key, change_of(*k.job));
+    std::sort(tail.begin(), tail.end());
+    const int used = ctx.cluster.total_gpus() - ctx.cluster.free_gpus();
+    long budget = ctx.cluster.total_gpus() - (used - tail_gpus);
+    WaitingIndex::Walk walk(waiting_);
+    const PassKey* w = walk.next();
+    for (; w && *w < boundary; w = walk.next()) {  // chosen, whatever comes after
+      starters.push_back(w->job);
+      budget -= w->job->spec->num_gpus;
+    }
+    auto next_waiting = [&] { return walk.next(opt_.backfill ? static_cast<int>(budget) : INT_MAX); };
+    std::size_t ci = 0;
+    while (ci < tail.size() || w) {
+      const bool running_next = ci < tail.size() && (!w || tail[ci] < *w);
+      const JobState* j = running_next ? tail[ci++].job : w->job;
+      const int n = j->spec->num_gpus;
+      if (n <= budget) {
+        budget -= n;
+        if (!running_next) starters.push_back(j);
+      } else {
+        if (running_next) victims.push_back(j);
+        if (!opt_.backfill) break;
+      }
+      if (!running_next) w = next_waiting();
+    }
+    for (; ci < tail.size(); ++ci) victims.push_back(tail[ci].job);
+  }
+  if (!starters.empty() || !victims.empty()) {
+    // 2, 3. Place the chosen waiting jobs where the victims' GPUs allow.
+    preempt_and_start(ctx, d, victims, starters);
+    for (const JobState* j : started_) {
+      const double key = order_->key(*j, now);
+      waiting_.erase(*j, key);
+      running_.insert(*j, key, change_of(*j));
+    }
+    for (JobId id : d.preempt)
+      for (const JobState* v : victims)
+        if (v->id() == id) {
+          running_.erase(*v);
+          requeue_.push_back(v);
+        }
+  }
+  if (order_->has_next_change()) d.wake_at = running_.next_change();
 }
 
 }  // namespace rm

@@ -4,6 +4,7 @@
 #include <memory>
 #include <set>
 
+#include "policy/job_index.h"
 #include "policy/plugin.h"
 
 namespace rm {
@@ -11,6 +12,7 @@ namespace rm {
 struct ComposedOptions {
   bool preemptive = false;
   bool backfill = false;  // continue past a job that cannot be placed / does not fit
+  bool full_sort = false;  // key and sort every active job at every pass (the indexes' reference; slow)
 };
 
 class ComposedScheduler final : public Scheduler {
@@ -23,10 +25,14 @@ class ComposedScheduler final : public Scheduler {
   Decisions schedule(const SchedContext& ctx) override;
 
  private:
-  template <class List>
-  void schedule_nonpreemptive(const SchedContext& ctx, Decisions& d, const List& waiting);
-  void sync_index(const SchedContext& ctx);
+  // A pass's jobs in pass order: next(budget) gives the next one asking for at most `budget` GPUs, or null.
+  template <class Source>
+  void schedule_nonpreemptive(const SchedContext& ctx, Decisions& d, Source&& next);
   void schedule_preemptive(const SchedContext& ctx, Decisions& d);
+  void schedule_preemptive_indexed(const SchedContext& ctx, Decisions& d);
+  void preempt_and_start(const SchedContext& ctx, Decisions& d, const std::vector<const JobState*>& victims,
+                         const std::vector<const JobState*>& starters);
+  void sync_waiting(const SchedContext& ctx);
   std::string name_;
   std::unique_ptr<QueueOrder> order_;
   std::unique_ptr<Placement> placement_;
@@ -35,21 +41,14 @@ class ComposedScheduler final : public Scheduler {
   bool bound_ = false;
   std::vector<std::pair<double, const JobState*>> sorted_;  // scratch
   std::vector<const JobState*> started_;                   // scratch
-  // Non-preemptive, with a key fixed while jobs wait (fifo, sjf, shortest): the waiting jobs in pass order,
-  // kept across passes (arrivals added, started jobs removed), so a pass does not key and sort them all.
-  struct Waiting {
-    double key;
-    Time submit;
-    JobId id;
-    const JobState* job;
-    bool operator<(const Waiting& o) const {
-      if (key != o.key) return key < o.key;
-      if (submit != o.submit) return submit < o.submit;
-      return id < o.id;
-    }
-  };
-  std::set<Waiting> index_;
-  JobId next_id_ = 0;  // jobs with a smaller id have been added to the index
+  // Where the order allows (docs/design.md, "Scale"): the waiting jobs, kept across passes (arrivals added,
+  // started jobs removed, preempted ones added back at the next pass, when their key is settled) ...
+  WaitingIndex waiting_;
+  JobId next_id_ = 0;                    // jobs with a smaller id have been added to the index
+  std::vector<const JobState*> requeue_;  // preempted by the last pass
+  // ... and, when preemptive, the running jobs.
+  RunningIndex running_;
+  std::vector<const JobState*> due_;  // scratch
 };
 
 }  // namespace rm

@@ -18,7 +18,8 @@ std::vector<std::unique_ptr<FreeMap::Overlay>>& pool() {
 }  // namespace
 
 FreeMap::FreeMap(const Cluster& c)
-    : spec_(&c.spec()),
+    : cluster_(&c),
+      spec_(&c.spec()),
       offset_(&c.gpu_offsets()),
       owners_(&c.owners()),
       count_(&c.free_gpus_per_server()),
@@ -48,6 +49,10 @@ FreeMap::FreeMap(const Cluster& c)
 FreeMap::~FreeMap() { pool().emplace_back(o_); }
 
 void FreeMap::set_count(int s, int v) {
+  if (!touched(s)) {
+    touched_.push_back(s);
+    if ((*count_)[s] == 0) raised_.push_back(s);
+  }
   o_->count_gen[s] = gen_;
   o_->count[s] = v;
 }
@@ -56,6 +61,31 @@ void FreeMap::set_res(int s, double cpus, double mem) {
   o_->res_gen[s] = gen_;
   o_->cpus[s] = cpus;
   o_->mem[s] = mem;
+}
+
+int FreeMap::next_free_server(int from) const {
+  const ServerBits& full = cluster_->servers_with_free(0);
+  int best = full.next_absent(from);
+  while (best < servers_ && free_on(best) == 0) best = full.next_absent(best + 1);
+  for (int s : raised_)  // given GPUs back on a server the cluster has full
+    if (s >= from && s < best && free_on(s) > 0) best = s;
+  return best;
+}
+
+int FreeMap::fullest_holding(int n, const JobSpec& j) const {
+  for (int c = n; c <= cluster_->max_server_gpus(); ++c) {
+    int best = servers_;
+    for (int s : touched_)
+      if (s < best && free_on(s) == c && fits_memory(j, s)) best = s;
+    const ServerBits& bits = cluster_->servers_with_free(c);
+    for (int s = bits.next(0); s < best; s = bits.next(s + 1))
+      if (!touched(s) && fits_memory(j, s)) {
+        best = s;
+        break;
+      }
+    if (best < servers_) return best;
+  }
+  return -1;
 }
 
 std::vector<GpuRef> FreeMap::take_from(int s, int n) const {

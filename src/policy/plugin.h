@@ -2,6 +2,7 @@
 // decisions; they never mutate engine state.
 #pragma once
 #include <cstdint>
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,6 +31,16 @@ class FreeMap {
     const int k = (*offset_)[g.server] + g.gpu;
     return o_->free_gen[k] == gen_ ? o_->free[k] != 0 : (*owners_)[k] == kNoJob;
   }
+  // The first server >= from with a free GPU (num_servers() if none): O(1) per 64 servers passed over, from
+  // the cluster's index of full servers (plus the servers this decision gave GPUs back on).
+  int next_free_server(int from) const;
+  // The fullest server holding n free GPUs whose GPUs have the memory job j needs, ties to the lower
+  // index (-1 if none): from the cluster's servers by free count, O(most GPUs of a server) bitset scans.
+  int fullest_holding(int n, const JobSpec& j) const;
+  // Servers with a free GPU and the memory j needs, by free GPUs descending (ties lower index), until
+  // f(server) returns false.
+  template <class F>
+  void by_free_descending(const JobSpec& j, F&& f) const;
   // The first `n` free GPUs of server s, in index order.
   std::vector<GpuRef> take_from(int s, int n) const;
   void take(const std::vector<GpuRef>& gpus);
@@ -61,6 +72,11 @@ class FreeMap {
   void set_count(int s, int v);
   void set_res(int s, double cpus, double mem);
 
+  // Whether server s's count was changed by this decision (then the cluster's index does not say it).
+  bool touched(int s) const { return o_->count_gen[s] == gen_; }
+  const Cluster* cluster_;
+  std::vector<int> touched_;  // servers whose count this decision changed, each once
+  std::vector<int> raised_;   // those of them the cluster has full
   const ClusterSpec* spec_;
   const std::vector<int>* offset_;  // the cluster's: GPU g of server s is at (*offset_)[s] + g
   const std::vector<JobId>* owners_;
@@ -79,6 +95,35 @@ class FreeMap {
   std::vector<Peer> peers_;
 };
 
+template <class F>
+void FreeMap::by_free_descending(const JobSpec& j, F&& f) const {
+  for (int c = cluster_->max_server_gpus(); c >= 1; --c) {
+    // In index order: the cluster's servers with c free that this decision left alone, merged with the ones it
+    // changed that have c free now.
+    std::vector<int> mine;
+    for (int s : touched_)
+      if (free_on(s) == c) mine.push_back(s);
+    std::sort(mine.begin(), mine.end());
+    const ServerBits& bits = cluster_->servers_with_free(c);
+    auto theirs = [&](int from) {
+      int s = bits.next(from);
+      while (s < servers_ && touched(s)) s = bits.next(s + 1);
+      return s;
+    };
+    int a = theirs(0);
+    for (std::size_t m = 0; a < servers_ || m < mine.size();) {
+      int s;
+      if (m < mine.size() && (a >= servers_ || mine[m] < a)) {
+        s = mine[m++];
+      } else {
+        s = a;
+        a = theirs(a + 1);
+      }
+      if (fits_memory(j, s) && !f(s)) return;
+    }
+  }
+}
+
 // Queue order: smaller key = served first. Ties: earlier submit, then lower id.
 class QueueOrder {
  public:
@@ -92,13 +137,20 @@ class QueueOrder {
   // Whether a waiting job's key never changes while it waits (it depends on the job alone, not on `now`):
   // a non-preemptive scheduler may then keep its waiting jobs in an index across passes.
   virtual bool key_fixed_while_waiting() const { return false; }
+  // How a running job's key moves: Falls = never rises while it runs (srtf, srsf); Steps = constant between
+  // the times next_change() gives (2d-las; and the orders whose key never changes: fifo, sjf, shortest);
+  // Moves = anything (las, ftf, ...). With a fixed waiting key and Falls or Steps, a preemptive scheduler may
+  // keep its running jobs in an index too.
+  enum class RunningKey { Moves, Falls, Steps };
+  virtual RunningKey running_key() const { return RunningKey::Moves; }
   // Whether this order is preemptive and backfills by default.
   virtual bool default_preemptive() const { return false; }
   // Called once by the backend before the first key, with the cluster's totals.
   virtual void bind(const ClusterTotals&) {}
 };
 
-// Placement: choose GPUs for a job from the free map, or nothing if it cannot be placed now.
+// Placement: choose GPUs for a job from the free map, or nothing if it cannot be placed now. A job asking for
+// more GPUs than are free is never placed, and trying it must change nothing (schedulers pass over it unasked).
 class Placement {
  public:
   virtual ~Placement() = default;

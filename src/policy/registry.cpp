@@ -115,6 +115,9 @@ const std::vector<PolicyInfo>& policy_catalogue() {
     out.push_back({"flag", "no-preempt", "make the order non-preemptive"});
     out.push_back({"flag", "backfill", "let later jobs start when an earlier one cannot"});
     out.push_back({"flag", "no-backfill", "strict order: stop at the first job that cannot start"});
+    out.push_back({"flag", "full-sort",
+                   "decide by keying and sorting every active job at every pass instead of the indexes (the same "
+                   "decisions, slower: the indexes' reference)"});
     for (const auto& a : allocations()) out.push_back({"allocation", a.name, a.help});
     for (const auto& p : presets()) out.push_back({"preset", p.name, std::string(p.help) + " = " + p.expands_to});
     out.push_back({"scheduler", "sjf-bco-online",
@@ -168,6 +171,7 @@ PolicyParts parse_policy(const std::string& spec, std::uint64_t seed) {
       }
     if (part.name == "preempt" || part.name == "no-preempt") out.preempt = part.name == "preempt", found = true;
     if (part.name == "backfill" || part.name == "no-backfill") out.backfill = part.name == "backfill", found = true;
+    if (part.name == "full-sort") out.full_sort = found = true;
     if (!found)
       throw InputError("--policy", 0, part.name,
                        "unknown policy or plugin '" + part.name + "'" + [&] {
@@ -260,8 +264,10 @@ std::unique_ptr<Scheduler> make_scheduler(const std::string& spec, std::uint64_t
   ComposedOptions opt;
   opt.preemptive = preempt >= 0 ? preempt == 1 : order->default_preemptive();
   opt.backfill = backfill >= 0 ? backfill == 1 : order->default_preemptive();
+  opt.full_sort = parts.full_sort;
   std::string name = order->name() + "+" + placement->name() + (opt.preemptive ? "+preempt" : "") +
-                     (opt.backfill ? "+backfill" : "") + (allocation ? "+" + allocation->name() : "");
+                     (opt.backfill ? "+backfill" : "") + (allocation ? "+" + allocation->name() : "") +
+                     (opt.full_sort ? "+full-sort" : "");
   return std::make_unique<ComposedScheduler>(name, std::move(order), std::move(placement), opt, std::move(allocation));
 }
 

@@ -23,6 +23,7 @@ struct PolicyParts {
   std::unique_ptr<Placement> placement;  // first-fit unless given
   std::string allocation;                // "" (none given), fair, greedy, tune, opt
   int preempt = -1, backfill = -1;       // -1: the order's default
+  bool full_sort = false;                // no indexes: key and sort every active job at every pass
 };
 PolicyParts parse_policy(const std::string& spec, std::uint64_t seed);
 // a-srpt, a-srpt-p, sjf-bco-online: whole schedulers that take parameters, not parts.

@@ -3,6 +3,7 @@
 // the decisions: the job-level engine, and later a live cluster manager. Policies never see a backend.
 #pragma once
 #include <iterator>
+#include <span>
 #include <vector>
 
 #include "cluster/cluster.h"
@@ -89,6 +90,8 @@ struct SchedContext {
   // The simulator's promise: ids are dense in arrival order, new arrivals are appended to `active`, and only
   // the scheduler's own decisions start or stop a job. A scheduler may then keep state across passes.
   bool arrivals_appended = false;
+  // With that promise: the jobs that finished since the previous pass.
+  std::span<const JobState* const> finished = {};
 };
 
 struct StartDecision {

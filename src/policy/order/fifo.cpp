@@ -8,6 +8,7 @@ class Fifo final : public QueueOrder {
   std::string name() const override { return "fifo"; }
   // The submit time (the schedulers' tie-break is submit time too: the same order, decided sooner).
   bool key_fixed_while_waiting() const override { return true; }
+  RunningKey running_key() const override { return RunningKey::Steps; }
   double key(const JobState& j, Time) const override { return j.arrival_s; }
 };
 }  // namespace

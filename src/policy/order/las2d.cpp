@@ -18,12 +18,25 @@ class Las2d final : public QueueOrder {
     return static_cast<double>(std::upper_bound(thresholds_.begin(), thresholds_.end(), a) - thresholds_.begin());
   }
   bool has_next_change() const override { return true; }
+  // The first microsecond at which the job's queue goes up, running from now on if it is not running yet:
+  // exact (the key is read at the guess and its neighbours), so the answer does not depend on `now` while the
+  // job runs, and a scheduler may keep it from pass to pass.
   Time next_change(const JobState& j, Time now) const override {
     const double a = j.attained_gpu_s(now);
     auto it = std::upper_bound(thresholds_.begin(), thresholds_.end(), a);
     if (it == thresholds_.end()) return kNever;
-    return now + std::max<Time>(1, from_seconds_ceil((*it - a) / j.spec->num_gpus));
+    const double threshold = *it;
+    const int g = j.spec->num_gpus;
+    const Time since = j.running() ? j.last_start : now;  // attained at t: run_us + (t - since), times g
+    const Time origin = since - j.run_us;
+    auto reached = [&](Time t) { return to_seconds(t - origin) * g >= threshold; };
+    Time t = std::max(now + 1, origin + from_seconds_ceil(threshold / g));
+    while (t - 1 > now && reached(t - 1)) --t;
+    while (!reached(t)) ++t;
+    return t;
   }
+  RunningKey running_key() const override { return RunningKey::Steps; }
+  bool key_fixed_while_waiting() const override { return true; }
   bool default_preemptive() const override { return true; }
 
  private:

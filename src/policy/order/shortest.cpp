@@ -7,6 +7,7 @@ class Shortest final : public QueueOrder {
  public:
   std::string name() const override { return "shortest"; }
   bool key_fixed_while_waiting() const override { return true; }
+  RunningKey running_key() const override { return RunningKey::Steps; }
   double key(const JobState& j, Time) const override { return j.total_time_s(); }
 };
 }  // namespace

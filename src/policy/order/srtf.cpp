@@ -8,6 +8,9 @@ class Srtf final : public QueueOrder {
   std::string name() const override { return "srtf"; }
   double key(const JobState& j, Time now) const override { return j.remaining_time_s(now); }
   bool default_preemptive() const override { return true; }
+  // Remaining work only shrinks while the job runs, and stays put while it waits.
+  bool key_fixed_while_waiting() const override { return true; }
+  RunningKey running_key() const override { return RunningKey::Falls; }
 };
 }  // namespace
 std::unique_ptr<QueueOrder> make_srtf(PluginParams&) { return std::make_unique<Srtf>(); }

@@ -13,15 +13,14 @@ class Consolidated final : public Placement {
   std::optional<std::vector<GpuRef>> place(const JobState& j, const FreeMap& free) override {
     const int n = j.spec->num_gpus;
     if (free.total_free() < n) return std::nullopt;
-    int best = -1;
-    for (int s = 0; s < free.num_servers(); ++s)
-      if (free.free_on(s) >= n && free.fits_memory(*j.spec, s) && (best < 0 || free.free_on(s) < free.free_on(best)))
-        best = s;
-    if (best >= 0) return fill_in_order(*j.spec, free, std::array{best});
-    std::vector<int> order;
-    for (int s = 0; s < free.num_servers(); ++s)
-      if (free.free_on(s) > 0 && free.fits_memory(*j.spec, s)) order.push_back(s);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return free.free_on(a) > free.free_on(b); });
+    if (const int best = free.fullest_holding(n, *j.spec); best >= 0)
+      return fill_in_order(*j.spec, free, std::array{best});
+    std::vector<int> order;  // as many of the emptiest servers as hold n GPUs
+    int got = 0;
+    free.by_free_descending(*j.spec, [&](int s) {
+      order.push_back(s);
+      return (got += free.free_on(s)) < n;
+    });
     return fill_in_order(*j.spec, free, order);
   }
 };

@@ -26,6 +26,21 @@ std::optional<std::vector<GpuRef>> fill_in_order(const JobSpec& j, const FreeMap
   return out;
 }
 
+// The servers with a free GPU, in index order (FreeMap::next_free_server): first-fit's walk without a visit
+// to every full server.
+struct FreeServers {
+  struct It {
+    const FreeMap* free;
+    int s;
+    int operator*() const { return s; }
+    It& operator++() { return s = free->next_free_server(s + 1), *this; }
+    bool operator!=(const It& o) const { return s != o.s; }
+  };
+  const FreeMap& free;
+  It begin() const { return {&free, free.next_free_server(0)}; }
+  It end() const { return {&free, free.num_servers()}; }
+};
+
 std::unique_ptr<Placement> make_first_fit(PluginParams& p);
 std::unique_ptr<Placement> make_consolidated(PluginParams& p);
 std::unique_ptr<Placement> make_random(PluginParams& p);

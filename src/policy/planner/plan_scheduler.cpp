@@ -40,7 +40,7 @@ Decisions PlanScheduler::schedule(const SchedContext& ctx) {
     for (const auto& g : st.gpus) ok = ok && free.is_free(g);
     if (!ok) break;  // strict order: wait for this job's GPUs
     free.take(st.gpus);
-    d.start.push_back({st.job, st.gpus});
+    d.start.push_back({st.job, st.gpus, {}});
     ++next_;
   }
   return d;

@@ -68,7 +68,7 @@ class SjfBcoOnline : public Scheduler {
     }
     for (std::size_t i = 0; i < jobs.size(); ++i)
       if (jobs[i]->status == JobStatus::Queued && p.jobs[i].start <= 1e-12) {
-        StartDecision s{jobs[i]->id(), {}};
+        StartDecision s{jobs[i]->id(), {}, {}};
         for (int g : p.jobs[i].gpus) s.gpus.push_back(refs.at(g));
         d.start.push_back(std::move(s));
       }
