@@ -107,8 +107,8 @@ void Engine::complete(JobState& j) {
   j.run_us += now_ - j.last_start;
   j.status = JobStatus::Finished;
   j.finish = now_;
-  j.gpus.clear();
-  j.servers.clear();
+  j.gpus = {};  // freed, not just emptied: a million finished jobs would keep theirs
+  j.servers = {};
   --running_;
   ++finished_;
   ++finished_in_active_;

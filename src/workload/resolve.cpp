@@ -108,8 +108,7 @@ void resolve_workload(Workload& w, const ModelCatalogue& cat, const ClusterSpec&
                                      [](const auto& e, double v) { return e.first < v; });
     return it == by_mem.end() ? 0 : it->second;
   };
-  std::vector<JobSpec> kept;
-  kept.reserve(w.jobs.size());
+  std::size_t kept = 0;  // the jobs kept are moved to the front, in order
   for (std::size_t i = 0; i < w.jobs.size(); ++i) per_row(w, [&] {
     JobSpec& j = w.jobs[i];
     const RawTimes& raw = w.raw[i];
@@ -167,15 +166,17 @@ void resolve_workload(Workload& w, const ModelCatalogue& cat, const ClusterSpec&
       throw InputError(j.file, j.line, j.duration_s > 0 && !(j.iterations > 0) ? "duration" : "iterations",
                        fmt::format("job {} would run {:g} s alone on an idle cluster ({:g} iterations); at most {:g} s "
                                    "(317 years)", j.name, run_s, j.iterations, limits::kMaxIdealRunS));
-    kept.push_back(std::move(j));
+    if (kept != i) w.jobs[kept] = std::move(j);
+    ++kept;
   });
-  std::stable_sort(kept.begin(), kept.end(),
-                   [](const JobSpec& a, const JobSpec& b) { return a.submit < b.submit; });
+  w.jobs.resize(kept);
+  auto by_submit = [](const JobSpec& a, const JobSpec& b) { return a.submit < b.submit; };
+  if (!std::is_sorted(w.jobs.begin(), w.jobs.end(), by_submit))  // most traces are: no sort buffer then
+    std::stable_sort(w.jobs.begin(), w.jobs.end(), by_submit);
   // Dense ids in submit order; the trace's own id stays in `name`.
-  for (std::size_t i = 0; i < kept.size(); ++i) kept[i].id = static_cast<JobId>(i);
-  w.jobs = std::move(kept);
-  w.raw.clear();
-  w.model_qualifier.clear();
+  for (std::size_t i = 0; i < w.jobs.size(); ++i) w.jobs[i].id = static_cast<JobId>(i);
+  w.raw = {};
+  w.model_qualifier = {};
 }
 
 }  // namespace rm

@@ -14,7 +14,8 @@
 
 namespace rm {
 
-TableReader::TableReader(const std::string& path, char sep, const std::string* text) : path_(path), sep_(sep) {
+TableReader::TableReader(const std::string& path, char sep, const std::string* text)
+    : path_(path), sep_(sep), line_count_(static_cast<std::size_t>(std::count(text->begin(), text->end(), '\n')) + 1) {
   try {
     reader_ = std::make_unique<io::LineReader>(path, text->data(), text->data() + text->size());
   } catch (const io::error::base& e) {

@@ -26,6 +26,8 @@ class TableReader {
   // Reads the next non-empty, non-comment ('#') line; false at end of file.
   bool next(std::vector<std::string>& fields);
   long line() const { return line_; }
+  // How many lines the text has (an upper bound of its rows).
+  std::size_t line_count() const { return line_count_; }
   const std::string& file() const { return path_; }
 
   // Header handling: remembers column names from a header row.
@@ -45,6 +47,7 @@ class TableReader {
   char sep_;
   std::unique_ptr<io::LineReader> reader_;
   long line_ = 0;
+  std::size_t line_count_ = 0;
   std::map<std::string, std::size_t> header_;
 };
 

@@ -46,6 +46,11 @@ Workload read_with(TableReader& t, const std::string& format, std::vector<std::s
   Workload w;
   w.errors = errors;
   w.source = t.file();
+  // One job per line at most: reserving that many keeps a large trace from being copied as the lists grow.
+  const std::size_t rows = t.line_count();
+  w.jobs.reserve(rows);
+  w.raw.reserve(rows);
+  w.model_qualifier.reserve(rows);
   if (format == "canonical") read_canonical(t, w);
   else if (format == "philly") read_philly(t, w);
   else if (format == "tiresias" || format == "muri") read_tiresias(t, w);
@@ -54,6 +59,7 @@ Workload read_with(TableReader& t, const std::string& format, std::vector<std::s
   else if (format == "wang2020") read_wang2020(t, w);
   else throw InputError("--format: unknown trace format '" + format + "'");
   if (w.jobs.empty() && !(errors && !errors->empty())) throw InputError(t.file(), t.line(), "", "the trace has no jobs");
+  w.line_of_name = {};  // only for reading
   return w;
 }
 
