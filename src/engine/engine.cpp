@@ -125,6 +125,7 @@ void Engine::schedule() {
   const auto t0 = std::chrono::steady_clock::now();
   Decisions d = scheduler_.schedule(ctx);
   decision_us_.push_back(std::chrono::duration<float, std::micro>(std::chrono::steady_clock::now() - t0).count());
+  decision_waiting_.push_back(queued_);
   finished_since_pass_.clear();
   apply(d);
 }
@@ -234,6 +235,7 @@ RunRecord record_of(const Engine& e) {
   e.exec().report(r.extra);
   e.scheduler().report(r.extra, r.timing);
   r.decision_us = e.decision_us();
+  r.decision_waiting = e.decision_waiting();
   return r;
 }
 

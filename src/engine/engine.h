@@ -50,6 +50,7 @@ class Engine {
   const Scheduler& scheduler() const { return scheduler_; }
   // Wall-clock microseconds of every scheduling decision (the benchmark's decision latency).
   const std::vector<float>& decision_us() const { return decision_us_; }
+  const std::vector<int>& decision_waiting() const { return decision_waiting_; }  // jobs waiting at each
 
  private:
   void schedule();
@@ -80,6 +81,7 @@ class Engine {
   int queued_ = 0, running_ = 0;
   Time busy_gpu_us_ = 0;
   std::vector<float> decision_us_;
+  std::vector<int> decision_waiting_;
 };
 
 // The run as the metrics see it.

@@ -56,6 +56,18 @@ Summary summarize(const RunRecord& e, std::size_t unschedulable) {
                                        {"decision_p50_us", quantile(d, 0.5)},
                                        {"decision_p99_us", quantile(d, 0.99)},
                                        {"decision_max_us", *std::max_element(d.begin(), d.end())}});
+    // How a pass's cost grows with the queue: the p99 of the passes with at least 1k, 10k, 100k jobs waiting.
+    std::vector<std::pair<std::string, double>> by_queue;
+    if (e.decision_waiting.size() == d.size())
+      for (const auto& [at_least, key] : {std::pair{1000, "decision_p99_us_1k_waiting"},
+                                          {10000, "decision_p99_us_10k_waiting"},
+                                          {100000, "decision_p99_us_100k_waiting"}}) {
+        std::vector<double> some;
+        for (std::size_t i = 0; i < d.size(); ++i)
+          if (e.decision_waiting[i] >= at_least) some.push_back(d[i]);
+        if (!some.empty()) by_queue.emplace_back(key, quantile(some, 0.99));
+      }
+    s.timing.insert(s.timing.begin() + 4, by_queue.begin(), by_queue.end());
   }
   return s;
 }

@@ -48,6 +48,7 @@ struct RunRecord {
   // Wall-clock figures (not deterministic), written under "timing" in summary.json.
   std::vector<std::pair<std::string, double>> timing;
   std::vector<float> decision_us;  // per scheduling decision
+  std::vector<int> decision_waiting;  // jobs waiting at each decision, where the backend counts them (or empty)
 };
 
 }  // namespace rm
