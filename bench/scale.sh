@@ -36,10 +36,10 @@ run() {  # label model jobs gpus cluster trace policy [extra...]
   if timeout "$TIMEOUT" /usr/bin/time -f "%e %M" "$BIN" simulate --cluster "$cluster" --trace "$trace" --policy "$policy" \
        --exec "$model" -q --out "$work/out" "$@" 2>"$work/time.txt"; then
     read -r wall kb < <(tail -1 "$work/time.txt")
-    printf "%-40s %-8s %-9s %9.2f s %8.0f MB\n" "$label" "$model" "$policy" "$wall" "$(echo "$kb/1024" | bc -l)"
+    printf "%-40s %-8s %-13s %9.2f s %8.0f MB\n" "$label" "$model" "$policy" "$wall" "$(echo "$kb/1024" | bc -l)"
     printf "%s\t%s\t%s\t%s\t%s\n" "$model" "$policy" "$jobs" "$gpus" "$wall" >>"$runs"
   else
-    printf "%-40s %-8s %-9s %11s\n" "$label" "$model" "$policy" "> ${TIMEOUT} s"
+    printf "%-40s %-8s %-13s %11s\n" "$label" "$model" "$policy" "> ${TIMEOUT} s"
   fi
 }
 make_trace() {  # n load gpus path: the list repeated, inter-arrival times scaled to `load` on `gpus`
@@ -64,7 +64,7 @@ with open(path, "w") as f:
             i += 1
 PY
 }
-printf "%-40s %-8s %-9s %11s %11s\n" run model policy wall peak_rss
+printf "%-40s %-8s %-13s %11s %11s\n" run model policy wall peak_rss
 if has size; then
   for g in 2400 24000 100000; do
     run "10k Philly jobs, $g GPUs" rate 10000 "$g" "$work/c$g.yaml" "$PHILLY" fifo --format philly --max-jobs 10000
@@ -84,13 +84,13 @@ with open(sys.argv[1], "w") as f:
     for i in range(200000):
         f.write(f"w{i},{1 + i * 0.01:.2f},{random.choice([1, 1, 1, 2, 2, 4, 8])},{models[i % 4]},{random.randint(60, 3000)}\n")
 PY
-  printf "%-40s %-9s %16s %18s\n" "pass latency, 200k jobs queued" policy "p99 (all) us" "p99 (>=100k) us"
+  printf "%-40s %-13s %16s %18s\n" "pass latency, 200k jobs queued" policy "p99 (all) us" "p99 (>=100k) us"
   for p in fifo fifo-backfill sjf srtf srsf 2d-las; do
     timeout "$TIMEOUT" "$BIN" simulate --cluster philly2400 --trace "$work/wait.csv" --policy "$p" -q --out "$work/out"
     python3 - "$work/out/summary.json" "$p" <<'PY'
 import json, sys
 t = json.load(open(sys.argv[1]))["timing"]
-print(f"{'':40s} {sys.argv[2]:9s} {t['decision_p99_us']:16.1f} {t.get('decision_p99_us_100k_waiting', float('nan')):18.1f}")
+print(f"{'':40s} {sys.argv[2]:13s} {t['decision_p99_us']:16.1f} {t.get('decision_p99_us_100k_waiting', float('nan')):18.1f}")
 PY
   done
 fi
@@ -116,7 +116,7 @@ cells = defaultdict(list)
 for line in open(sys.argv[1]):
     model, policy, jobs, gpus, wall = line.split("\t")
     cells[(model, policy)].append((math.log(float(jobs)), math.log(float(gpus)), math.log(max(float(wall), 0.01))))
-print(f"{'fitted exponents':40s} {'model':8s} {'policy':9s} {'jobs a':>8s} {'GPUs b':>8s} {'runs':>5s}")
+print(f"{'fitted exponents':40s} {'model':8s} {'policy':13s} {'jobs a':>8s} {'GPUs b':>8s} {'runs':>5s}")
 for (model, policy), pts in sorted(cells.items()):
     if len(pts) < 3 or len({p[0] for p in pts}) < 2 or len({p[1] for p in pts}) < 2:
         continue
@@ -133,6 +133,6 @@ for (model, policy), pts in sorted(cells.items()):
     if abs(d) < 1e-12:
         continue
     col = lambda k: [[v[i] if j == k else m[i][j] for j in range(3)] for i in range(3)]
-    print(f"{'':40s} {model:8s} {policy:9s} {det(col(0)) / d:8.2f} {det(col(1)) / d:8.2f} {n:5d}")
+    print(f"{'':40s} {model:8s} {policy:13s} {det(col(0)) / d:8.2f} {det(col(1)) / d:8.2f} {n:5d}")
 PY
 fi

@@ -61,6 +61,7 @@ void Engine::run() {
       JobState& j = states_[next_arrival++];
       j.status = JobStatus::Queued;
       active_.push_back(&j);
+      arrived_since_pass_.push_back(&j);
       ++queued_;
       ++events_;
       changed = true;
@@ -121,12 +122,13 @@ void Engine::schedule() {
     std::erase_if(active_, [](const JobState* j) { return j->status == JobStatus::Finished; });
     finished_in_active_ = 0;
   }
-  SchedContext ctx{now_, cluster_, ActiveJobs(active_), queued_, true, finished_since_pass_};
+  SchedContext ctx{now_, cluster_, ActiveJobs(active_), queued_, true, finished_since_pass_, arrived_since_pass_};
   const auto t0 = std::chrono::steady_clock::now();
   Decisions d = scheduler_.schedule(ctx);
   decision_us_.push_back(std::chrono::duration<float, std::micro>(std::chrono::steady_clock::now() - t0).count());
   decision_waiting_.push_back(queued_);
   finished_since_pass_.clear();
+  arrived_since_pass_.clear();
   apply(d);
 }
 
@@ -222,20 +224,20 @@ void Engine::check_final() const {
       throw InvariantError("CPUs or DRAM still held at the end on server " + std::to_string(s));
 }
 
-RunRecord record_of(const Engine& e) {
+RunRecord record_of(Engine& e) {
   RunRecord r;
   r.jobs.reserve(e.jobs().size());
   for (const auto& j : e.jobs()) r.jobs.push_back({j.spec, j.first_start, j.finish, j.run_us, j.preemptions});
-  r.series = e.series();
-  r.stretches = e.stretches();
+  r.series = std::move(e.series_);
+  r.stretches = std::move(e.stretches_);
   r.total_gpus = e.cluster().total_gpus();
   r.busy_gpu_us = e.busy_gpu_us();
   r.events = e.events();
   r.preemptions = e.preemptions();
   e.exec().report(r.extra);
   e.scheduler().report(r.extra, r.timing);
-  r.decision_us = e.decision_us();
-  r.decision_waiting = e.decision_waiting();
+  r.decision_us = std::move(e.decision_us_);
+  r.decision_waiting = std::move(e.decision_waiting_);
   return r;
 }
 

@@ -12,8 +12,12 @@
 namespace rm {
 
 double quantile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
+  return quantile_sorted(v, q);
+}
+
+double quantile_sorted(const std::vector<double>& v, double q) {
+  if (v.empty()) return 0;
   const double pos = q * (v.size() - 1);
   const auto lo = static_cast<std::size_t>(pos);
   const auto hi = std::min(lo + 1, v.size() - 1);
@@ -37,10 +41,11 @@ Summary summarize(const RunRecord& e, std::size_t unschedulable) {
     double sum = 0;
     for (double x : jct) sum += x;
     s.avg_jct_s = sum / jct.size();
-    s.p50_jct_s = quantile(jct, 0.50);
-    s.p95_jct_s = quantile(jct, 0.95);
-    s.p99_jct_s = quantile(jct, 0.99);
-    s.max_jct_s = *std::max_element(jct.begin(), jct.end());
+    std::sort(jct.begin(), jct.end());
+    s.p50_jct_s = quantile_sorted(jct, 0.50);
+    s.p95_jct_s = quantile_sorted(jct, 0.95);
+    s.p99_jct_s = quantile_sorted(jct, 0.99);
+    s.max_jct_s = jct.back();
     s.avg_queue_s = queue / jct.size();
     s.makespan_s = to_seconds(last_finish - first_submit);
     const double capacity = static_cast<double>(e.total_gpus) * to_seconds(last_finish - first_submit);
@@ -52,10 +57,13 @@ Summary summarize(const RunRecord& e, std::size_t unschedulable) {
   s.timing = e.timing;
   if (!e.decision_us.empty()) {
     std::vector<double> d(e.decision_us.begin(), e.decision_us.end());
+    std::vector<double> sorted = d;
+    std::sort(sorted.begin(), sorted.end());
     s.timing.insert(s.timing.begin(), {{"decisions", static_cast<double>(d.size())},
-                                       {"decision_p50_us", quantile(d, 0.5)},
-                                       {"decision_p99_us", quantile(d, 0.99)},
-                                       {"decision_max_us", *std::max_element(d.begin(), d.end())}});
+                                       {"decision_p50_us", quantile_sorted(sorted, 0.5)},
+                                       {"decision_p99_us", quantile_sorted(sorted, 0.99)},
+                                       {"decision_max_us", sorted.back()}});
+    sorted = {};
     // How a pass's cost grows with the queue: the p99 of the passes with at least 1k, 10k, 100k jobs waiting.
     std::vector<std::pair<std::string, double>> by_queue;
     if (e.decision_waiting.size() == d.size())

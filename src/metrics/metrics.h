@@ -27,6 +27,8 @@ struct Summary {
 
 // Linear-interpolation quantile (numpy's default) of unsorted values; q in [0, 1].
 double quantile(std::vector<double> v, double q);
+// The same of values sorted ascending.
+double quantile_sorted(const std::vector<double>& v, double q);
 
 Summary summarize(const RunRecord& r, std::size_t unschedulable);
 void write_outputs(const std::string& dir, const RunRecord& r, const std::vector<Unschedulable>& unsched,

@@ -27,7 +27,11 @@ Decisions ComposedScheduler::schedule(const SchedContext& ctx) {
   // Waiting jobs can be indexed across passes when their keys stand still while they wait; running ones too,
   // for a preemptive pass, when their keys move in a known way (docs/design.md, "Scale").
   const bool keyed = ctx.arrivals_appended && !opt_.full_sort && order_->key_fixed_while_waiting();
-  if (opt_.preemptive && keyed && !allocation_ && order_->running_key() != QueueOrder::RunningKey::Moves) {
+  const bool indexed_preemptive =
+      opt_.preemptive && keyed && !allocation_ && order_->running_key() != QueueOrder::RunningKey::Moves;
+  if (indexed_preemptive || (keyed && !opt_.preemptive))
+    arrivals_.insert(arrivals_.end(), ctx.arrived.begin(), ctx.arrived.end());
+  if (indexed_preemptive) {
     schedule_preemptive_indexed(ctx, d);
     return d;
   }
@@ -72,15 +76,10 @@ Decisions ComposedScheduler::schedule(const SchedContext& ctx) {
   return d;
 }
 
-// Jobs arrive in id order and are appended to the active list, so those not yet in the index are at its end.
+// The engine hands over each pass's arrivals; a pass that returns early leaves them for the next one.
 void ComposedScheduler::sync_waiting(const SchedContext& ctx) {
-  auto it = ctx.active.end();
-  while (it != ctx.active.begin() && (*std::prev(it))->id() >= next_id_) --it;
-  for (; it != ctx.active.end(); ++it) {
-    const JobState* j = *it;
-    if (!j->running()) waiting_.insert(*j, order_->key(*j, ctx.now));
-    next_id_ = j->id() + 1;
-  }
+  for (const JobState* j : arrivals_) waiting_.insert(*j, order_->key(*j, ctx.now));
+  arrivals_.clear();
 }
 
 template <class Source>

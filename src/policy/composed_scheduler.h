@@ -44,7 +44,7 @@ class ComposedScheduler final : public Scheduler {
   // Where the order allows (docs/design.md, "Scale"): the waiting jobs, kept across passes (arrivals added,
   // started jobs removed, preempted ones added back at the next pass, when their key is settled) ...
   WaitingIndex waiting_;
-  JobId next_id_ = 0;                    // jobs with a smaller id have been added to the index
+  std::vector<const JobState*> arrivals_;  // arrived, not yet in the index
   std::vector<const JobState*> requeue_;  // preempted by the last pass
   // ... and, when preemptive, the running jobs.
   RunningIndex running_;

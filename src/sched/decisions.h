@@ -71,7 +71,8 @@ class ActiveJobs {
     }
     List::const_iterator it_, end_;
   };
-  // `list` must outlive the view. Finished jobs in it are skipped.
+  // `list` must outlive the view. Finished jobs in it are skipped (so begin() walks over those before the first
+  // job that is not: keep it rather than asking again in a loop).
   explicit ActiveJobs(const List& list) : list_(&list) {}
   iterator begin() const { return {list_->begin(), list_->end()}; }
   iterator end() const { return {list_->end(), list_->end()}; }
@@ -90,8 +91,9 @@ struct SchedContext {
   // The simulator's promise: ids are dense in arrival order, new arrivals are appended to `active`, and only
   // the scheduler's own decisions start or stop a job. A scheduler may then keep state across passes.
   bool arrivals_appended = false;
-  // With that promise: the jobs that finished since the previous pass.
+  // With that promise: the jobs that arrived (in arrival order) and finished since the previous pass.
   std::span<const JobState* const> finished = {};
+  std::span<const JobState* const> arrived = {};
 };
 
 struct StartDecision {
