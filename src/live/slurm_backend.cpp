@@ -295,6 +295,13 @@ void SlurmBackend::observe(const std::vector<SlurmJob>& listed, double now_s) {
       stop(it->second, end, "finished");
       log(sid + ": " + j.state + " after " + std::to_string(end - l.submit_s) + " s");
     } else if (j.state == "RUNNING" || j.state == "COMPLETING" || j.state == "CONFIGURING") {
+      if (l.status == "running" && j.start_s > 0 && l.started_s >= 0 && std::fabs(j.start_s - l.started_s) > 0.5) {
+        // Requeued by Slurm and started again between two polls (a node went down under it; a busy machine
+        // can miss the pending moment): the run we knew ended when this one began.
+        stop(it->second, j.start_s, "queued");
+        ++l.preemptions;
+        log(sid + ": requeued by Slurm and restarted by it between two polls (its start time moved)");
+      }
       if (l.status != "running") {
         if (l.status == "queued") {  // released by someone else: it runs where Slurm put it
           l.nodes = j.nodes;
