@@ -165,7 +165,7 @@ TEST(Index, WaitingWalkPassesOverJobsAskingMoreThanTheBudget) {
   EXPECT_THROW(w.erase(jobs[3], 97.0), InvariantError);
 }
 
-TEST(Index, ActiveViewSkipsFinishedJobsBothWays) {
+TEST(Index, ActiveViewSkipsFinishedJobs) {
   std::vector<JobSpec> specs(5);
   std::vector<JobState> jobs(5);
   ActiveJobs::List list;
@@ -179,10 +179,7 @@ TEST(Index, ActiveViewSkipsFinishedJobsBothWays) {
   std::vector<JobId> ids;
   for (const JobState* j : v) ids.push_back(j->id());
   EXPECT_EQ(ids, (std::vector<JobId>{1, 3}));
-  auto it = v.end();
-  EXPECT_EQ((*--it)->id(), 3);
-  EXPECT_EQ((*--it)->id(), 1);
-  EXPECT_TRUE(it == v.begin());
+  EXPECT_EQ((*v.begin())->id(), 1);
   for (auto& j : jobs) j.status = JobStatus::Finished;
   EXPECT_TRUE(v.empty());
 }

@@ -7,7 +7,6 @@ namespace rm {
 void WaitingIndex::insert(const JobState& j, double key) {
   if (by_gpus_[j.spec->num_gpus].insert(pass_key(j, key)).second) {
     sums_.insert(pass_key(j, key));
-    ++size_;
     gpus_ += j.spec->num_gpus;
   }
 }
@@ -17,7 +16,6 @@ void WaitingIndex::erase(const JobState& j, double key) {
   if (c == by_gpus_.end() || c->second.erase(pass_key(j, key)) == 0)
     throw InvariantError("job " + j.spec->name + " is not in the waiting index under its key");
   sums_.erase(pass_key(j, key));
-  --size_;
   gpus_ -= j.spec->num_gpus;
   if (c->second.empty()) by_gpus_.erase(c);
 }

@@ -65,8 +65,8 @@ class WaitingIndex {
  public:
   void insert(const JobState& j, double key);
   void erase(const JobState& j, double key);  // the key it was inserted with
-  bool empty() const { return size_ == 0; }
-  std::size_t size() const { return size_; }
+  bool empty() const { return sums_.empty(); }
+  std::size_t size() const { return sums_.size(); }
   long gpus() const { return gpus_; }  // asked for by all of them
   long gpus_below(const PassKey& k) const { return sums_.gpus_below(k); }  // by those before k in pass order
   // The first waiting job in pass order (the index must not be empty).
@@ -91,7 +91,6 @@ class WaitingIndex {
  private:
   std::map<int, std::set<PassKey>> by_gpus_;
   __gnu_pbds::tree<PassKey, __gnu_pbds::null_type, std::less<PassKey>, __gnu_pbds::rb_tree_tag, GpuSums> sums_;
-  std::size_t size_ = 0;
   long gpus_ = 0;
 };
 

@@ -27,25 +27,23 @@ inline ClusterTotals totals_of(const ClusterSpec& c) {
 
 // The queued and running jobs, in arrival order: a view of a backend's list that may still hold finished jobs
 // (the job-level engine compacts its list only when they are many, so a finish costs O(1) amortised, not
-// O(active)); iteration skips them. Bidirectional: a scheduler may walk back from the end (the newest).
+// O(active)); iteration skips them.
 class ActiveJobs {
  public:
   using List = std::vector<const JobState*>;
   class iterator {
    public:
-    using iterator_category = std::bidirectional_iterator_tag;
+    using iterator_category = std::forward_iterator_tag;
     using value_type = const JobState*;
     using difference_type = std::ptrdiff_t;
     using pointer = const JobState* const*;
     using reference = const JobState* const&;
     iterator() = default;
-    iterator(List::const_iterator it, List::const_iterator end) : it_(it), end_(end) {
-      skip_forward();
-    }
+    iterator(List::const_iterator it, List::const_iterator end) : it_(it), end_(end) { skip(); }
     reference operator*() const { return *it_; }
     iterator& operator++() {
       ++it_;
-      skip_forward();
+      skip();
       return *this;
     }
     iterator operator++(int) {
@@ -53,26 +51,16 @@ class ActiveJobs {
       ++*this;
       return t;
     }
-    iterator& operator--() {  // not at begin(): a job that is not finished lies before
-      do --it_;
-      while ((*it_)->status == JobStatus::Finished);
-      return *this;
-    }
-    iterator operator--(int) {
-      iterator t = *this;
-      --*this;
-      return t;
-    }
     bool operator==(const iterator& o) const { return it_ == o.it_; }
 
    private:
-    void skip_forward() {
+    void skip() {
       while (it_ != end_ && (*it_)->status == JobStatus::Finished) ++it_;
     }
     List::const_iterator it_, end_;
   };
   // `list` must outlive the view. Finished jobs in it are skipped (so begin() walks over those before the first
-  // job that is not: keep it rather than asking again in a loop).
+  // job that is not).
   explicit ActiveJobs(const List& list) : list_(&list) {}
   iterator begin() const { return {list_->begin(), list_->end()}; }
   iterator end() const { return {list_->end(), list_->end()}; }
