@@ -52,17 +52,13 @@ Decisions ComposedScheduler::schedule(const SchedContext& ctx) {
   } else if (anyone_waiting) {
     sorted_.clear();
     for (const JobState* j : ctx.active)
-      if (opt_.preemptive || !j->running()) sorted_.emplace_back(order_->key(*j, ctx.now), j);
-    std::stable_sort(sorted_.begin(), sorted_.end(), [](const auto& a, const auto& b) {
-      if (a.first != b.first) return a.first < b.first;
-      if (a.second->spec->submit != b.second->spec->submit) return a.second->spec->submit < b.second->spec->submit;
-      return a.second->id() < b.second->id();
-    });
+      if (opt_.preemptive || !j->running()) sorted_.push_back(pass_key(*j, order_->key(*j, ctx.now)));
+    std::sort(sorted_.begin(), sorted_.end());  // a total order (ids differ): as the stable sort was
     if (opt_.preemptive) {
       schedule_preemptive(ctx, d);
     } else {
       std::size_t i = 0;
-      schedule_nonpreemptive(ctx, d, [&](int) { return i < sorted_.size() ? sorted_[i++].second : nullptr; });
+      schedule_nonpreemptive(ctx, d, [&](int) { return i < sorted_.size() ? sorted_[i++].job : nullptr; });
     }
   }
   // Wake up when a running job's key changes (2D-LAS thresholds).
@@ -117,7 +113,7 @@ void ComposedScheduler::schedule_preemptive(const SchedContext& ctx, Decisions& 
   int budget = ctx.cluster.total_gpus();
   std::vector<char> chosen(sorted_.size(), 0);
   for (std::size_t i = 0; i < sorted_.size(); ++i) {
-    const int n = sorted_[i].second->spec->num_gpus;
+    const int n = sorted_[i].job->spec->num_gpus;
     if (n <= budget) {
       chosen[i] = 1;
       budget -= n;
@@ -127,7 +123,7 @@ void ComposedScheduler::schedule_preemptive(const SchedContext& ctx, Decisions& 
   }
   std::vector<const JobState*> victims, starters;
   for (std::size_t i = 0; i < sorted_.size(); ++i) {
-    const JobState* j = sorted_[i].second;
+    const JobState* j = sorted_[i].job;
     if (!chosen[i] && j->running()) victims.push_back(j);
     if (chosen[i] && !j->running()) starters.push_back(j);
   }
@@ -170,16 +166,16 @@ void ComposedScheduler::preempt_and_start(const SchedContext& ctx, Decisions& d,
     std::vector<JobId> stopped = d.preempt;
     std::sort(stopped.begin(), stopped.end());
     std::vector<const JobState*> peers;  // the running jobs that keep running, in priority order
-    for (const auto& [key, j] : sorted_)
-      if (j->running() && !std::binary_search(stopped.begin(), stopped.end(), j->id())) peers.push_back(j);
+    for (const PassKey& k : sorted_)
+      if (const JobState* j = k.job; j->running() && !std::binary_search(stopped.begin(), stopped.end(), j->id())) peers.push_back(j);
     free.add_peers(peers);
     allocate_starts(*allocation_, d, started_, free);
   }
 }
 
 // The preemptive pass of schedule_preemptive, decided from the indexes: the same decisions, at the cost of
-// the running jobs that may come after the first waiting job in pass order (the others come before every
-// waiting job: they are chosen whatever happens) and of the waiting jobs the walk reaches.
+// the running jobs after the boundary (step 1 below; the others are chosen whatever happens) and of the
+// waiting jobs the walk reaches.
 void ComposedScheduler::schedule_preemptive_indexed(const SchedContext& ctx, Decisions& d) {
   const Time now = ctx.now;
   auto change_of = [&](const JobState& j) { return order_->has_next_change() ? order_->next_change(j, now) : kNever; };

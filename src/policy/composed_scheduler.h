@@ -39,7 +39,7 @@ class ComposedScheduler final : public Scheduler {
   ComposedOptions opt_;
   std::unique_ptr<Allocation> allocation_;  // CPUs and DRAM (null: GPUs only)
   bool bound_ = false;
-  std::vector<std::pair<double, const JobState*>> sorted_;  // scratch
+  std::vector<PassKey> sorted_;            // scratch: the full sort
   std::vector<const JobState*> started_;                   // scratch
   // Where the order allows (docs/design.md, "Scale"): the waiting jobs, kept across passes (arrivals added,
   // started jobs removed, preempted ones added back at the next pass, when their key is settled) ...
