@@ -324,6 +324,9 @@ CLI::App* add_simulate(CLI::App& app, SimConfig& cfg, std::vector<std::string>& 
                   "a model the catalogue lacks: error, nearest (closest catalogue name) or by-hash (a catalogue model "
                   "picked by a seeded hash of the name); counted in summary.json as models_replaced")
       ->capture_default_str();
+  sim->add_flag("!--no-fast-forward", cfg.fast_forward,
+                "task model: simulate every task and flow instead of jumping over the periods of a steady state "
+                "(same JCTs; slower; the check of the fast-forward)");
   sim->add_flag("--skip-unschedulable", cfg.skip_unschedulable,
                 "report jobs that can never fit (jobs.csv status) instead of failing");
   sim->add_option("--out", out, "output directory")->capture_default_str();

@@ -259,10 +259,17 @@ std::unique_ptr<SimResult> simulate(const SimConfig& cfg) {
     TaskOptions to;
     to.compat = cfg.compat == "wang2020";
     to.progress = cfg.progress;
+    to.fast_forward = cfg.fast_forward;
     r->task = std::make_unique<TaskEngine>(r->cluster, r->workload.jobs, *r->task_policy, to);
     if (cfg.dry_run) return r;
     r->task->run();
     r->record = r->task->record();
+    const auto& ff = r->task->fast_forward_stats();
+    if (to.fast_forward && !to.compat)
+      r->record.timing.insert(r->record.timing.end(),
+                              {{"fast_forward_jumps", static_cast<double>(ff.jumps)},
+                               {"fast_forward_iterations", static_cast<double>(ff.iterations)},
+                               {"fast_forward_skipped_s", ff.skipped_ms / 1000.0}});
   } else if (planner) {
     if (cfg.dry_run) return r;
     run_planner(cfg, *r);

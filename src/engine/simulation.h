@@ -26,6 +26,7 @@ struct SimConfig {
   std::string policy = "fifo";
   std::string exec = "auto";             // rate | task | auto (task for task-model policies)
   std::string compat;                    // "" or wang2020 (task model)
+  bool fast_forward = true;              // task model: jump over steady-state periods (--no-fast-forward)
   yu::ModelParams yu;                    // Yu et al.'s model, for the planners (sjf-bco, ls, ff, rand)
   std::uint64_t seed = 1;
   double preempt_overhead_s = 0;

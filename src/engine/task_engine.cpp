@@ -46,6 +46,8 @@ TaskEngine::TaskEngine(const ClusterSpec& cluster, const std::vector<JobSpec>& j
   beta_ = cluster.network.beta_ms_per_mb > 0 ? cluster.network.beta_ms_per_mb
                                              : (min_nic > 0 && std::isfinite(min_nic) ? 8.0 / min_nic : 0.8);
   eta_ = cluster.network.eta_ms_per_mb > 0 ? cluster.network.eta_ms_per_mb : cluster.network.contention_a * beta_;
+  ff_ = opt_.fast_forward && !opt_.compat && policy_.admission->stable();
+  if (ff_) gpu_comp_.assign(gpus_.size(), -1);
   lwf_beta_ = policy_.placement->workload_beta() > 0 ? policy_.placement->workload_beta()
                                                       : (opt_.compat ? kLwfBetaCompat : beta_);
 
@@ -174,6 +176,14 @@ void TaskEngine::sync(Job& j, double t) {
   }
   if (j.comm_once != 0) ++wl_version_;
   j.v.rem_time -= j.v.fw + j.v.bw;
+  if (ff_ && j.comp >= 0) {  // the component's anchor is the first of its jobs to sync
+    Comp& c = comps_[j.comp];
+    if (c.anchor < 0) c.anchor = j.v.id;
+    if (c.anchor == j.v.id && !c.synced) {
+      c.synced = true;
+      synced_comps_.push_back(j.comp);
+    }
+  }
   if (j.iter < j.v.iters) {
     ++j.iter;
   } else {
@@ -194,6 +204,13 @@ void TaskEngine::release(Job& j) {
   if (j.v.servers.size() > 1)
     for (int s : j.v.servers) --split_[s];
   j.released = true;
+  if (ff_) {
+    if (j.comp >= 0) lost_.push_back(j.comp);
+    else
+      for (int c : touching(j)) lost_.push_back(c);
+  }
+  j.comp = -1;
+  j.detached = j.woke = false;
   ++released_;
   --unreleased_finished_;
   ++mem_version_;
@@ -234,6 +251,7 @@ bool TaskEngine::try_place(Job& j, double t) {
   j.placed_at = t;
   j.seq = seq_++;
   running_.push_back(j.v.id);
+  if (ff_) placed_.push_back(j.v.id);
   ++mem_version_;
   ++wl_version_;
   ++events_;
@@ -290,7 +308,13 @@ void TaskEngine::dispatch(int g, double t) {
   }
   if (best < 0) return;
   const auto [job, worker] = r.jobs[best];
-  const Job& j = jobs_[job];
+  Job& j = jobs_[job];
+  j.ran = true;
+  j.last_run = t;
+  if (ff_ && !j.woke && (j.detached || (j.comp >= 0 && gpu_comp_[g] != j.comp))) {  // task_fast_forward.cpp
+    j.woke = true;
+    woken_.push_back(job);
+  }
   const double dur = j.phase[worker] == FF ? j.v.fw : j.v.bw;
   r.busy = true;
   r.job = job;
@@ -389,6 +413,7 @@ void TaskEngine::step(double t) {
     scratch_ = ready_;
     for (int id : scratch_) {
       Job& j = jobs_[id];
+      if (frozen(j, t)) continue;  // jumped ahead: re-asking it now would refuse it (stable admission)
       if (j.v.servers.size() == 1) sync(j, t);  // free inside one server
       else cands_.push_back(id);
     }
@@ -406,7 +431,8 @@ void TaskEngine::step(double t) {
   }
   // P6-P7: re-rate the flows (every step in compat, at every change of the flow set otherwise).
   if (opt_.compat || flows_changed_)
-    for (int id : comm_) rerate(jobs_[id], t);
+    for (int id : comm_)
+      if (!frozen(jobs_[id], t)) rerate(jobs_[id], t);  // a frozen flow's speed has not changed
   flows_changed_ = false;
   // P8: idle GPUs pick their next task.
   if (!dirty_.empty()) {
@@ -443,6 +469,7 @@ void TaskEngine::run() {
   while (released_ < n) {
     changed_ = false;
     step(t);
+    if (ff_) after_step(t);
     record_series(t);
     if (opt_.progress && released_ - last_report >= std::max<std::int64_t>(1, n / 100)) {
       last_report = released_;

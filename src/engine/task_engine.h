@@ -24,6 +24,9 @@ namespace rm {
 
 struct TaskOptions {
   bool compat = false;
+  // Default mode: jump over whole periods of a steady state (task_fast_forward.cpp); false simulates
+  // every task (--no-fast-forward). Compat mode never jumps.
+  bool fast_forward = true;
   ProgressFn progress;  // now and then while it runs; may be empty
 };
 
@@ -43,6 +46,11 @@ class TaskEngine : public task::TaskView {
   double gpu_active_ms() const;  // sum over GPUs of busy time
   std::int64_t max_gpu_sharing() const { return max_sharing_; }  // most jobs ever on one GPU
   std::int64_t max_link_flows() const { return max_flows_; }     // most flows ever on one NIC
+  struct FastForwardStats {
+    std::int64_t jumps = 0, periods = 0, iterations = 0;  // jumps made, periods and job iterations skipped
+    double skipped_ms = 0;                                // sum over jumps of the simulated time skipped
+  };
+  const FastForwardStats& fast_forward_stats() const { return ff_stats_; }
 
   // TaskView
   const std::vector<task::TGpu>& gpus() const override { return gpus_; }
@@ -71,6 +79,11 @@ class TaskEngine : public task::TaskView {
     double comm_once = 0;
     double placed_at = -1, finish = -1;
     std::int64_t seq = -1;  // placement order
+    // Fast-forward (default mode): the group it is in (-1: none), whether it is detached (placed but
+    // linking no group: it has not run for a while), when a task of it last ran.
+    int comp = -1;
+    bool ran = false, detached = false, woke = false;  // woke: detached, ran since, not yet re-linked
+    double last_run = -1;
     task::TFlow flow;
   };
   struct GpuRt {
@@ -95,6 +108,39 @@ class TaskEngine : public task::TaskView {
   double next_event() const;
   void check_final() const;
 
+  // Steady-state fast-forward (task_fast_forward.cpp; its header comment explains the scheme).
+  struct Snap {
+    double t = 0;
+    std::vector<std::int64_t> iter;  // per group job
+    std::vector<std::int64_t> disc;  // phases, flags, GPU occupants, NIC flow orders
+    std::vector<double> rel;         // pending times relative to t, flow speeds
+  };
+  struct Comp {  // a group
+    std::vector<int> jobs, gpus, servers;  // jobs in placement order; GPUs and NICs (multi-server) sorted
+    int anchor = -1;
+    bool synced = false, dead = false;
+    double frozen_until = -1;     // jumped ahead to this time: global passes skip it until then
+    double guard = -1;            // its cycle is known to hold until then (-1: unknown)
+    bool self_guard = false;      // the guard rests on no other group's (it outlives changes elsewhere)
+    double earliest_change = 0;   // while guard > now: no job of it finishes before this
+    std::vector<Snap> hist;       // snapshots at the anchor's syncs, oldest first
+  };
+  bool frozen(const Job& j, double t) const { return j.comp >= 0 && comps_[j.comp].frozen_until > t; }
+  std::vector<int> link(const std::vector<int>& ids);
+  int add_group(const std::vector<int>& ids);
+  void structural_update(double t);
+  void compact_groups();
+  std::vector<int> touching(const Job& p) const;
+  void merge_around(int job, double t);
+  void split(Comp& c);
+  void after_step(double t);
+  void snapshot(const Comp& c, double t, Snap& s) const;
+  bool try_jump(Comp& c, const Snap& now);
+  std::int64_t key_periods(const Comp& c, const std::vector<std::int64_t>& m) const;
+  double sync_bound(const Job& p, double t) const;
+  double key_slack(const Job& p, const Comp& c) const;
+  double horizon(const Comp& c, double t) const;
+
   TaskOptions opt_;
   task::TaskPolicy& policy_;
   int total_gpus_ = 0;
@@ -118,6 +164,12 @@ class TaskEngine : public task::TaskView {
   double total_time_ = 0;
   std::int64_t events_ = 0, max_sharing_ = 0, max_flows_ = 0;
   std::vector<SeriesRow> series_;
+  bool ff_ = false;
+  std::vector<Comp> comps_;
+  std::vector<int> synced_comps_, woken_, gpu_comp_, link_gpu_, link_nic_;
+  std::size_t dead_ = 0;  // dead groups in comps_
+  std::vector<int> placed_, lost_;  // this step: jobs placed, groups that lost a job
+  FastForwardStats ff_stats_;
 };
 
 }  // namespace rm

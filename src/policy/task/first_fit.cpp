@@ -8,6 +8,7 @@ namespace {
 class FirstFit : public TaskPlacement {
  public:
   std::string name() const override { return "first-fit"; }
+  bool pure(bool) const override { return true; }
   bool place(const TJob& j, const TaskView& v, std::vector<int>& out) override {
     if (v.eligible_count(j.mem) < j.n) return false;
     out.clear();

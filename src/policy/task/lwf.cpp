@@ -24,6 +24,8 @@ class Lwf : public TaskPlacement {
   Lwf(int kappa, int history, double beta, bool nic) : kappa_(kappa), history_(history), beta_(beta), nic_(nic) {}
   std::string name() const override { return "lwf:kappa=" + std::to_string(kappa_) + (nic_ ? ";nic=true" : ""); }
   double workload_beta() const override { return beta_; }
+  // Both branches test eligible_count first; only the persistent server order (history) is state.
+  bool pure(bool compat) const override { return !(history_ < 0 ? compat : history_ == 1); }
 
   bool place(const TJob& j, const TaskView& v, std::vector<int>& out) override {
     const auto& g = v.gpus();

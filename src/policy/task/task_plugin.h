@@ -25,6 +25,10 @@ class TaskPlacement {
   // ms per MB at which the engine's GPU-workload bookkeeping (A.6.2) charges communication;
   // 0 = the engine's default (7.8125 under --compat wang2020, the network's beta otherwise).
   virtual double workload_beta() const { return 0; }
+  // True if an attempt changes no state of the plugin and fails only for want of GPUs with enough free
+  // memory: a refused job stays refused until memory is released, whatever the GPU workloads. Lets the
+  // event-driven engine fast-forward the steady state while jobs wait (src/engine/task_fast_forward.cpp).
+  virtual bool pure(bool /*compat*/) const { return false; }
 };
 
 // May job j's all-reduce start now, given the flows already on its servers' NICs?

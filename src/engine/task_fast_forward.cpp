@@ -1,0 +1,585 @@
+// Steady-state fast-forward of the task model's event-driven mode (issue 16, goal 3).
+//
+// Between placements and releases nothing but iterations happens, and a group of jobs that share GPUs
+// or NICs settles into a cycle: the same tasks and flows, in the same order, at the same offsets, every
+// period. The engine simulates the cycle once and jumps over whole periods, shifting times and crediting
+// progress in closed form. docs/design.md ("Task model fast-forward") has the argument in full.
+//
+//  1. Groups. Placed jobs sharing a GPU, and multi-server jobs sharing a server (its NIC), are linked;
+//     a group owns the GPUs of its jobs that no other group owns. A job that has not run for a while (a
+//     starved job whose workers wait behind other jobs' tasks; one that never ran, at once) is detached:
+//     it links nothing, so the jobs around it fall into groups that cycle independently (two 8-GPU jobs
+//     with different iteration times on the two servers a starved 16-GPU job spans cycle separately;
+//     together they would only recur at the least common multiple of their periods). A job's worker on
+//     a GPU another group owns is a foreign worker; a job on a group's GPUs that is not in it, a foreign job.
+//  2. Detection. At every sync of a group's anchor (its first job to sync) the engine records the
+//     group's state relative to now: its jobs' worker phases and flags, its GPUs' occupants and the
+//     foreign workers' phases there, flow order per NIC, pending task and flow ends minus now. When it
+//     equals an earlier record to rounding (16 ulp of now), the period P is the time between the two and
+//     each job advanced m_j iterations. A group that fills its 32 records without a match detaches its
+//     jobs that did not run over them, and splits.
+//  3. Guarantee. Left alone, the group cycles for k_free periods: no job of it finishes (its last
+//     iterations are simulated task by task) and every decision of the recorded period is taken the same
+//     way: the priority keys of jobs that meet on a GPU (compute key) or a NIC (communication key) are
+//     linear in the periods, so the ranges each key spans in one period keep a strict order at the first
+//     and the last period, hence in all; a foreign job with a worker waiting here cannot sync, so its key
+//     falls by at most the rest of its current iteration elsewhere. It stays alone until its guard: the
+//     least of now + k_free P, the guards of the groups its foreign workers wait in, and, for a foreign
+//     job whose workers here all wait for its sync (or a split job on its NICs), the time that job could
+//     sync (the latest guard among the groups its unfinished workers wait in).
+//  4. Horizon. It jumps K periods with now + K P <= min(guard, horizon): the next arrival and the earliest
+//     any other job could finish (its remaining iterations alone, after its group's guard when known).
+//     No placement can touch it before then, and no job count changes, so the series rows read true GPU
+//     states. With jobs waiting the placement plugin must be pure (a refused job stays refused until
+//     memory is released); admission must be stable (a refused all-reduce stays refused until flows
+//     change). Compat mode never jumps.
+//  5. Jump. Pending ends move by K P; iterations, remaining service and time, GPU workloads, busy time
+//     and the event count advance by K times their per-period amounts. The group is frozen until its new
+//     time: the global admission and re-rating passes skip it (re-asking a stable rule would refuse
+//     again; re-rating an unchanged speed changes nothing); its own events come next at their shifted
+//     times. Its records shift too, so after the jump it is recognised one period later.
+//  6. Changes. A job that runs a task on a GPU its group does not own (a detached job: anywhere) merges
+//     the live groups it touches with its own; a frozen one stays apart (its guard covered this). A
+//     placement or release (never while a group is frozen: jumps end by the horizon) re-links the group
+//     that lost a job and merges or resets the groups a new job touches; guards resting on other groups
+//     are dropped.
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <limits>
+
+#include "core/error.h"
+#include "engine/task_engine.h"
+
+namespace rm {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr std::int64_t kMany = std::numeric_limits<std::int64_t>::max() / 4;
+constexpr std::size_t kMaxRecords = 32;  // records kept per group: periods of up to 31 anchor iterations
+
+// Periods k >= 1 for which two keys keep their order. A key is linear in the periods: it is x now and
+// falls by dx per period (keys only fall), and it may sit up to rx lower at any time (a detached job's
+// key, which falls by at most rx while the job cannot sync). Over the k-th period from now it spans
+// [x - (k+1) dx - rx, x - k dx]; over the recorded period, [x - rx, x + dx].
+std::int64_t order_periods(double a, double da, double ra, double b, double db, double rb) {
+  if (da == 0 && db == 0 && ra == 0 && rb == 0) return kMany;  // constant keys: ties break the same way
+  if (!(a + da < b - rb)) {
+    if (!(b + db < a - ra)) return 0;  // the ranges overlap: the recorded order depends on the phase
+    std::swap(a, b);
+    std::swap(da, db);
+    std::swap(ra, rb);
+  }
+  b -= rb;                     // a below b: a's top must stay below b's bottom
+  if (da >= db) return kMany;  // the lower one falls at least as fast
+  // The last period skipped, K - 1 from now: a - (K-1) da < b - K db.
+  auto ok = [&](std::int64_t k) {
+    return a - static_cast<double>(k - 1) * da < b - static_cast<double>(k) * db;
+  };
+  const double x = (b - a - da) / (db - da);
+  if (!(x < 1e15)) return kMany;
+  auto k = static_cast<std::int64_t>(std::floor(x));
+  while (k > 0 && !ok(k)) --k;
+  return std::max<std::int64_t>(0, k - 1);  // one period of margin for rounding
+}
+
+double key_drop(task::Key key, const task::TJob& v, std::int64_t m) {
+  const double md = static_cast<double>(m);
+  switch (key) {
+    case task::Key::SRSF: return md * static_cast<double>(v.n) * (v.fw + v.bw);
+    case task::Key::SRTF: return md * (v.fw + v.bw);
+    default: return 0;
+  }
+}
+
+// A lower bound on how long a placed job still runs: its iterations after the current one, alone.
+double rest_bound(double rem_time, const task::TJob& v) {
+  return std::max(0.0, (rem_time - (v.fw + v.bw)) * (1 - 1e-9) - 1e-6);
+}
+
+}  // namespace
+
+// Classes of `ids` linked by a shared GPU or (both multi-server) a shared NIC, labelled 0, 1, ... in
+// the order of their first member.
+std::vector<int> TaskEngine::link(const std::vector<int>& ids) {
+  std::vector<int> parent(ids.size());
+  auto find = [&](int x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  auto unite = [&](int a, int b) {
+    a = find(a), b = find(b);
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);
+  };
+  link_gpu_.resize(gpus_.size(), -1);
+  link_nic_.resize(server_gpus_.size(), -1);
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    parent[k] = static_cast<int>(k);
+    const Job& j = jobs_[ids[k]];
+    for (int g : j.v.gpus) {
+      if (link_gpu_[g] < 0) link_gpu_[g] = static_cast<int>(k);
+      else unite(link_gpu_[g], static_cast<int>(k));
+    }
+    if (j.v.servers.size() > 1)
+      for (int s : j.v.servers) {
+        if (link_nic_[s] < 0) link_nic_[s] = static_cast<int>(k);
+        else unite(link_nic_[s], static_cast<int>(k));
+      }
+  }
+  for (int id : ids) {
+    for (int g : jobs_[id].v.gpus) link_gpu_[g] = -1;
+    for (int s : jobs_[id].v.servers) link_nic_[s] = -1;
+  }
+  std::vector<int> label(ids.size()), index(ids.size(), -1);
+  int n = 0;
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    const int root = find(static_cast<int>(k));
+    if (index[root] < 0) index[root] = n++;
+    label[k] = index[root];
+  }
+  return label;
+}
+
+int TaskEngine::add_group(const std::vector<int>& ids) {
+  const int ci = static_cast<int>(comps_.size());
+  comps_.emplace_back();
+  Comp& c = comps_.back();
+  c.jobs = ids;
+  for (int id : ids) {
+    Job& j = jobs_[id];
+    j.comp = ci;
+    c.gpus.insert(c.gpus.end(), j.v.gpus.begin(), j.v.gpus.end());
+    if (j.v.servers.size() > 1) c.servers.insert(c.servers.end(), j.v.servers.begin(), j.v.servers.end());
+  }
+  for (auto* v : {&c.gpus, &c.servers}) {
+    std::sort(v->begin(), v->end());
+    v->erase(std::unique(v->begin(), v->end()), v->end());
+  }
+  // It owns its jobs' GPUs that no other group owns; a worker of its jobs on another group's GPU waits
+  // behind that group's cycle (a foreign worker).
+  c.gpus.erase(std::remove_if(c.gpus.begin(), c.gpus.end(), [&](int g) { return gpu_comp_[g] >= 0; }), c.gpus.end());
+  for (int g : c.gpus) gpu_comp_[g] = ci;
+  return ci;
+}
+
+// A placement or a release (no group is frozen then: every jump ends by the horizon). A group that lost
+// a job re-links what is left; a job placed and already running merges the groups it touches; one not
+// running yet is detached, and the groups it touches start their records afresh (it competes there now).
+// Every guard is dropped: one may rest on a group that changed.
+void TaskEngine::structural_update(double t) {
+  std::sort(lost_.begin(), lost_.end());
+  lost_.erase(std::unique(lost_.begin(), lost_.end()), lost_.end());
+  for (int ci : lost_) {
+    Comp& c = comps_[ci];
+    if (c.dead) continue;
+    std::vector<int> keep;
+    for (int id : c.jobs)
+      if (!jobs_[id].finished) keep.push_back(id);
+    for (int g : c.gpus) gpu_comp_[g] = -1;
+    c.dead = true;
+    ++dead_;
+    c.jobs.clear();
+    c.hist.clear();
+    const std::vector<int> lab = link(keep);
+    std::vector<std::vector<int>> groups;
+    for (std::size_t k = 0; k < keep.size(); ++k) {
+      if (lab[k] >= static_cast<int>(groups.size())) groups.resize(lab[k] + 1);
+      groups[lab[k]].push_back(keep[k]);
+    }
+    for (const auto& g : groups) add_group(g);
+  }
+  lost_.clear();
+  for (int id : placed_) {
+    Job& j = jobs_[id];
+    if (j.finished || j.released) continue;
+    j.detached = true;
+    if (j.ran) {
+      j.woke = true;
+      merge_around(id, t);
+    } else {
+      for (int ci : touching(j)) {
+        Comp& c = comps_[ci];
+        c.hist.clear();
+        c.anchor = -1;
+        c.self_guard = false;  // its guard is dropped below
+      }
+    }
+  }
+  placed_.clear();
+  for (Comp& c : comps_) {
+    if (c.self_guard) continue;  // its cycle rests on nothing that changed
+    c.guard = -1;
+    c.hist.clear();  // (kept, records from before the change slow the next match down in practice)
+    c.anchor = -1;
+  }
+}
+
+// Drops the dead groups once they outnumber the live ones.
+void TaskEngine::compact_groups() {
+  if (comps_.size() < 64 || 2 * dead_ <= comps_.size()) return;
+  const std::size_t live = comps_.size() - dead_;
+  dead_ = 0;
+  std::vector<Comp> kept;
+  kept.reserve(live);
+  for (Comp& c : comps_) {
+    if (c.dead) continue;
+    const int ci = static_cast<int>(kept.size());
+    for (int id : c.jobs) jobs_[id].comp = ci;
+    for (int g : c.gpus) gpu_comp_[g] = ci;
+    kept.push_back(std::move(c));
+  }
+  comps_.swap(kept);
+}
+
+// The groups a job's GPUs and (multi-server) NICs are in.
+std::vector<int> TaskEngine::touching(const Job& p) const {
+  std::vector<int> out;
+  for (int g : p.v.gpus)
+    if (gpu_comp_[g] >= 0) out.push_back(gpu_comp_[g]);
+  if (p.v.servers.size() > 1)
+    for (std::size_t ci = 0; ci < comps_.size(); ++ci) {
+      const Comp& c = comps_[ci];
+      if (c.dead) continue;
+      for (int s : p.v.servers)
+        if (std::binary_search(c.servers.begin(), c.servers.end(), s)) out.push_back(static_cast<int>(ci));
+    }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// A job ran a task on a GPU its group does not own (a detached job: on any GPU): it links the groups it
+// touches again. The live ones merge with its group; a frozen one stays apart, the job's workers on its
+// GPUs waiting behind its cycle (its guard saw to that), until it thaws and runs one of them.
+void TaskEngine::merge_around(int id, double t) {
+  Job& p = jobs_[id];
+  if (p.released || p.finished || !p.woke) return;
+  std::vector<int> olds = touching(p);
+  if (p.comp >= 0) olds.push_back(p.comp);
+  std::sort(olds.begin(), olds.end());
+  olds.erase(std::unique(olds.begin(), olds.end()), olds.end());
+  std::vector<int> ids{id};
+  for (int ci : olds) {
+    Comp& c = comps_[ci];
+    if (c.dead || c.frozen_until > t) continue;
+    for (int x : c.jobs)
+      if (x != id) ids.push_back(x);
+    for (int g : c.gpus) gpu_comp_[g] = -1;
+    c.dead = true;
+    ++dead_;
+    c.jobs.clear();
+    c.hist.clear();
+  }
+  std::sort(ids.begin(), ids.end(), [&](int a, int b) { return jobs_[a].seq < jobs_[b].seq; });
+  p.detached = p.woke = false;
+  add_group(ids);
+}
+
+// A group that does not recur detaches the jobs that did not run over its records, and splits.
+void TaskEngine::split(Comp& c) {
+  const double since = c.hist.front().t;
+  std::vector<int> keep;
+  bool any = false;
+  for (int id : c.jobs) {
+    Job& j = jobs_[id];
+    bool busy = j.in_comm || j.ready, waiting_task = false;
+    for (std::size_t w = 0; w < j.v.gpus.size(); ++w) {
+      const GpuRt& r = rt_[j.v.gpus[w]];
+      busy = busy || (r.busy && r.job == id);
+      waiting_task = waiting_task || j.phase[w] != WAIT;
+    }
+    if (!busy && waiting_task && j.last_run < since) {
+      j.detached = true;
+      j.comp = -1;
+      any = true;
+    } else {
+      keep.push_back(id);
+    }
+  }
+  if (!any) return;
+  for (int g : c.gpus) gpu_comp_[g] = -1;
+  c.dead = true;
+  ++dead_;
+  c.jobs.clear();
+  c.hist.clear();
+  const std::vector<int> lab = link(keep);
+  std::vector<std::vector<int>> groups;
+  for (std::size_t k = 0; k < keep.size(); ++k) {
+    if (lab[k] >= static_cast<int>(groups.size())) groups.resize(lab[k] + 1);
+    groups[lab[k]].push_back(keep[k]);
+  }
+  for (const auto& g : groups) add_group(g);  // may reallocate comps_: c is not used after
+}
+
+void TaskEngine::snapshot(const Comp& c, double t, Snap& s) const {
+  s.t = t;
+  for (int id : c.jobs) {
+    const Job& j = jobs_[id];
+    s.iter.push_back(j.iter);
+    s.disc.push_back(j.waiting);
+    s.disc.push_back(j.in_comm + 2 * j.ready);
+    for (Phase p : j.phase) s.disc.push_back(p);
+    if (j.in_comm) {
+      s.rel.push_back(j.flow.end - t);
+      s.rel.push_back(j.flow.speed);
+    }
+  }
+  const int self = jobs_[c.jobs.front()].comp;
+  for (int g : c.gpus) {
+    const GpuRt& r = rt_[g];
+    s.disc.push_back(r.busy ? r.job : -1);
+    if (r.busy) {
+      s.disc.push_back(r.worker);
+      s.rel.push_back(r.end - t);
+    }
+    for (const auto& [id, w] : r.jobs)  // the detached jobs' workers here
+      if (jobs_[id].comp != self) s.disc.push_back(jobs_[id].phase[w]);
+  }
+  for (int srv : c.servers) {  // flow start order on each NIC (AdaDUAL reads the first)
+    s.disc.push_back(static_cast<std::int64_t>(server_flows_[srv].size()));
+    s.disc.insert(s.disc.end(), server_flows_[srv].begin(), server_flows_[srv].end());
+  }
+}
+
+void TaskEngine::after_step(double t) {
+  if (!placed_.empty() || !lost_.empty()) {
+    for (const Comp& c : comps_)
+      if (!c.dead && c.frozen_until > t)
+        throw InvariantError("task engine: a placement or release at t=" + std::to_string(t) +
+                             " ms reached a group fast-forwarded to " + std::to_string(c.frozen_until));
+    structural_update(t);
+  }
+  for (int id : woken_) merge_around(id, t);
+  woken_.clear();
+  const double tol = 1e-9 + 16 * DBL_EPSILON * std::abs(t);
+  for (std::size_t n = 0; n < synced_comps_.size(); ++n) {
+    const int ci = synced_comps_[n];
+    comps_[ci].synced = false;
+    if (comps_[ci].dead) continue;
+    Comp& c = comps_[ci];
+    Snap now;
+    snapshot(c, t, now);
+    std::size_t matched = c.hist.size();
+    for (std::size_t i = c.hist.size(); i-- > 0;) {
+      const Snap& h = c.hist[i];
+      if (h.disc != now.disc || h.rel.size() != now.rel.size()) continue;
+      bool same = true;
+      for (std::size_t k = 0; k < h.rel.size() && same; ++k) same = std::abs(h.rel[k] - now.rel[k]) <= tol;
+      if (same) {
+        matched = i;
+        break;
+      }
+    }
+    if (matched < c.hist.size()) {
+      c.hist.erase(c.hist.begin(), c.hist.begin() + static_cast<long>(matched));  // before the cycle
+      c.hist.push_back(std::move(now));
+      try_jump(c, c.hist.back());
+      continue;
+    }
+    c.guard = -1;
+    c.hist.push_back(std::move(now));
+    if (c.hist.size() > kMaxRecords) {
+      c.hist.erase(c.hist.begin());
+      split(c);
+    }
+  }
+  synced_comps_.clear();
+  compact_groups();
+}
+
+// How far a detached job's compute key may fall while it cannot sync because a worker of it waits on
+// c's GPUs: the rest of its current iteration on its other GPUs.
+double TaskEngine::key_slack(const Job& p, const Comp& c) const {
+  if (policy_.compute != task::Key::SRSF) return 0;  // SRTF falls at syncs; the others are constant
+  double r = 0;
+  for (std::size_t w = 0; w < p.v.gpus.size(); ++w)
+    if (!std::binary_search(c.gpus.begin(), c.gpus.end(), p.v.gpus[w]))
+      r += p.phase[w] == FF ? p.v.fw + p.v.bw : p.phase[w] == BP ? p.v.bw : 0;
+  return r;
+}
+
+std::int64_t TaskEngine::key_periods(const Comp& c, const std::vector<std::int64_t>& m) const {
+  const int self = jobs_[c.jobs.front()].comp;
+  std::int64_t k = kMany;
+  struct K { double x, dx, rx; };
+  std::vector<K> keys;
+  auto pairs = [&]() {
+    for (std::size_t a = 0; a < keys.size(); ++a)
+      for (std::size_t b = a + 1; b < keys.size(); ++b)
+        k = std::min(k, order_periods(keys[a].x, keys[a].dx, keys[a].rx, keys[b].x, keys[b].dx, keys[b].rx));
+  };
+  auto of = [&](int id, task::Key key) {
+    const auto it = std::lower_bound(c.jobs.begin(), c.jobs.end(), jobs_[id].seq,
+                                     [&](int x, std::int64_t seq) { return jobs_[x].seq < seq; });
+    return K{jobs_[id].v.key(key), key_drop(key, jobs_[id].v, m[static_cast<std::size_t>(it - c.jobs.begin())]), 0};
+  };
+  for (int g : c.gpus) {  // dispatch: the compute key of the jobs on a GPU
+    keys.clear();
+    for (const auto& [id, w] : rt_[g].jobs) {
+      const Job& j = jobs_[id];
+      if (j.comp == self) keys.push_back(of(id, policy_.compute));
+      else if (j.phase[w] != WAIT)  // a detached job's waiting worker: its key is all that can move
+        keys.push_back(K{j.v.key(policy_.compute), 0, key_slack(j, c)});
+    }
+    pairs();
+  }
+  for (int s : c.servers) {  // admission order: the communication key of the split jobs on a NIC
+    keys.clear();
+    for (int id : c.jobs)
+      if (jobs_[id].v.servers.size() > 1 &&
+          std::find(jobs_[id].v.servers.begin(), jobs_[id].v.servers.end(), s) != jobs_[id].v.servers.end())
+        keys.push_back(of(id, policy_.comm));
+    pairs();
+  }
+  return k;
+}
+
+// No sync of detached job p (all of its workers done) before this: each worker still to run waits
+// behind a group whose cycle is known to hold until its guard, or may run now.
+double TaskEngine::sync_bound(const Job& p, double t) const {
+  double b = t;
+  for (std::size_t w = 0; w < p.v.gpus.size(); ++w) {
+    if (p.phase[w] == WAIT) continue;
+    const int y = gpu_comp_[p.v.gpus[w]];
+    if (y >= 0 && comps_[y].guard > t) b = std::max(b, comps_[y].guard);
+  }
+  return b;
+}
+
+double TaskEngine::horizon(const Comp& c, double t) const {
+  double h = next_arrival_ < jobs_.size() ? jobs_[next_arrival_].v.arrival : kInf;
+  for (const Comp& d : comps_)
+    if (!d.dead && &d != &c && d.guard > t) h = std::min(h, d.earliest_change);
+  for (int id : running_) {
+    const Job& j = jobs_[id];
+    if (j.finished) continue;
+    if (j.comp >= 0 && (&comps_[j.comp] == &c || comps_[j.comp].guard > t)) continue;
+    double b = t + rest_bound(j.v.rem_time, j.v);
+    if (j.detached) b = std::max(b, sync_bound(j, t));  // it must sync first
+    h = std::min(h, b);
+  }
+  return h;
+}
+
+bool TaskEngine::try_jump(Comp& c, const Snap& now) {
+  const Snap& ref = c.hist.front();
+  const double t = now.t, period = t - ref.t;
+  c.guard = -1;
+  if (!(period > 0)) return false;
+  for (int g : c.gpus)  // a detached job that ran next to it: wait for the merge
+    for (const auto& [id, w] : rt_[g].jobs)
+      if (jobs_[id].woke) return false;
+  if (!queue_.empty() && !policy_.placement->pure(opt_.compat)) return false;
+  std::vector<std::int64_t> m(c.jobs.size());
+  const int self = jobs_[c.jobs.front()].comp;
+  std::int64_t per_period = 0, events = 0;
+  std::int64_t k_free = kMany;
+  for (std::size_t i = 0; i < c.jobs.size(); ++i) {
+    const Job& j = jobs_[c.jobs[i]];
+    m[i] = now.iter[i] - ref.iter[i];
+    if (m[i] < 0) return false;
+    if (m[i] == 0) continue;
+    per_period += m[i];
+    events += m[i] * (2 * j.v.n + (j.v.servers.size() > 1));
+    k_free = std::min(k_free, (j.v.iters - j.iter) / m[i] - 1);  // the last period and iteration run live
+  }
+  if (per_period == 0) return false;
+  // A job of the group with a worker on another group's GPU (a foreign worker) cannot have advanced:
+  // that worker waits there; the group's cycle holds while it waits, until that group's guard.
+  double foreign = kInf;
+  for (std::size_t i = 0; i < c.jobs.size(); ++i) {
+    const Job& j = jobs_[c.jobs[i]];
+    for (std::size_t w = 0; w < j.v.gpus.size(); ++w) {
+      const int y = gpu_comp_[j.v.gpus[w]];
+      if (y == self) continue;
+      if (m[i] > 0) return false;
+      if (j.phase[w] != WAIT) foreign = std::min(foreign, y >= 0 && comps_[y].guard > t ? comps_[y].guard : t);
+    }
+  }
+  k_free = std::min(k_free, key_periods(c, m));
+  if (k_free < 1) return false;
+  // A detached job whose workers on the group's GPUs all wait for its sync would restart them when it
+  // syncs, and a split one would start its all-reduce on the group's NICs; one with a worker still to
+  // run here cannot sync while the cycle holds (key_periods).
+  double guard = std::min(foreign, t + static_cast<double>(k_free) * period);
+  auto outside = [&](const Job& p) {
+    for (std::size_t x = 0; x < p.v.gpus.size(); ++x)
+      if (p.phase[x] != WAIT && std::binary_search(c.gpus.begin(), c.gpus.end(), p.v.gpus[x])) return;
+    guard = std::min(guard, sync_bound(p, t));
+  };
+  for (int g : c.gpus)
+    for (const auto& [id, w] : rt_[g].jobs)
+      if (jobs_[id].comp != self) outside(jobs_[id]);
+  if (!c.servers.empty())
+    for (int id : running_) {
+      const Job& p = jobs_[id];
+      if (p.comp == self || p.finished || p.v.servers.size() < 2) continue;
+      for (int s : p.v.servers)
+        if (std::binary_search(c.servers.begin(), c.servers.end(), s)) {
+          outside(p);
+          break;
+        }
+    }
+  c.guard = guard;
+  c.self_guard = guard == t + static_cast<double>(k_free) * period;
+  // No job of the group finishes before its guard, nor sooner after it than its remaining iterations alone.
+  const double guard_periods = std::ceil((guard - t) / period);
+  double change = kInf;
+  for (std::size_t i = 0; i < c.jobs.size(); ++i) {
+    const auto& v = jobs_[c.jobs[i]].v;
+    change = std::min(change, rest_bound(v.rem_time - guard_periods * static_cast<double>(m[i]) * (v.fw + v.bw), v));
+  }
+  c.earliest_change = guard + change;
+
+  if (guard < t + period) return false;  // not a whole period: spare the horizon
+  const double hz = horizon(c, t);
+  const double limit = std::min(guard, hz);
+  std::int64_t k = k_free;
+  if (limit < kInf) {
+    const double fit = std::floor((limit - t) / period);
+    if (fit < static_cast<double>(k)) k = static_cast<std::int64_t>(std::max(0.0, fit));
+    while (k > 0 && t + static_cast<double>(k) * period > limit) --k;
+  }
+  if (k < 1) return false;
+
+  const double kd = static_cast<double>(k), shift = kd * period;
+  for (std::size_t i = 0; i < c.jobs.size(); ++i) {
+    Job& j = jobs_[c.jobs[i]];
+    if (j.in_comm) {
+      j.flow.last += shift;
+      j.flow.end += shift;
+    }
+    if (m[i] == 0) continue;
+    const double iters = kd * static_cast<double>(m[i]);
+    j.iter += k * m[i];
+    j.v.rem_service -= iters * static_cast<double>(j.v.n) * (j.v.fw + j.v.bw);
+    j.v.rem_time -= iters * (j.v.fw + j.v.bw);
+    for (int g : j.v.gpus) {
+      rt_[g].active += iters * (j.v.fw + j.v.bw);
+      gpus_[g].workload -= iters * (j.v.fw + j.v.bw + j.comm_once);
+    }
+  }
+  for (int g : c.gpus)
+    if (rt_[g].busy) rt_[g].end += shift;
+  // One heap entry per busy GPU, at its end.
+  scratch_.clear();
+  while (!ends_.empty()) {
+    scratch_.push_back(ends_.top().second);
+    ends_.pop();
+  }
+  for (int g : scratch_) ends_.emplace(rt_[g].end, g);
+  events_ += k * events;
+  ++wl_version_;
+  c.frozen_until = t + shift;
+  for (Snap& s : c.hist) {
+    s.t += shift;
+    for (std::size_t i = 0; i < m.size(); ++i) s.iter[i] += k * m[i];
+  }
+  ++ff_stats_.jumps;
+  ff_stats_.periods += k;
+  ff_stats_.iterations += k * per_period;
+  ff_stats_.skipped_ms += shift;
+  return true;
+}
+
+}  // namespace rm
