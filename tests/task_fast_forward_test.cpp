@@ -1,0 +1,131 @@
+// The task model's steady-state fast-forward (src/engine/task_fast_forward.cpp): hand-computed runs
+// that only finish in reasonable time by jumping, and the same job times as the step-by-step engine
+// (--no-fast-forward) on the Wang et al. job sets, generated sets and multi-server contention.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "engine/task_engine.h"
+#include "test_util.h"
+
+namespace rm {
+namespace {
+
+const std::string kSet1 = std::string(RM_SHARED_DIR) + "/goldens/p1-ada-srsf/jobs_seed1.csv";
+const std::string kSet2 = std::string(RM_SHARED_DIR) + "/goldens/p1-ada-srsf/jobs_seed2.csv";
+const std::string kHeader = "job_id,arrival_ms,model,num_gpus,iterations,fw_ms,bw_ms,model_size_mb,gpu_mem_mb,batch_size\n";
+
+SimConfig task_config(const std::string& cluster, const std::string& trace, const std::string& policy) {
+  SimConfig cfg;
+  cfg.cluster = cluster;
+  cfg.trace = trace;
+  cfg.format = "wang2020";
+  cfg.exec = "task";
+  cfg.policy = policy;
+  return cfg;
+}
+
+// Runs with and without the fast-forward; every job's finish within 1 us, the same event count and
+// busy time. Returns the jumps made.
+std::int64_t expect_same_as_step_by_step(SimConfig cfg, const std::string& what) {
+  cfg.fast_forward = true;
+  auto ff = simulate(cfg);
+  cfg.fast_forward = false;
+  auto step = simulate(cfg);
+  EXPECT_EQ(step->task->fast_forward_stats().jumps, 0) << what;
+  const auto n = static_cast<int>(ff->workload.jobs.size());
+  EXPECT_EQ(n, static_cast<int>(step->workload.jobs.size())) << what;
+  for (int i = 0; i < n; ++i)
+    EXPECT_NEAR(ff->task->finish_ms(i), step->task->finish_ms(i), 1e-3) << what << " job " << i;
+  EXPECT_EQ(ff->record.events, step->record.events) << what;
+  EXPECT_NEAR(ff->task->gpu_active_ms(), step->task->gpu_active_ms(), 1e-9 * step->task->gpu_active_ms()) << what;
+  EXPECT_EQ(ff->task->max_gpu_sharing(), step->task->max_gpu_sharing()) << what;
+  EXPECT_EQ(ff->task->max_link_flows(), step->task->max_link_flows()) << what;
+  return ff->task->fast_forward_stats().jumps;
+}
+
+// One GPU, two single-GPU jobs of 100-ms iterations: under SRSF keys the shorter one (500 iterations)
+// holds the GPU to its end, then the other runs its 1,000. Job times 50 s and 150 s, exactly; 3,000
+// iterations that the fast-forward covers in a few jumps.
+TEST(FastForward, TwoJobsOnOneGpuHandComputed) {
+  const std::string dir = test::temp_dir();
+  const auto cluster = test::write_file(dir, "one.yaml", "servers:\n  - {count: 1, gpus: 1, gpu_mem_gb: 32, nic_gbps: 10}\n");
+  const auto trace = test::write_file(dir, "two.csv",
+                                      kHeader + "0,0,resnet50,1,1000,40,60,10,3000,16\n"
+                                                "1,0,resnet50,1,500,40,60,10,3000,16\n");
+  auto r = simulate(task_config(cluster, trace, "ada-srsf"));
+  EXPECT_EQ(r->task->jct_ms(0), 150000.0);
+  EXPECT_EQ(r->task->jct_ms(1), 50000.0);
+  EXPECT_EQ(r->task->gpu_active_ms(), 150000.0);
+  const auto& s = r->task->fast_forward_stats();
+  EXPECT_GE(s.jumps, 2);
+  EXPECT_GT(s.iterations, 1400);  // all but a few of the 1,500 iterations
+  EXPECT_LE(s.iterations, 1500);
+  expect_same_as_step_by_step(task_config(cluster, trace, "ada-srsf"), "two on one GPU");
+}
+
+// A job that arrives mid-run stops the jump at its arrival: it is placed on the idle second GPU at 7 s
+// exactly, and both finish as computed by hand.
+TEST(FastForward, JumpsStopAtTheNextArrival) {
+  const std::string dir = test::temp_dir();
+  const auto cluster = test::write_file(dir, "two.yaml", "servers:\n  - {count: 1, gpus: 2, gpu_mem_gb: 32, nic_gbps: 10}\n");
+  const auto trace = test::write_file(dir, "late.csv",
+                                      kHeader + "0,0,resnet50,1,1000,40,60,10,3000,16\n"
+                                                "1,7000,resnet50,1,100,40,60,10,3000,16\n");
+  auto r = simulate(task_config(cluster, trace, "srsf1"));
+  EXPECT_EQ(r->task->finish_ms(0), 100000.0);
+  EXPECT_EQ(r->task->finish_ms(1), 17000.0);
+  EXPECT_GE(r->task->fast_forward_stats().jumps, 2);
+  expect_same_as_step_by_step(task_config(cluster, trace, "srsf1"), "late arrival");
+}
+
+TEST(FastForward, SameJobTimesAsStepByStepOnTheWang2020Sets) {
+  std::int64_t jumps = 0;
+  for (const auto& set : {kSet1, kSet2})
+    for (const char* p : {"ada-srsf", "srsf1", "srsf2", "srsf3", "ssf-bp-srsf-1-true", "ssf-lwf16-srsf-1-true",
+                          "ssf-lwf1-srsf-1-true", "ada-srsf+keys=srtf", "srsf1+keys=ssf", "ada-srsf+random",
+                          "ada-srsf+lwf:kappa=4;nic=true"})
+      jumps += expect_same_as_step_by_step(task_config("wang2020", set, p), set + " " + p);
+  EXPECT_GT(jumps, 100);  // the sets are short, yet it does jump
+}
+
+TEST(FastForward, SameJobTimesAsStepByStepOnGeneratedSets) {
+  std::int64_t jumps = 0;
+  for (std::uint64_t seed : {3, 4})
+    for (const char* p : {"ada-srsf", "srsf1"}) {
+      SimConfig cfg = task_config("wang2020", "", p);
+      cfg.trace.clear();
+      cfg.workload = "wang2020";
+      cfg.format = "auto";
+      cfg.seed = seed;
+      cfg.gen.scale = 40;  // longer jobs than the paper's sets: more to jump over
+      jumps += expect_same_as_step_by_step(cfg, "seed " + std::to_string(seed) + " " + p);
+    }
+  EXPECT_GT(jumps, 100);
+}
+
+// Two servers of one GPU, beta = 1 ms/MB: every 2-GPU job spans both NICs and its all-reduces contend.
+TEST(FastForward, SameJobTimesAsStepByStepUnderNicContention) {
+  const std::string dir = test::temp_dir();
+  const auto cluster = test::write_file(dir, "link.yaml",
+                                        "network: {beta_ms_per_mb: 1, eta_ms_per_mb: 0.5}\n"
+                                        "servers:\n  - {count: 2, gpus: 1, gpu_mem_gb: 32, nic_gbps: 10}\n");
+  const auto trace = test::write_file(dir, "contend.csv",
+                                      kHeader + "0,0,resnet50,2,3000,3,5,4,3000,16\n"
+                                                "1,10,resnet50,2,2000,2,7,9,3000,16\n"
+                                                "2,5000,resnet50,1,4000,1,2,1,3000,16\n"
+                                                "3,9000,resnet50,2,1500,4,4,2.5,3000,16\n");
+  std::int64_t jumps = 0;
+  for (const char* p : {"ada-srsf", "srsf1", "srsf2", "ada-srsf+keys=srtf"})
+    jumps += expect_same_as_step_by_step(task_config(cluster, trace, p), p);
+  EXPECT_GT(jumps, 4);
+}
+
+TEST(FastForward, CompatModeNeverJumps) {
+  SimConfig cfg = task_config("wang2020", kSet1, "ada-srsf");
+  cfg.compat = "wang2020";
+  EXPECT_EQ(simulate(cfg)->task->fast_forward_stats().jumps, 0);
+}
+
+}  // namespace
+}  // namespace rm
