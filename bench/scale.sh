@@ -8,15 +8,17 @@
 #          a scheduling pass with >= 100k jobs waiting (200k jobs queued behind 2,400 long ones)
 #   grid   10k / 100k / 1M jobs at 80 % load x 2,400 / 24,000 / 100,000 GPUs for the rate model (fifo, srsf,
 #          tiresias), the graph model (fifo) and the round model (fifo); the task model (srsf1) on the list cut
-#          to 10 / 30 / 100 jobs on 128 and 1,024 GPUs; then each model's fitted exponents:
+#          to 100 / 1,000 / 3,000 jobs on 128 and 1,024 GPUs; then each model's fitted exponents:
 #          log time = a log jobs + b log GPUs + c over the runs that finished (least squares)
+#   task   the task model on the Philly list cut to 300 / 1,000 / 3,000 jobs on synergy128 under srsf1 and
+#          ada-srsf (steady-state fast-forward, issue 16 goal 3), with the jumps it made
 # Usage: bench/scale.sh [build-dir] [timeout-s] [sections...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
 TIMEOUT=${2:-120}
 shift $(($# > 2 ? 2 : $#)) || true
-SECTIONS=${*:-size queue grid}
+SECTIONS=${*:-size queue grid task}
 BIN=$(realpath "$BUILD/ringmaster")
 PHILLY=$(realpath ../shared/traces/philly-jobs/philly.csv)
 work=$(mktemp -d)
@@ -106,7 +108,7 @@ if has grid; then
     done
   done
   for g in 128 1024; do
-    for n in 10 30 100; do
+    for n in 100 1000 3000; do
       run "Philly list cut to $n jobs, $g GPUs" task "$n" "$g" "$work/t$g.yaml" "$PHILLY" srsf1 --format philly --max-jobs "$n"
     done
   done
@@ -136,4 +138,20 @@ for (model, policy), pts in sorted(cells.items()):
     col = lambda k: [[v[i] if j == k else m[i][j] for j in range(3)] for i in range(3)]
     print(f"{'':40s} {model:8s} {policy:13s} {det(col(0)) / d:8.2f} {det(col(1)) / d:8.2f} {n:5d}")
 PY
+fi
+if has task; then
+  for n in 300 1000 3000; do
+    for p in srsf1 ada-srsf; do
+      rm -rf "$work/out"
+      run "Philly list cut to $n jobs, synergy128" task "$n" 128 synergy128 "$PHILLY" "$p" --format philly --max-jobs "$n"
+      [ -f "$work/out/summary.json" ] && python3 - "$work/out/summary.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+t = s["timing"]
+print(f"{'':40s} avg JCT {s['avg_jct_s'] / 3600:.2f} h, {t['fast_forward_jumps']:,.0f} jumps, "
+      f"{t['fast_forward_iterations']:,.0f} iterations jumped, {s['events']:,} events")
+PY
+      rm -rf "$work/out"
+    done
+  done
 fi

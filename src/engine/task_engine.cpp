@@ -321,16 +321,18 @@ void TaskEngine::dispatch(int g, double t) {
   r.worker = worker;
   r.end = t + dur;
   r.active += dur;
-  ends_.emplace(r.end, g);
+  ends_.emplace_back(r.end, g);
+  std::push_heap(ends_.begin(), ends_.end(), Later{});
   ++events_;
   changed_ = true;
 }
 
 void TaskEngine::step(double t) {
   // P1: retire compute, then all-reduces.
-  while (!ends_.empty() && ends_.top().first <= t) {
-    const int g = ends_.top().second;
-    ends_.pop();
+  while (!ends_.empty() && ends_.front().first <= t) {
+    const int g = ends_.front().second;
+    std::pop_heap(ends_.begin(), ends_.end(), Later{});
+    ends_.pop_back();
     retire_gpu(g);
   }
   bool any_end = false;
@@ -445,7 +447,7 @@ void TaskEngine::step(double t) {
 
 double TaskEngine::next_event() const {
   double t = kInf;
-  if (!ends_.empty()) t = ends_.top().first;
+  if (!ends_.empty()) t = ends_.front().first;
   for (int id : comm_) t = std::min(t, jobs_[id].flow.end);
   if (next_arrival_ < jobs_.size()) t = std::min(t, jobs_[next_arrival_].v.arrival);
   return t;

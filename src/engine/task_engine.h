@@ -118,9 +118,11 @@ class TaskEngine : public task::TaskView {
   struct Comp {  // a group
     std::vector<int> jobs, gpus, servers;  // jobs in placement order; GPUs and NICs (multi-server) sorted
     int anchor = -1;
+    int stride = 1, skipped = 0;  // records every stride-th sync of the anchor
     bool synced = false, dead = false;
     double frozen_until = -1;     // jumped ahead to this time: global passes skip it until then
     double guard = -1;            // its cycle is known to hold until then (-1: unknown)
+    double key_until = -1;        // the recorded cycle's key orders hold until then (-1: not computed)
     bool self_guard = false;      // the guard rests on no other group's (it outlives changes elsewhere)
     double earliest_change = 0;   // while guard > now: no job of it finishes before this
     std::vector<Snap> hist;       // snapshots at the anchor's syncs, oldest first
@@ -155,7 +157,13 @@ class TaskEngine : public task::TaskView {
   std::vector<int> single_ready_;  // default mode: single-server jobs whose workers all wait
   std::size_t next_arrival_ = 0;
   std::int64_t seq_ = 0, released_ = 0, unreleased_finished_ = 0;
-  std::priority_queue<std::pair<double, int>, std::vector<std::pair<double, int>>, std::greater<>> ends_;
+  // Task ends as a min-heap of (end, GPU) (std heap functions, so a jump can re-time it in place).
+  struct Later {
+    bool operator()(const std::pair<double, int>& a, const std::pair<double, int>& b) const {
+      return a.first > b.first || (a.first == b.first && a.second > b.second);
+    }
+  };
+  std::vector<std::pair<double, int>> ends_;
   bool queue_sorted_ = true, flows_changed_ = false, changed_ = false, new_ready_ = false;
   std::uint64_t mem_version_ = 0, wl_version_ = 0, placed_at_version_ = ~std::uint64_t{0};
   std::uint64_t placed_at_wl_ = ~std::uint64_t{0};

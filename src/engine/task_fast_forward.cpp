@@ -56,7 +56,8 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr std::int64_t kMany = std::numeric_limits<std::int64_t>::max() / 4;
-constexpr std::size_t kMaxRecords = 32;  // records kept per group: periods of up to 31 anchor iterations
+constexpr std::size_t kMaxRecords = 32;  // records kept per group: periods of up to 31 strides
+constexpr int kMaxStride = 16;           // anchor syncs between records of a group that does not recur
 
 // Periods k >= 1 for which two keys keep their order. A key is linear in the periods: it is x now and
 // falls by dx per period (keys only fall), and it may sit up to rx lower at any time (a detached job's
@@ -201,6 +202,7 @@ void TaskEngine::structural_update(double t) {
         Comp& c = comps_[ci];
         c.hist.clear();
         c.anchor = -1;
+        c.key_until = -1;
         c.self_guard = false;  // its guard is dropped below
       }
     }
@@ -211,6 +213,7 @@ void TaskEngine::structural_update(double t) {
     c.guard = -1;
     c.hist.clear();  // (kept, records from before the change slow the next match down in practice)
     c.anchor = -1;
+    c.key_until = -1;
   }
 }
 
@@ -296,7 +299,11 @@ void TaskEngine::split(Comp& c) {
       keep.push_back(id);
     }
   }
-  if (!any) return;
+  if (!any) {  // nothing to detach: a cycle too long or none; record it less often (still every cycle of
+                // up to 32 strides shows up, as a multiple of itself)
+    c.stride = std::min(c.stride * 2, kMaxStride);
+    return;
+  }
   for (int g : c.gpus) gpu_comp_[g] = -1;
   c.dead = true;
   ++dead_;
@@ -357,6 +364,8 @@ void TaskEngine::after_step(double t) {
     comps_[ci].synced = false;
     if (comps_[ci].dead) continue;
     Comp& c = comps_[ci];
+    if (++c.skipped < c.stride) continue;
+    c.skipped = 0;
     Snap now;
     snapshot(c, t, now);
     std::size_t matched = c.hist.size();
@@ -392,9 +401,9 @@ void TaskEngine::after_step(double t) {
 double TaskEngine::key_slack(const Job& p, const Comp& c) const {
   if (policy_.compute != task::Key::SRSF) return 0;  // SRTF falls at syncs; the others are constant
   double r = 0;
+  const int self = jobs_[c.jobs.front()].comp;
   for (std::size_t w = 0; w < p.v.gpus.size(); ++w)
-    if (!std::binary_search(c.gpus.begin(), c.gpus.end(), p.v.gpus[w]))
-      r += p.phase[w] == FF ? p.v.fw + p.v.bw : p.phase[w] == BP ? p.v.bw : 0;
+    if (gpu_comp_[p.v.gpus[w]] != self) r += p.phase[w] == FF ? p.v.fw + p.v.bw : p.phase[w] == BP ? p.v.bw : 0;
   return r;
 }
 
@@ -496,27 +505,42 @@ bool TaskEngine::try_jump(Comp& c, const Snap& now) {
       if (j.phase[w] != WAIT) foreign = std::min(foreign, y >= 0 && comps_[y].guard > t ? comps_[y].guard : t);
     }
   }
-  k_free = std::min(k_free, key_periods(c, m));
+  // The key orders hold until an absolute time, the same at every later match of the same cycle (a
+  // foreign job's slack only shrinks), so it is computed once per cycle.
+  if (!(c.key_until > t)) {
+    const std::int64_t k_key = key_periods(c, m);
+    c.key_until = k_key >= kMany ? kInf : t + static_cast<double>(k_key) * period;
+  }
+  if (c.key_until < kInf) {
+    auto k_key = static_cast<std::int64_t>(std::floor((c.key_until - t) / period));
+    while (k_key > 0 && t + static_cast<double>(k_key) * period > c.key_until) --k_key;
+    k_free = std::min(k_free, k_key);
+  }
   if (k_free < 1) return false;
   // A detached job whose workers on the group's GPUs all wait for its sync would restart them when it
   // syncs, and a split one would start its all-reduce on the group's NICs; one with a worker still to
   // run here cannot sync while the cycle holds (key_periods).
   double guard = std::min(foreign, t + static_cast<double>(k_free) * period);
-  auto outside = [&](const Job& p) {
+  std::vector<int>& seen = scratch_;
+  seen.clear();
+  auto outside = [&](int id) {
+    if (std::find(seen.begin(), seen.end(), id) != seen.end()) return;
+    seen.push_back(id);
+    const Job& p = jobs_[id];
     for (std::size_t x = 0; x < p.v.gpus.size(); ++x)
-      if (p.phase[x] != WAIT && std::binary_search(c.gpus.begin(), c.gpus.end(), p.v.gpus[x])) return;
+      if (p.phase[x] != WAIT && gpu_comp_[p.v.gpus[x]] == self) return;
     guard = std::min(guard, sync_bound(p, t));
   };
   for (int g : c.gpus)
     for (const auto& [id, w] : rt_[g].jobs)
-      if (jobs_[id].comp != self) outside(jobs_[id]);
+      if (jobs_[id].comp != self) outside(id);
   if (!c.servers.empty())
     for (int id : running_) {
       const Job& p = jobs_[id];
       if (p.comp == self || p.finished || p.v.servers.size() < 2) continue;
       for (int s : p.v.servers)
         if (std::binary_search(c.servers.begin(), c.servers.end(), s)) {
-          outside(p);
+          outside(id);
           break;
         }
     }
@@ -561,13 +585,9 @@ bool TaskEngine::try_jump(Comp& c, const Snap& now) {
   }
   for (int g : c.gpus)
     if (rt_[g].busy) rt_[g].end += shift;
-  // One heap entry per busy GPU, at its end.
-  scratch_.clear();
-  while (!ends_.empty()) {
-    scratch_.push_back(ends_.top().second);
-    ends_.pop();
-  }
-  for (int g : scratch_) ends_.emplace(rt_[g].end, g);
+  // One heap entry per busy GPU, at its end: re-time them all, heapify in linear time.
+  for (auto& e : ends_) e.first = rt_[e.second].end;
+  std::make_heap(ends_.begin(), ends_.end(), Later{});
   events_ += k * events;
   ++wl_version_;
   c.frozen_until = t + shift;
