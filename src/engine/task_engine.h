@@ -130,6 +130,8 @@ class TaskEngine : public task::TaskView {
   bool frozen(const Job& j, double t) const { return j.comp >= 0 && comps_[j.comp].frozen_until > t; }
   std::vector<int> link(const std::vector<int>& ids);
   int add_group(const std::vector<int>& ids);
+  void retire_group(Comp& c);
+  void regroup(const std::vector<int>& ids);
   void structural_update(double t);
   void compact_groups();
   std::vector<int> touching(const Job& p) const;

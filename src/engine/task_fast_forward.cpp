@@ -141,6 +141,26 @@ std::vector<int> TaskEngine::link(const std::vector<int>& ids) {
   return label;
 }
 
+// A group ends: its GPUs are nobody's until the groups replacing it take them.
+void TaskEngine::retire_group(Comp& c) {
+  for (int g : c.gpus) gpu_comp_[g] = -1;
+  c.dead = true;
+  ++dead_;
+  c.jobs.clear();
+  c.hist.clear();
+}
+
+// New groups for `ids` (in placement order), one per class that link() finds.
+void TaskEngine::regroup(const std::vector<int>& ids) {
+  const std::vector<int> lab = link(ids);
+  std::vector<std::vector<int>> groups;
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    if (lab[k] >= static_cast<int>(groups.size())) groups.resize(lab[k] + 1);
+    groups[lab[k]].push_back(ids[k]);
+  }
+  for (const auto& g : groups) add_group(g);
+}
+
 int TaskEngine::add_group(const std::vector<int>& ids) {
   const int ci = static_cast<int>(comps_.size());
   comps_.emplace_back();
@@ -176,18 +196,8 @@ void TaskEngine::structural_update(double t) {
     std::vector<int> keep;
     for (int id : c.jobs)
       if (!jobs_[id].finished) keep.push_back(id);
-    for (int g : c.gpus) gpu_comp_[g] = -1;
-    c.dead = true;
-    ++dead_;
-    c.jobs.clear();
-    c.hist.clear();
-    const std::vector<int> lab = link(keep);
-    std::vector<std::vector<int>> groups;
-    for (std::size_t k = 0; k < keep.size(); ++k) {
-      if (lab[k] >= static_cast<int>(groups.size())) groups.resize(lab[k] + 1);
-      groups[lab[k]].push_back(keep[k]);
-    }
-    for (const auto& g : groups) add_group(g);
+    retire_group(c);
+    regroup(keep);
   }
   lost_.clear();
   for (int id : placed_) {
@@ -267,11 +277,7 @@ void TaskEngine::merge_around(int id, double t) {
     if (c.dead || c.frozen_until > t) continue;
     for (int x : c.jobs)
       if (x != id) ids.push_back(x);
-    for (int g : c.gpus) gpu_comp_[g] = -1;
-    c.dead = true;
-    ++dead_;
-    c.jobs.clear();
-    c.hist.clear();
+    retire_group(c);
   }
   std::sort(ids.begin(), ids.end(), [&](int a, int b) { return jobs_[a].seq < jobs_[b].seq; });
   p.detached = p.woke = false;
@@ -304,18 +310,8 @@ void TaskEngine::split(Comp& c) {
     c.stride = std::min(c.stride * 2, kMaxStride);
     return;
   }
-  for (int g : c.gpus) gpu_comp_[g] = -1;
-  c.dead = true;
-  ++dead_;
-  c.jobs.clear();
-  c.hist.clear();
-  const std::vector<int> lab = link(keep);
-  std::vector<std::vector<int>> groups;
-  for (std::size_t k = 0; k < keep.size(); ++k) {
-    if (lab[k] >= static_cast<int>(groups.size())) groups.resize(lab[k] + 1);
-    groups[lab[k]].push_back(keep[k]);
-  }
-  for (const auto& g : groups) add_group(g);  // may reallocate comps_: c is not used after
+  retire_group(c);
+  regroup(keep);  // may reallocate comps_: c is not used after
 }
 
 void TaskEngine::snapshot(const Comp& c, double t, Snap& s) const {
