@@ -1,4 +1,5 @@
-"""The experiments' way to run a list of `simulate` runs: one `ringmaster sweep --grid` (docs/sweep.md)."""
+"""The experiments' shared pieces: a list of `simulate` runs as one `ringmaster sweep --grid` (docs/sweep.md),
+and the table that run.py writes into its README."""
 import json
 import os
 import subprocess
@@ -19,3 +20,17 @@ def sweep_grid(binary, runs, tmp, workers=2):
 def summary(run_dir):
     with open(os.path.join(run_dir, "summary.json")) as f:
         return json.load(f)
+
+
+def write_readme_table(folder, table):
+    """Replaces what stands between <!-- table --> and <!-- /table --> in folder/README.md with `table`."""
+    readme = os.path.join(folder, "README.md")
+    if not os.path.exists(readme):
+        return
+    with open(readme) as f:
+        text = f.read()
+    a, b = "<!-- table -->", "<!-- /table -->"
+    if a in text and b in text:
+        text = text[: text.index(a) + len(a)] + "\n" + table + "\n" + text[text.index(b):]
+        with open(readme, "w") as f:
+            f.write(text)

@@ -22,10 +22,13 @@ import json
 import os
 import subprocess
 import tempfile
+import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(HERE, ".."))
+from sweep_grid import write_readme_table  # noqa: E402
 PHILLY = os.path.abspath(os.path.join(ROOT, "..", "shared", "traces", "philly-jobs", "philly.csv"))
 ap = argparse.ArgumentParser()
 ap.add_argument("--bin", default=os.path.join(ROOT, "build", "ringmaster"))
@@ -76,10 +79,4 @@ for r in rows:
                  f"{f['makespan_h']:.1f} | {f['wall_s']:.1f} | {int(f['jumps']):,} | {int(f['skipped_iterations']):,} |")
 table = "\n".join(lines)
 print(table)
-readme = os.path.join(HERE, "README.md")
-if os.path.exists(readme):
-    text = open(readme).read()
-    a, b = "<!-- table -->", "<!-- /table -->"
-    if a in text and b in text:
-        text = text[:text.index(a) + len(a)] + "\n" + table + "\n" + text[text.index(b):]
-        open(readme, "w").write(text)
+write_readme_table(HERE, table)

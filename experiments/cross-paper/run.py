@@ -19,7 +19,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from sweep_grid import summary, sweep_grid  # noqa: E402
+from sweep_grid import summary, sweep_grid, write_readme_table  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -100,13 +100,7 @@ for p, e in POLICIES:
                  f" | {r9['makespan_h']:.0f} | {r9['gpu_util']:.3f} | {held:.0f}k |")
 table = "\n".join(lines)
 print(table)
-readme = os.path.join(HERE, "README.md")
-if os.path.exists(readme):
-    text = open(readme).read()
-    a, b = "<!-- table -->", "<!-- /table -->"
-    if a in text and b in text:
-        text = text[: text.index(a) + len(a)] + "\n" + table + "\n" + text[text.index(b):]
-        open(readme, "w").write(text)
+write_readme_table(HERE, table)
 
 import matplotlib  # noqa: E402
 matplotlib.use("Agg")
