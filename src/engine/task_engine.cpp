@@ -19,6 +19,10 @@ double ms_of(double s) { return std::round(s * 1000.0 * 1e6) / 1e6; }
 
 bool whole(double x) { return std::floor(x) == x; }
 
+std::int64_t ns_of(double ms) { return std::llround(ms * 1e6); }
+double ms_from(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
+Time us_of(std::int64_t ns) { return (ns + (ns >= 0 ? 500 : -500)) / 1000; }  // nearest microsecond
+
 }  // namespace
 
 TaskEngine::TaskEngine(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs, task::TaskPolicy& policy,
@@ -59,6 +63,7 @@ TaskEngine::TaskEngine(const ClusterSpec& cluster, const std::vector<JobSpec>& j
     auto& v = j.v;
     v.id = static_cast<int>(i);
     v.arrival = static_cast<double>(s.submit) / 1000.0;
+    j.arrival = s.submit * 1000;  // us -> ns
     v.n = s.num_gpus;
     const double compute = ms_of(s.compute_s);
     v.fw = s.forward_s > 0 ? ms_of(s.forward_s) : std::round(compute * 0.4 * 1e6) / 1e6;
@@ -79,6 +84,14 @@ TaskEngine::TaskEngine(const ClusterSpec& cluster, const std::vector<JobSpec>& j
     if (v.n < 1) throw InputError(s.file, s.line, "num_gpus", "must be >= 1");
     v.rem_service = static_cast<double>(v.n) * static_cast<double>(v.iters) * (v.fw + v.bw);
     v.rem_time = static_cast<double>(v.iters) * (v.fw + v.bw);
+    j.fw_ns = ns_of(v.fw);
+    j.bw_ns = ns_of(v.bw);
+    j.time_ns = v.iters * (j.fw_ns + j.bw_ns);
+    j.service_ns = v.n * j.time_ns;
+    if (!opt_.compat) {
+      v.rem_service = ms_from(j.service_ns);
+      v.rem_time = ms_from(j.time_ns);
+    }
     int fit = 0;
     for (const auto& g : gpus_) fit += g.mem_total >= v.mem;
     if (fit < v.n)
@@ -106,13 +119,14 @@ int TaskEngine::eligible_count(double mem) const {
   return count;
 }
 
-double TaskEngine::probe_rest(int job, double t, bool mutating) {
+double TaskEngine::probe_rest(int job, double /*t: now_*/, bool mutating) {
   task::TFlow& x = jobs_[job].flow;
+  const double since = ms_from(now_ - x.last_ns);
   if (mutating) {  // the authors' get_rest_size: stores the progress but leaves `last` alone
-    x.transferred += (t - x.last) * x.speed;
+    x.transferred += since * x.speed;
     return x.size - x.transferred;
   }
-  return x.size - (x.transferred + (t - x.last) * x.speed);
+  return x.size - (x.transferred + since * x.speed);
 }
 
 void TaskEngine::mark_dirty(int g) {
@@ -140,6 +154,17 @@ void TaskEngine::set_ready(Job& j, bool on) {
   }
 }
 
+// Default mode counts in whole nanoseconds (`exact`) and shows the plugins its value in ms (`shown`); compat
+// keeps the authors' float sums in `shown`.
+void TaskEngine::add_exact(double& shown, std::int64_t& exact, double ms, std::int64_t ns) const {
+  if (opt_.compat) {
+    shown += ms;
+  } else {
+    exact += ns;
+    shown = ms_from(exact);
+  }
+}
+
 // P1, compute: the task on g ends; its worker moves FF -> BP or BP -> waiting for the all-reduce.
 void TaskEngine::retire_gpu(int g) {
   GpuRt& r = rt_[g];
@@ -148,12 +173,12 @@ void TaskEngine::retire_gpu(int g) {
   Job& j = jobs_[r.job];
   Phase& ph = j.phase[r.worker];
   if (ph == FF) {
-    gpus_[g].workload -= j.v.fw;
-    j.v.rem_service -= j.v.fw;
+    add_exact(gpus_[g].workload, rt_[g].wl_ns, -j.v.fw, -j.fw_ns);
+    add_exact(j.v.rem_service, j.service_ns, -j.v.fw, -j.fw_ns);
     ph = BP;
   } else {
-    gpus_[g].workload -= j.v.bw;
-    j.v.rem_service -= j.v.bw;
+    add_exact(gpus_[g].workload, rt_[g].wl_ns, -j.v.bw, -j.bw_ns);
+    add_exact(j.v.rem_service, j.service_ns, -j.v.bw, -j.bw_ns);
     ph = WAIT;
     if (++j.waiting == j.v.n) {
       if (!opt_.compat && j.v.servers.size() == 1) single_ready_.push_back(j.v.id);  // synced this instant
@@ -165,20 +190,30 @@ void TaskEngine::retire_gpu(int g) {
 }
 
 // The all-reduce of the current iteration is done (A.11 item 7).
-void TaskEngine::sync(Job& j, double t) {
+void TaskEngine::sync(Job& j, Ns t) {
   j.waiting = 0;
   std::fill(j.phase.begin(), j.phase.end(), FF);
   j.in_comm = false;
   set_ready(j, false);
   for (int g : j.v.gpus) {
-    gpus_[g].workload -= j.comm_once;
+    add_exact(gpus_[g].workload, rt_[g].wl_ns, -j.comm_once, -j.comm_ns);
     mark_dirty(g);
   }
   if (j.comm_once != 0) ++wl_version_;
-  j.v.rem_time -= j.v.fw + j.v.bw;
+  add_exact(j.v.rem_time, j.time_ns, -(j.v.fw + j.v.bw), -(j.fw_ns + j.bw_ns));
   if (ff_ && j.comp >= 0) {  // the component's anchor is the first of its jobs to sync
     Comp& c = comps_[j.comp];
     if (c.anchor < 0) c.anchor = j.v.id;
+    if (c.anchor == j.v.id) {
+      c.other_syncs = 0;
+    } else if (++c.other_syncs > kAnchorPatience) {  // the anchor starves: records start afresh at j
+      c.anchor = j.v.id;
+      c.other_syncs = 0;
+      clear_records(c);
+      c.stride = 1;
+      c.skipped = 0;
+      c.key_until = -1;
+    }
     if (c.anchor == j.v.id && !c.synced) {
       c.synced = true;
       synced_comps_.push_back(j.comp);
@@ -218,7 +253,7 @@ void TaskEngine::release(Job& j) {
 }
 
 // Placement and its side effects, in the order of A.11 item 10.
-bool TaskEngine::try_place(Job& j, double t) {
+bool TaskEngine::try_place(Job& j, Ns t) {
   chosen_.clear();
   if (!policy_.placement->place(j.v, *this, chosen_)) return false;
   if (static_cast<int>(chosen_.size()) != j.v.n)
@@ -237,6 +272,7 @@ bool TaskEngine::try_place(Job& j, double t) {
     for (int s : servers) ++split_[s];
   const double iters = static_cast<double>(j.v.iters);
   j.comm_once = servers.size() > 1 ? j.v.size * lwf_beta_ : 0.0;
+  j.comm_ns = ns_of(j.comm_once);
   const double comm_total = j.comm_once * iters;
   j.v.gpus = chosen_;
   j.phase.assign(j.v.n, FF);
@@ -244,7 +280,8 @@ bool TaskEngine::try_place(Job& j, double t) {
     const int g = chosen_[i];
     rt_[g].jobs.emplace_back(j.v.id, i);
     max_sharing_ = std::max<std::int64_t>(max_sharing_, static_cast<std::int64_t>(rt_[g].jobs.size()));
-    gpus_[g].workload += (iters * (j.v.fw + j.v.bw) + comm_total);
+    add_exact(gpus_[g].workload, rt_[g].wl_ns, iters * (j.v.fw + j.v.bw) + comm_total,
+              j.v.iters * (j.fw_ns + j.bw_ns + j.comm_ns));
     gpus_[g].free_mem -= j.v.mem;
     mark_dirty(g);
   }
@@ -259,14 +296,15 @@ bool TaskEngine::try_place(Job& j, double t) {
   return true;
 }
 
-void TaskEngine::start_flow(Job& j, double t) {
+void TaskEngine::start_flow(Job& j, Ns t) {
   task::TFlow& x = j.flow;
   x.job = j.v.id;
   x.size = j.v.size;
   x.transferred = 0;
-  x.last = t;
+  x.last_ns = t;
   x.speed = 1.28;  // the authors' placeholder; P7 re-rates before anything uses it
-  x.end = t + x.size / 1.28;
+  x.end = ms_from(t) + x.size / 1.28;
+  x.end_ns = t + ns_of(x.size / 1.28);
   for (int s : j.v.servers) {
     server_flows_[s].push_back(j.v.id);
     max_flows_ = std::max<std::int64_t>(max_flows_, static_cast<std::int64_t>(server_flows_[s].size()));
@@ -279,21 +317,28 @@ void TaskEngine::start_flow(Job& j, double t) {
   changed_ = true;
 }
 
-// A.11 item 19, as exact double expressions.
-void TaskEngine::rerate(Job& j, double t) {
+// A.11 item 19, as exact double expressions (compat's times are whole ms, so t - last is exact in both
+// modes). Default mode rounds the end to the nanosecond.
+void TaskEngine::rerate(Job& j, Ns t) {
   int k = 0;
   for (int s : j.v.servers) k = std::max(k, static_cast<int>(server_flows_[s].size()));
   task::TFlow& x = j.flow;
-  x.transferred = x.transferred + (t - x.last) * x.speed;
+  x.transferred = x.transferred + ms_from(t - x.last_ns) * x.speed;
   const double rest = x.size - x.transferred;
   const double kd = static_cast<double>(k);
   x.speed = 1.0 / ((kd - 1.0) * eta_ + beta_ * kd);
-  x.end = t + rest / x.speed;
-  x.last = t;
+  if (opt_.compat) {
+    x.end = ms_from(t) + rest / x.speed;
+    x.end_ns = ns_of(x.end);
+  } else {
+    x.end_ns = t + std::max<Ns>(0, ns_of(rest / x.speed));
+    x.end = ms_from(x.end_ns);
+  }
+  x.last_ns = t;
 }
 
 // P8: an idle GPU runs the next task of the first job with the smallest compute key.
-void TaskEngine::dispatch(int g, double t) {
+void TaskEngine::dispatch(int g, Ns t) {
   GpuRt& r = rt_[g];
   r.dirty = false;
   if (r.busy) return;
@@ -316,18 +361,24 @@ void TaskEngine::dispatch(int g, double t) {
     woken_.push_back(job);
   }
   const double dur = j.phase[worker] == FF ? j.v.fw : j.v.bw;
+  const Ns dur_ns = j.phase[worker] == FF ? j.fw_ns : j.bw_ns;
   r.busy = true;
   r.job = job;
   r.worker = worker;
-  r.end = t + dur;
+  if (r.end != t) r.busy_since = t;  // it idled since its last task ended
+  r.end = t + dur_ns;
   r.active += dur;
+  r.active_ns += dur_ns;
   ends_.emplace_back(r.end, g);
   std::push_heap(ends_.begin(), ends_.end(), Later{});
   ++events_;
   changed_ = true;
 }
 
-void TaskEngine::step(double t) {
+void TaskEngine::step(Ns t) {
+  now_ = t;
+  const double t_ms = ms_from(t);  // compat: whole ms, exact
+  auto flow_done = [&](const Job& j) { return opt_.compat ? t_ms >= j.flow.end : t >= j.flow.end_ns; };
   // P1: retire compute, then all-reduces.
   while (!ends_.empty() && ends_.front().first <= t) {
     const int g = ends_.front().second;
@@ -337,12 +388,12 @@ void TaskEngine::step(double t) {
   }
   bool any_end = false;
   for (int id : comm_)
-    if (t >= jobs_[id].flow.end) any_end = true;
+    if (flow_done(jobs_[id])) any_end = true;
   if (any_end) {
     for (auto& flows : server_flows_)
       for (int id : flows) {
         Job& j = jobs_[id];
-        if (j.in_comm && t >= j.flow.end) sync(j, t);
+        if (j.in_comm && flow_done(j)) sync(j, t);
       }
     for (auto& flows : server_flows_)
       flows.erase(std::remove_if(flows.begin(), flows.end(), [&](int id) { return !jobs_[id].in_comm; }),
@@ -376,7 +427,7 @@ void TaskEngine::step(double t) {
     }
   }
   // P3: arrivals join the end of the queue.
-  while (next_arrival_ < jobs_.size() && jobs_[next_arrival_].v.arrival <= t) {
+  while (next_arrival_ < jobs_.size() && jobs_[next_arrival_].arrival <= t) {
     queue_.push_back(static_cast<int>(next_arrival_++));
     queue_sorted_ = false;
     ++events_;
@@ -429,7 +480,7 @@ void TaskEngine::step(double t) {
       cands_[j] = id;
     }
     for (int id : cands_)
-      if (policy_.admission->admit(jobs_[id].v, t, *this)) start_flow(jobs_[id], t);
+      if (policy_.admission->admit(jobs_[id].v, t_ms, *this)) start_flow(jobs_[id], t);
   }
   // P6-P7: re-rate the flows (every step in compat, at every change of the flow set otherwise).
   if (opt_.compat || flows_changed_)
@@ -445,24 +496,24 @@ void TaskEngine::step(double t) {
   }
 }
 
-double TaskEngine::next_event() const {
-  double t = kInf;
+TaskEngine::Ns TaskEngine::next_event() const {
+  Ns t = kNever;
   if (!ends_.empty()) t = ends_.front().first;
-  for (int id : comm_) t = std::min(t, jobs_[id].flow.end);
-  if (next_arrival_ < jobs_.size()) t = std::min(t, jobs_[next_arrival_].v.arrival);
+  for (int id : comm_) t = std::min(t, jobs_[id].flow.end_ns);
+  if (next_arrival_ < jobs_.size()) t = std::min(t, jobs_[next_arrival_].arrival);
   return t;
 }
 
 void TaskEngine::run() {
   const auto n = static_cast<std::int64_t>(jobs_.size());
-  double t = opt_.compat ? 0.0 : (jobs_.empty() ? 0.0 : std::max(0.0, jobs_[0].v.arrival));
+  Ns t = opt_.compat ? 0 : (jobs_.empty() ? 0 : std::max<Ns>(0, jobs_[0].arrival));
   std::int64_t last_report = 0;
   int same_instant = 0;
-  auto record_series = [&](double now) {
+  auto record_series = [&](Ns now) {
     const int queued = static_cast<int>(queue_.size()), running = static_cast<int>(running_.size());
     if (!series_.empty() && series_.back().queued == queued && series_.back().running == running) return;
     SeriesRow row;
-    row.t = static_cast<Time>(std::llround(now * 1000.0));
+    row.t = us_of(now);
     row.queued = queued;
     row.running = running;
     for (const auto& r : rt_) row.busy_gpus += r.busy;
@@ -475,26 +526,26 @@ void TaskEngine::run() {
     record_series(t);
     if (opt_.progress && released_ - last_report >= std::max<std::int64_t>(1, n / 100)) {
       last_report = released_;
-      opt_.progress({static_cast<std::int64_t>(released_), static_cast<std::int64_t>(n), static_cast<double>(t) / 1000.0, 0});
+      opt_.progress({static_cast<std::int64_t>(released_), static_cast<std::int64_t>(n), static_cast<double>(t) / 1e9, 0});
     }
     if (released_ == n) break;
     // Nothing timed left (no task, flow or arrival) and, in compat, nothing changed in this step (a
     // change there can still release or place next step): no job can ever progress again.
-    const double next = next_event();
-    if (next == kInf && (!opt_.compat || !changed_))
-      throw InvariantError("task engine: deadlock at t=" + std::to_string(t) + " ms with " +
+    const Ns next = next_event();
+    if (next >= kNever && (!opt_.compat || !changed_))
+      throw InvariantError("task engine: deadlock at t=" + std::to_string(ms_from(t)) + " ms with " +
                            std::to_string(n - released_) + " jobs left");
     if (opt_.compat) {
-      t += 1.0;
+      t += 1000000;  // 1 ms
     } else {
       // A zero-size flow ends at the instant it starts, so time may stay put, but not forever.
       same_instant = next == t ? same_instant + 1 : 0;
       if (next < t || same_instant > 1000)
-        throw InvariantError("task engine: time did not advance at t=" + std::to_string(t));
+        throw InvariantError("task engine: time did not advance at t=" + std::to_string(ms_from(t)) + " ms");
       t = next;
     }
   }
-  total_time_ = opt_.compat ? t + 1.0 : t;
+  total_time_ = opt_.compat ? ms_from(t) + 1.0 : ms_from(t);
   check_final();
 }
 
@@ -507,7 +558,7 @@ void TaskEngine::check_final() const {
     if (std::abs(j.v.rem_service) > 1e-9 * (1 + work))
       throw InvariantError("task engine: job " + j.spec->name + " finished with service left");
   }
-  for (const auto& r : rt_) got += r.active;
+  got = gpu_active_ms();
   if (std::abs(want - got) > 1e-9 * (1 + want))
     throw InvariantError("task engine: GPU busy time " + std::to_string(got) + " ms != work " + std::to_string(want));
   for (const auto& g : gpus_)
@@ -518,13 +569,13 @@ void TaskEngine::check_final() const {
 
 double TaskEngine::avg_jct_ms() const {
   double sum = 0;
-  for (const auto& j : jobs_) sum += j.finish - j.v.arrival;
+  for (const auto& j : jobs_) sum += ms_from(j.finish - j.arrival);
   return jobs_.empty() ? 0 : sum / static_cast<double>(jobs_.size());
 }
 
 double TaskEngine::gpu_active_ms() const {
   double s = 0;
-  for (const auto& r : rt_) s += r.active;
+  for (const auto& r : rt_) s += opt_.compat ? r.active : ms_from(r.active_ns);
   return s;
 }
 
@@ -533,8 +584,8 @@ RunRecord TaskEngine::record() const {
   for (const auto& j : jobs_) {
     JobRecord jr;
     jr.spec = j.spec;
-    jr.first_start = static_cast<Time>(std::llround(j.placed_at * 1000.0));
-    jr.finish = static_cast<Time>(std::llround(j.finish * 1000.0));
+    jr.first_start = us_of(j.placed_at);
+    jr.finish = us_of(j.finish);
     jr.run_us = jr.finish - jr.first_start;
     r.jobs.push_back(jr);
   }

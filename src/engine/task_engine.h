@@ -4,15 +4,19 @@
 // free inside one server, otherwise one flow on the NIC of every server the job spans, progressing at
 // 1 / (k beta + (k-1) eta) MB/ms with k the flow count on the job's busiest NIC.
 //
-// Default: event-driven in continuous time (ms as double), the physically correct model.
+// Default: event-driven in continuous time, kept in whole nanoseconds (int64) so that equal instants are
+// equal however they were reached (a flow's end is rounded to the nanosecond), the physically correct model.
 // compat=true (--compat wang2020): the authors' 1-ms step loop of spec A.11 item 3, quirks included
 // (placement skip, late release, integer-ms flow completion, per-step re-rating, persistent LWF
 // server order, 1 GbE beta in the LWF workload), which reproduces their simulator's numbers exactly.
 #pragma once
 #include "core/progress.h"
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <limits>
 #include <queue>
+#include <unordered_map>
 #include <vector>
 
 #include "cluster/cluster.h"
@@ -41,8 +45,8 @@ class TaskEngine : public task::TaskView {
   RunRecord record() const;
   double total_time_ms() const { return total_time_; }  // authors' makespan (A.11 item 23)
   double avg_jct_ms() const;
-  double finish_ms(int job) const { return jobs_[job].finish; }  // absolute time of the final sync
-  double jct_ms(int job) const { return jobs_[job].finish - jobs_[job].v.arrival; }
+  double finish_ms(int job) const { return static_cast<double>(jobs_[job].finish) / 1e6; }  // of the final sync
+  double jct_ms(int job) const { return static_cast<double>(jobs_[job].finish - jobs_[job].arrival) / 1e6; }
   double gpu_active_ms() const;  // sum over GPUs of busy time
   std::int64_t max_gpu_sharing() const { return max_sharing_; }  // most jobs ever on one GPU
   std::int64_t max_link_flows() const { return max_flows_; }     // most flows ever on one NIC
@@ -68,6 +72,8 @@ class TaskEngine : public task::TaskView {
   double probe_rest(int job, double t, bool mutating) override;
 
  private:
+  using Ns = std::int64_t;  // simulated time
+  static constexpr Ns kNever = std::numeric_limits<Ns>::max() / 4;
   enum Phase : std::uint8_t { FF, BP, WAIT };
   struct Job {
     task::TJob v;
@@ -77,73 +83,96 @@ class TaskEngine : public task::TaskView {
     std::int64_t iter = 1;
     bool in_comm = false, finished = false, released = false, ready = false;
     double comm_once = 0;
-    double placed_at = -1, finish = -1;
+    // Default mode: task times, remaining service and time in whole nanoseconds, so that a jump's bulk
+    // credit equals the sum of step-by-step ones exactly (v.rem_service and v.rem_time mirror them).
+    std::int64_t fw_ns = 0, bw_ns = 0, comm_ns = 0, service_ns = 0, time_ns = 0;
+    Ns arrival = 0, placed_at = -1, finish = -1;
     std::int64_t seq = -1;  // placement order
     // Fast-forward (default mode): the group it is in (-1: none), whether it is detached (placed but
     // linking no group: it has not run for a while), when a task of it last ran.
     int comp = -1;
     bool ran = false, detached = false, woke = false;  // woke: detached, ran since, not yet re-linked
-    double last_run = -1;
+    Ns last_run = -1;
     task::TFlow flow;
   };
   struct GpuRt {
     bool busy = false, dirty = false;
-    double end = 0;
+    Ns end = 0;
     int job = -1, worker = -1;
     std::vector<std::pair<int, int>> jobs;  // (job, worker) in placement order
     double active = 0;
+    std::int64_t wl_ns = 0, active_ns = 0;  // default mode: workload (mirrored in TGpu) and busy time
+    Ns busy_since = 0;  // start of its current run of back-to-back tasks
   };
 
-  void step(double t);
+  void step(Ns t);
   void retire_gpu(int g);
-  void sync(Job& j, double t);
+  void sync(Job& j, Ns t);
   void release(Job& j);
-  bool try_place(Job& j, double t);
-  void start_flow(Job& j, double t);
-  void rerate(Job& j, double t);
-  void dispatch(int g, double t);
+  bool try_place(Job& j, Ns t);
+  void start_flow(Job& j, Ns t);
+  void rerate(Job& j, Ns t);
+  void dispatch(int g, Ns t);
   void mark_dirty(int g);
   void set_ready(Job& j, bool on);
   void insert_by_seq(std::vector<int>& list, const Job& j);
-  double next_event() const;
+  Ns next_event() const;
   void check_final() const;
+  // Default mode's exact bookkeeping (compat keeps the authors' float sums).
+  void add_exact(double& shown, std::int64_t& exact, double ms, std::int64_t ns) const;
 
   // Steady-state fast-forward (task_fast_forward.cpp; its header comment explains the scheme).
   struct Snap {
-    double t = 0;
+    Ns t = 0;
+    std::uint64_t hash = 0;          // of disc
     std::vector<std::int64_t> iter;  // per group job
-    std::vector<std::int64_t> disc;  // phases, flags, GPU occupants, NIC flow orders
-    std::vector<double> rel;         // pending times relative to t, flow speeds
+    std::vector<std::int32_t> disc;  // phases, flags, GPU occupants, NIC flow orders
+    std::vector<Ns> rel;             // pending task and flow ends, flows' last re-rates, relative to t
+    std::vector<double> flow;        // flows' speeds and MB transferred
   };
+  // Syncs of a group's other jobs without one of its anchor after which the anchor moves to the next
+  // job to sync (a starved anchor would never let the group record).
+  static constexpr int kAnchorPatience = 1024;
   struct Comp {  // a group
     std::vector<int> jobs, gpus, servers;  // jobs in placement order; GPUs and NICs (multi-server) sorted
     int anchor = -1;
     int stride = 1, skipped = 0;  // records every stride-th sync of the anchor
+    int other_syncs = 0;          // syncs of its other jobs since the anchor's last
     bool synced = false, dead = false;
-    double frozen_until = -1;     // jumped ahead to this time: global passes skip it until then
-    double guard = -1;            // its cycle is known to hold until then (-1: unknown)
-    double key_until = -1;        // the recorded cycle's key orders hold until then (-1: not computed)
+    Ns frozen_until = -1;         // jumped ahead to this time: global passes skip it until then
+    Ns guard = -1;                // its cycle is known to hold until then (-1: unknown)
+    Ns key_until = -1;            // the recorded cycle's key orders hold until then (-1: not computed)
     bool self_guard = false;      // the guard rests on no other group's (it outlives changes elsewhere)
-    double earliest_change = 0;   // while guard > now: no job of it finishes before this
-    std::vector<Snap> hist;       // snapshots at the anchor's syncs, oldest first
+    Ns earliest_change = 0;       // while guard > now: no job of it finishes before this
+    // Records at the anchor's syncs, oldest first; record number base + i is hist[i]; by_hash lists the
+    // numbers of the records with a given disc hash, oldest first.
+    std::deque<Snap> hist;
+    std::int64_t base = 0;
+    std::unordered_map<std::uint64_t, std::vector<std::int64_t>> by_hash;
+    int unmatched = 0;            // records since the last match or reset
   };
-  bool frozen(const Job& j, double t) const { return j.comp >= 0 && comps_[j.comp].frozen_until > t; }
+  bool frozen(const Job& j, Ns t) const { return j.comp >= 0 && comps_[j.comp].frozen_until > t; }
   std::vector<int> link(const std::vector<int>& ids);
   int add_group(const std::vector<int>& ids);
   void retire_group(Comp& c);
   void regroup(const std::vector<int>& ids);
-  void structural_update(double t);
+  void structural_update(Ns t);
   void compact_groups();
   std::vector<int> touching(const Job& p) const;
-  void merge_around(int job, double t);
-  void split(Comp& c);
-  void after_step(double t);
-  void snapshot(const Comp& c, double t, Snap& s) const;
+  void merge_around(int job, Ns t);
+  void split(Comp& c, Ns since);
+  static void add_record(Comp& c, Snap&& s);
+  static void drop_oldest_record(Comp& c);
+  static void clear_records(Comp& c);
+  std::ptrdiff_t find_record(const Comp& c, const Snap& now) const;
+  void after_step(Ns t);
+  void snapshot(const Comp& c, Ns t, Snap& s) const;
   bool try_jump(Comp& c, const Snap& now);
   std::int64_t key_periods(const Comp& c, const std::vector<std::int64_t>& m) const;
-  double sync_bound(const Job& p, double t) const;
+  Ns sync_bound(const Job& p, Ns t) const;
   double key_slack(const Job& p, const Comp& c) const;
-  double horizon(const Comp& c, double t) const;
+  bool harmless(const Job& p, const Comp& c, const std::vector<std::int64_t>& m, Ns since) const;
+  Ns horizon(const Comp& c, Ns t) const;
 
   TaskOptions opt_;
   task::TaskPolicy& policy_;
@@ -161,17 +190,18 @@ class TaskEngine : public task::TaskView {
   std::int64_t seq_ = 0, released_ = 0, unreleased_finished_ = 0;
   // Task ends as a min-heap of (end, GPU) (std heap functions, so a jump can re-time it in place).
   struct Later {
-    bool operator()(const std::pair<double, int>& a, const std::pair<double, int>& b) const {
+    bool operator()(const std::pair<Ns, int>& a, const std::pair<Ns, int>& b) const {
       return a.first > b.first || (a.first == b.first && a.second > b.second);
     }
   };
-  std::vector<std::pair<double, int>> ends_;
+  std::vector<std::pair<Ns, int>> ends_;
   bool queue_sorted_ = true, flows_changed_ = false, changed_ = false, new_ready_ = false;
   std::uint64_t mem_version_ = 0, wl_version_ = 0, placed_at_version_ = ~std::uint64_t{0};
   std::uint64_t placed_at_wl_ = ~std::uint64_t{0};
   mutable std::vector<std::tuple<double, std::uint64_t, int>> eligible_cache_;
   std::vector<int> chosen_, cands_, scratch_;
   double total_time_ = 0;
+  Ns now_ = 0;  // the instant being simulated
   std::int64_t events_ = 0, max_sharing_ = 0, max_flows_ = 0;
   std::vector<SeriesRow> series_;
   bool ff_ = false;

@@ -44,7 +44,6 @@
 //     that lost a job and merges or resets the groups a new job touches; guards resting on other groups
 //     are dropped.
 #include <algorithm>
-#include <cfloat>
 #include <cmath>
 #include <limits>
 
@@ -54,10 +53,10 @@
 namespace rm {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr std::int64_t kMany = std::numeric_limits<std::int64_t>::max() / 4;
-constexpr std::size_t kMaxRecords = 32;  // records kept per group: periods of up to 31 strides
-constexpr int kMaxStride = 16;           // anchor syncs between records of a group that does not recur
+constexpr std::size_t kMaxRecords = 4096;  // records kept per group: periods of up to 4095 records
+constexpr int kSplitEvery = 32;            // records without a match after which a group may split
+constexpr int kMaxStride = 16;             // anchor syncs between records of a group that does not recur
 
 // Periods k >= 1 for which two keys keep their order. A key is linear in the periods: it is x now and
 // falls by dx per period (keys only fall), and it may sit up to rx lower at any time (a detached job's
@@ -93,9 +92,14 @@ double key_drop(task::Key key, const task::TJob& v, std::int64_t m) {
   }
 }
 
-// A lower bound on how long a placed job still runs: its iterations after the current one, alone.
-double rest_bound(double rem_time, const task::TJob& v) {
-  return std::max(0.0, (rem_time - (v.fw + v.bw)) * (1 - 1e-9) - 1e-6);
+// A lower bound on how long a placed job still runs (ns): its iterations after the current one, alone.
+std::int64_t rest_bound(std::int64_t time_ns, std::int64_t iter_ns) {
+  return std::max<std::int64_t>(0, time_ns - iter_ns);
+}
+
+// t + k p, saturating at `never`.
+std::int64_t after_periods(std::int64_t t, std::int64_t k, std::int64_t p, std::int64_t never) {
+  return k >= (never - t) / p ? never : t + k * p;
 }
 
 }  // namespace
@@ -147,7 +151,39 @@ void TaskEngine::retire_group(Comp& c) {
   c.dead = true;
   ++dead_;
   c.jobs.clear();
+  clear_records(c);
+}
+
+void TaskEngine::add_record(Comp& c, Snap&& s) {
+  c.by_hash[s.hash].push_back(c.base + static_cast<std::int64_t>(c.hist.size()));
+  c.hist.push_back(std::move(s));
+  if (c.hist.size() > kMaxRecords) drop_oldest_record(c);
+}
+
+void TaskEngine::drop_oldest_record(Comp& c) {
+  const auto it = c.by_hash.find(c.hist.front().hash);
+  it->second.erase(it->second.begin());  // the oldest with that hash
+  if (it->second.empty()) c.by_hash.erase(it);
+  c.hist.pop_front();
+  ++c.base;
+}
+
+void TaskEngine::clear_records(Comp& c) {
   c.hist.clear();
+  c.by_hash.clear();
+  c.base = 0;
+  c.unmatched = 0;
+}
+
+// The latest record equal to `now` (same discrete state, pending times within tol), or -1.
+std::ptrdiff_t TaskEngine::find_record(const Comp& c, const Snap& now) const {
+  const auto it = c.by_hash.find(now.hash);
+  if (it == c.by_hash.end()) return -1;
+  for (auto n = it->second.rbegin(); n != it->second.rend(); ++n) {
+    const Snap& h = c.hist[static_cast<std::size_t>(*n - c.base)];
+    if (h.disc == now.disc && h.rel == now.rel && h.flow == now.flow) return static_cast<std::ptrdiff_t>(*n - c.base);
+  }
+  return -1;
 }
 
 // New groups for `ids` (in placement order), one per class that link() finds.
@@ -187,7 +223,7 @@ int TaskEngine::add_group(const std::vector<int>& ids) {
 // a job re-links what is left; a job placed and already running merges the groups it touches; one not
 // running yet is detached, and the groups it touches start their records afresh (it competes there now).
 // Every guard is dropped: one may rest on a group that changed.
-void TaskEngine::structural_update(double t) {
+void TaskEngine::structural_update(Ns t) {
   std::sort(lost_.begin(), lost_.end());
   lost_.erase(std::unique(lost_.begin(), lost_.end()), lost_.end());
   for (int ci : lost_) {
@@ -210,7 +246,7 @@ void TaskEngine::structural_update(double t) {
     } else {
       for (int ci : touching(j)) {
         Comp& c = comps_[ci];
-        c.hist.clear();
+        clear_records(c);
         c.anchor = -1;
         c.key_until = -1;
         c.self_guard = false;  // its guard is dropped below
@@ -221,7 +257,7 @@ void TaskEngine::structural_update(double t) {
   for (Comp& c : comps_) {
     if (c.self_guard) continue;  // its cycle rests on nothing that changed
     c.guard = -1;
-    c.hist.clear();  // (kept, records from before the change slow the next match down in practice)
+    clear_records(c);  // (kept, records from before the change slow the next match down in practice)
     c.anchor = -1;
     c.key_until = -1;
   }
@@ -264,7 +300,7 @@ std::vector<int> TaskEngine::touching(const Job& p) const {
 // A job ran a task on a GPU its group does not own (a detached job: on any GPU): it links the groups it
 // touches again. The live ones merge with its group; a frozen one stays apart, the job's workers on its
 // GPUs waiting behind its cycle (its guard saw to that), until it thaws and runs one of them.
-void TaskEngine::merge_around(int id, double t) {
+void TaskEngine::merge_around(int id, Ns t) {
   Job& p = jobs_[id];
   if (p.released || p.finished || !p.woke) return;
   std::vector<int> olds = touching(p);
@@ -285,8 +321,7 @@ void TaskEngine::merge_around(int id, double t) {
 }
 
 // A group that does not recur detaches the jobs that did not run over its records, and splits.
-void TaskEngine::split(Comp& c) {
-  const double since = c.hist.front().t;
+void TaskEngine::split(Comp& c, Ns since) {
   std::vector<int> keep;
   bool any = false;
   for (int id : c.jobs) {
@@ -314,7 +349,7 @@ void TaskEngine::split(Comp& c) {
   regroup(keep);  // may reallocate comps_: c is not used after
 }
 
-void TaskEngine::snapshot(const Comp& c, double t, Snap& s) const {
+void TaskEngine::snapshot(const Comp& c, Ns t, Snap& s) const {
   s.t = t;
   for (int id : c.jobs) {
     const Job& j = jobs_[id];
@@ -323,8 +358,10 @@ void TaskEngine::snapshot(const Comp& c, double t, Snap& s) const {
     s.disc.push_back(j.in_comm + 2 * j.ready);
     for (Phase p : j.phase) s.disc.push_back(p);
     if (j.in_comm) {
-      s.rel.push_back(j.flow.end - t);
-      s.rel.push_back(j.flow.speed);
+      s.rel.push_back(j.flow.end_ns - t);
+      s.rel.push_back(j.flow.last_ns - t);
+      s.flow.push_back(j.flow.speed);
+      s.flow.push_back(j.flow.transferred);
     }
   }
   const int self = jobs_[c.jobs.front()].comp;
@@ -339,22 +376,24 @@ void TaskEngine::snapshot(const Comp& c, double t, Snap& s) const {
       if (jobs_[id].comp != self) s.disc.push_back(jobs_[id].phase[w]);
   }
   for (int srv : c.servers) {  // flow start order on each NIC (AdaDUAL reads the first)
-    s.disc.push_back(static_cast<std::int64_t>(server_flows_[srv].size()));
+    s.disc.push_back(static_cast<std::int32_t>(server_flows_[srv].size()));
     s.disc.insert(s.disc.end(), server_flows_[srv].begin(), server_flows_[srv].end());
   }
+  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a over the values
+  for (std::int32_t x : s.disc) h = (h ^ static_cast<std::uint32_t>(x)) * 1099511628211ULL;
+  s.hash = h;
 }
 
-void TaskEngine::after_step(double t) {
+void TaskEngine::after_step(Ns t) {
   if (!placed_.empty() || !lost_.empty()) {
     for (const Comp& c : comps_)
       if (!c.dead && c.frozen_until > t)
         throw InvariantError("task engine: a placement or release at t=" + std::to_string(t) +
-                             " ms reached a group fast-forwarded to " + std::to_string(c.frozen_until));
+                             " ns reached a group fast-forwarded to " + std::to_string(c.frozen_until) + " ns");
     structural_update(t);
   }
   for (int id : woken_) merge_around(id, t);
   woken_.clear();
-  const double tol = 1e-9 + 16 * DBL_EPSILON * std::abs(t);
   for (std::size_t n = 0; n < synced_comps_.size(); ++n) {
     const int ci = synced_comps_[n];
     comps_[ci].synced = false;
@@ -364,28 +403,19 @@ void TaskEngine::after_step(double t) {
     c.skipped = 0;
     Snap now;
     snapshot(c, t, now);
-    std::size_t matched = c.hist.size();
-    for (std::size_t i = c.hist.size(); i-- > 0;) {
-      const Snap& h = c.hist[i];
-      if (h.disc != now.disc || h.rel.size() != now.rel.size()) continue;
-      bool same = true;
-      for (std::size_t k = 0; k < h.rel.size() && same; ++k) same = std::abs(h.rel[k] - now.rel[k]) <= tol;
-      if (same) {
-        matched = i;
-        break;
-      }
-    }
+    const std::ptrdiff_t found = find_record(c, now);
+    const std::size_t matched = found < 0 ? c.hist.size() : static_cast<std::size_t>(found);
     if (matched < c.hist.size()) {
-      c.hist.erase(c.hist.begin(), c.hist.begin() + static_cast<long>(matched));  // before the cycle
-      c.hist.push_back(std::move(now));
+      for (std::size_t i = 0; i < matched; ++i) drop_oldest_record(c);  // before the cycle
+      c.unmatched = 0;
+      add_record(c, std::move(now));
       try_jump(c, c.hist.back());
       continue;
     }
     c.guard = -1;
-    c.hist.push_back(std::move(now));
-    if (c.hist.size() > kMaxRecords) {
-      c.hist.erase(c.hist.begin());
-      split(c);
+    add_record(c, std::move(now));
+    if (++c.unmatched % kSplitEvery == 0) {
+      split(c, c.hist[c.hist.size() - kSplitEvery].t);
     }
   }
   synced_comps_.clear();
@@ -441,8 +471,8 @@ std::int64_t TaskEngine::key_periods(const Comp& c, const std::vector<std::int64
 
 // No sync of detached job p (all of its workers done) before this: each worker still to run waits
 // behind a group whose cycle is known to hold until its guard, or may run now.
-double TaskEngine::sync_bound(const Job& p, double t) const {
-  double b = t;
+TaskEngine::Ns TaskEngine::sync_bound(const Job& p, Ns t) const {
+  Ns b = t;
   for (std::size_t w = 0; w < p.v.gpus.size(); ++w) {
     if (p.phase[w] == WAIT) continue;
     const int y = gpu_comp_[p.v.gpus[w]];
@@ -451,26 +481,61 @@ double TaskEngine::sync_bound(const Job& p, double t) const {
   return b;
 }
 
-double TaskEngine::horizon(const Comp& c, double t) const {
-  double h = next_arrival_ < jobs_.size() ? jobs_[next_arrival_].v.arrival : kInf;
+TaskEngine::Ns TaskEngine::horizon(const Comp& c, Ns t) const {
+  Ns h = next_arrival_ < jobs_.size() ? jobs_[next_arrival_].arrival : kNever;
   for (const Comp& d : comps_)
     if (!d.dead && &d != &c && d.guard > t) h = std::min(h, d.earliest_change);
   for (int id : running_) {
     const Job& j = jobs_[id];
     if (j.finished) continue;
     if (j.comp >= 0 && (&comps_[j.comp] == &c || comps_[j.comp].guard > t)) continue;
-    double b = t + rest_bound(j.v.rem_time, j.v);
+    Ns b = t + rest_bound(j.time_ns, j.fw_ns + j.bw_ns);
     if (j.detached) b = std::max(b, sync_bound(j, t));  // it must sync first
     h = std::min(h, b);
   }
   return h;
 }
 
+// A detached job p whose workers on c's GPUs all wait for its sync cannot disturb c's cycle where each of
+// those GPUs never idled over the recorded period and the keys of c's jobs that ran there stay below
+// p's lowest key: once p syncs, its workers there wait behind c's jobs for good, so it syncs at most
+// once more, its key falling by at most the rest of its current iteration and one more on its other
+// GPUs (SRSF), or one iteration (SRTF).
+bool TaskEngine::harmless(const Job& p, const Comp& c, const std::vector<std::int64_t>& m, Ns since) const {
+  if (p.v.servers.size() > 1)  // its all-reduce would start on c's NICs
+    for (int s : p.v.servers)
+      if (std::binary_search(c.servers.begin(), c.servers.end(), s)) return false;
+  const int self = jobs_[c.jobs.front()].comp;
+  const task::Key key = policy_.compute;
+  const double iter = p.v.fw + p.v.bw;
+  double slack = 0;
+  if (key == task::Key::SRTF) slack = iter;
+  if (key == task::Key::SRSF) {
+    slack = key_slack(p, c);
+    for (int g : p.v.gpus) slack += gpu_comp_[g] != self ? iter : 0;
+  }
+  const double low = p.v.key(key) - slack;
+  for (int g : p.v.gpus) {
+    if (gpu_comp_[g] != self) continue;
+    if (!rt_[g].busy || rt_[g].busy_since >= since) return false;  // it idled in the period
+    for (const auto& [q, w] : rt_[g].jobs) {
+      const Job& jq = jobs_[q];
+      if (jq.comp != self) continue;
+      const auto k = static_cast<std::size_t>(
+          std::lower_bound(c.jobs.begin(), c.jobs.end(), jq.seq,
+                           [&](int x, std::int64_t seq) { return jobs_[x].seq < seq; }) - c.jobs.begin());
+      if (m[k] > 0 && !(jq.v.key(key) + key_drop(key, jq.v, m[k]) < low)) return false;
+    }
+  }
+  return true;
+}
+
 bool TaskEngine::try_jump(Comp& c, const Snap& now) {
   const Snap& ref = c.hist.front();
-  const double t = now.t, period = t - ref.t;
+  const Ns t = now.t, period = t - ref.t;
   c.guard = -1;
-  if (!(period > 0)) return false;
+  if (period <= 0) return false;
+  auto after = [&](std::int64_t k) { return after_periods(t, k, period, kNever); };
   for (int g : c.gpus)  // a detached job that ran next to it: wait for the merge
     for (const auto& [id, w] : rt_[g].jobs)
       if (jobs_[id].woke) return false;
@@ -491,7 +556,7 @@ bool TaskEngine::try_jump(Comp& c, const Snap& now) {
   if (per_period == 0) return false;
   // A job of the group with a worker on another group's GPU (a foreign worker) cannot have advanced:
   // that worker waits there; the group's cycle holds while it waits, until that group's guard.
-  double foreign = kInf;
+  Ns foreign = kNever;
   for (std::size_t i = 0; i < c.jobs.size(); ++i) {
     const Job& j = jobs_[c.jobs[i]];
     for (std::size_t w = 0; w < j.v.gpus.size(); ++w) {
@@ -503,20 +568,13 @@ bool TaskEngine::try_jump(Comp& c, const Snap& now) {
   }
   // The key orders hold until an absolute time, the same at every later match of the same cycle (a
   // foreign job's slack only shrinks), so it is computed once per cycle.
-  if (!(c.key_until > t)) {
-    const std::int64_t k_key = key_periods(c, m);
-    c.key_until = k_key >= kMany ? kInf : t + static_cast<double>(k_key) * period;
-  }
-  if (c.key_until < kInf) {
-    auto k_key = static_cast<std::int64_t>(std::floor((c.key_until - t) / period));
-    while (k_key > 0 && t + static_cast<double>(k_key) * period > c.key_until) --k_key;
-    k_free = std::min(k_free, k_key);
-  }
+  if (c.key_until <= t) c.key_until = after(key_periods(c, m));
+  if (c.key_until < kNever) k_free = std::min(k_free, (c.key_until - t) / period);
   if (k_free < 1) return false;
   // A detached job whose workers on the group's GPUs all wait for its sync would restart them when it
   // syncs, and a split one would start its all-reduce on the group's NICs; one with a worker still to
   // run here cannot sync while the cycle holds (key_periods).
-  double guard = std::min(foreign, t + static_cast<double>(k_free) * period);
+  Ns guard = std::min(foreign, after(k_free));
   std::vector<int>& seen = scratch_;
   seen.clear();
   auto outside = [&](int id) {
@@ -525,6 +583,7 @@ bool TaskEngine::try_jump(Comp& c, const Snap& now) {
     const Job& p = jobs_[id];
     for (std::size_t x = 0; x < p.v.gpus.size(); ++x)
       if (p.phase[x] != WAIT && gpu_comp_[p.v.gpus[x]] == self) return;
+    if (harmless(p, c, m, ref.t)) return;
     guard = std::min(guard, sync_bound(p, t));
   };
   for (int g : c.gpus)
@@ -541,46 +600,54 @@ bool TaskEngine::try_jump(Comp& c, const Snap& now) {
         }
     }
   c.guard = guard;
-  c.self_guard = guard == t + static_cast<double>(k_free) * period;
+  c.self_guard = guard == after(k_free);
   // No job of the group finishes before its guard, nor sooner after it than its remaining iterations alone.
-  const double guard_periods = std::ceil((guard - t) / period);
-  double change = kInf;
-  for (std::size_t i = 0; i < c.jobs.size(); ++i) {
-    const auto& v = jobs_[c.jobs[i]].v;
-    change = std::min(change, rest_bound(v.rem_time - guard_periods * static_cast<double>(m[i]) * (v.fw + v.bw), v));
+  if (guard >= kNever) {
+    c.earliest_change = kNever;
+  } else {
+    const std::int64_t guard_periods = (guard - t + period - 1) / period;
+    Ns change = kNever;
+    for (std::size_t i = 0; i < c.jobs.size(); ++i) {
+      const Job& j = jobs_[c.jobs[i]];
+      const Ns iter_ns = j.fw_ns + j.bw_ns;
+      change = std::min(change, rest_bound(j.time_ns - guard_periods * m[i] * iter_ns, iter_ns));
+    }
+    c.earliest_change = guard + change;
   }
-  c.earliest_change = guard + change;
 
-  if (guard < t + period) return false;  // not a whole period: spare the horizon
-  const double hz = horizon(c, t);
-  const double limit = std::min(guard, hz);
+  if (guard - t < period) return false;  // not a whole period: spare the horizon
+  // An arrival or a finish at the horizon's instant comes before the group's dispatches there (P3 before
+  // P8), so the jump stops short of it: the group's decisions at its new time must be those recorded.
+  const Ns hz = horizon(c, t);
   std::int64_t k = k_free;
-  if (limit < kInf) {
-    const double fit = std::floor((limit - t) / period);
-    if (fit < static_cast<double>(k)) k = static_cast<std::int64_t>(std::max(0.0, fit));
-    while (k > 0 && t + static_cast<double>(k) * period > limit) --k;
-  }
+  if (guard < kNever) k = std::min(k, (guard - t) / period);
+  if (hz < kNever) k = std::min(k, (hz - t - 1) / period);
   if (k < 1) return false;
 
-  const double kd = static_cast<double>(k), shift = kd * period;
+  const Ns shift = k * period;
   for (std::size_t i = 0; i < c.jobs.size(); ++i) {
     Job& j = jobs_[c.jobs[i]];
     if (j.in_comm) {
-      j.flow.last += shift;
-      j.flow.end += shift;
+      j.flow.last_ns += shift;
+      j.flow.end_ns += shift;
+      j.flow.end = static_cast<double>(j.flow.end_ns) / 1e6;
     }
     if (m[i] == 0) continue;
-    const double iters = kd * static_cast<double>(m[i]);
+    const double iters = static_cast<double>(k) * static_cast<double>(m[i]);
     j.iter += k * m[i];
-    j.v.rem_service -= iters * static_cast<double>(j.v.n) * (j.v.fw + j.v.bw);
-    j.v.rem_time -= iters * (j.v.fw + j.v.bw);
+    const std::int64_t its = k * m[i], iter_ns = j.fw_ns + j.bw_ns;
+    add_exact(j.v.rem_service, j.service_ns, 0, -its * j.v.n * iter_ns);  // (default mode only)
+    add_exact(j.v.rem_time, j.time_ns, 0, -its * iter_ns);
     for (int g : j.v.gpus) {
       rt_[g].active += iters * (j.v.fw + j.v.bw);
-      gpus_[g].workload -= iters * (j.v.fw + j.v.bw + j.comm_once);
+      rt_[g].active_ns += its * iter_ns;
+      add_exact(gpus_[g].workload, rt_[g].wl_ns, 0, -its * (iter_ns + j.comm_ns));
     }
   }
-  for (int g : c.gpus)
+  for (int g : c.gpus) {
     if (rt_[g].busy) rt_[g].end += shift;
+    if (rt_[g].busy_since >= ref.t) rt_[g].busy_since += shift;  // it idles in every period
+  }
   // One heap entry per busy GPU, at its end: re-time them all, heapify in linear time.
   for (auto& e : ends_) e.first = rt_[e.second].end;
   std::make_heap(ends_.begin(), ends_.end(), Later{});
@@ -594,7 +661,7 @@ bool TaskEngine::try_jump(Comp& c, const Snap& now) {
   ++ff_stats_.jumps;
   ff_stats_.periods += k;
   ff_stats_.iterations += k * per_period;
-  ff_stats_.skipped_ms += shift;
+  ff_stats_.skipped_ms += static_cast<double>(shift) / 1e6;
   return true;
 }
 

@@ -50,10 +50,12 @@ struct TGpu {
   double workload = 0;   // LWF bookkeeping (spec A.6.2)
 };
 
-// A running all-reduce (one per communicating job), progressing at `speed` MB/ms since `last`.
+// A running all-reduce (one per communicating job), progressing at `speed` MB/ms since last_ns. It ends
+// at end_ns; compat mode ends it at the first whole-ms step at or after `end` (ms).
 struct TFlow {
   int job = -1;
-  double size = 0, transferred = 0, last = 0, speed = 0, end = 0;
+  double size = 0, transferred = 0, speed = 0, end = 0;
+  std::int64_t last_ns = 0, end_ns = 0;
 };
 
 class TaskView {
@@ -74,7 +76,7 @@ class TaskView {
   virtual double beta() const = 0;  // ms per MB alone on a NIC
   virtual double eta() const = 0;   // extra ms per MB per competing flow
   virtual bool compat() const = 0;  // --compat wang2020
-  // Remaining MB of job's running flow at time t. In compat mode with the authors' probe it also
+  // Remaining MB of job's running flow at time t (the current instant). In compat mode with the authors' probe it also
   // credits the interval since the flow's last re-rate again (spec A.9 Q1, A.11 item 18).
   virtual double probe_rest(int job, double t, bool mutating) = 0;
 };
