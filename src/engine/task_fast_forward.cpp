@@ -12,12 +12,14 @@
 //     with different iteration times on the two servers a starved 16-GPU job spans cycle separately;
 //     together they would only recur at the least common multiple of their periods). A job's worker on
 //     a GPU another group owns is a foreign worker; a job on a group's GPUs that is not in it, a foreign job.
-//  2. Detection. At every sync of a group's anchor (its first job to sync) the engine records the
-//     group's state relative to now: its jobs' worker phases and flags, its GPUs' occupants and the
-//     foreign workers' phases there, flow order per NIC, pending task and flow ends minus now. When it
-//     equals an earlier record to rounding (16 ulp of now), the period P is the time between the two and
-//     each job advanced m_j iterations. A group that fills its 32 records without a match detaches its
-//     jobs that did not run over them, and splits.
+//  2. Detection. At every sync of a group's anchor (its first job to sync; the next job to sync if the
+//     anchor starves) the engine records the group's state relative to now: its jobs' worker phases and
+//     flags, its GPUs' occupants and the foreign workers' phases there, flow order per NIC, pending task
+//     and flow ends and flows' last re-rates minus now, flows' speeds and progress. Time is whole
+//     nanoseconds, so a recurring state recurs exactly: when a record equals an earlier one (of up to
+//     4,096, found by a hash of the discrete part), the period P is the time between the two and each job
+//     advanced m_j iterations. Every 32 records without a match the group detaches its jobs that did not
+//     run over them and splits, or, with none to detach, records every 2nd .. 16th sync.
 //  3. Guarantee. Left alone, the group cycles for k_free periods: no job of it finishes (its last
 //     iterations are simulated task by task) and every decision of the recorded period is taken the same
 //     way: the priority keys of jobs that meet on a GPU (compute key) or a NIC (communication key) are
@@ -26,8 +28,10 @@
 //     falls by at most the rest of its current iteration elsewhere. It stays alone until its guard: the
 //     least of now + k_free P, the guards of the groups its foreign workers wait in, and, for a foreign
 //     job whose workers here all wait for its sync (or a split job on its NICs), the time that job could
-//     sync (the latest guard among the groups its unfinished workers wait in).
-//  4. Horizon. It jumps K periods with now + K P <= min(guard, horizon): the next arrival and the earliest
+//     sync (the latest guard among the groups its unfinished workers wait in), unless it is harmless: each
+//     GPU of the group it waits on never idled over the period and runs only jobs of lower keys than it
+//     can reach (harmless()).
+//  4. Horizon. It jumps K periods with now + K P <= guard and < horizon: the next arrival and the earliest
 //     any other job could finish (its remaining iterations alone, after its group's guard when known).
 //     No placement can touch it before then, and no job count changes, so the series rows read true GPU
 //     states. With jobs waiting the placement plugin must be pure (a refused job stays refused until
@@ -257,7 +261,7 @@ void TaskEngine::structural_update(Ns t) {
   for (Comp& c : comps_) {
     if (c.self_guard) continue;  // its cycle rests on nothing that changed
     c.guard = -1;
-    clear_records(c);  // (kept, records from before the change slow the next match down in practice)
+    clear_records(c);  // a cycle recorded before the change may have rested on what changed
     c.anchor = -1;
     c.key_until = -1;
   }
