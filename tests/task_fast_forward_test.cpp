@@ -15,19 +15,10 @@
 namespace rm {
 namespace {
 
-const std::string kSet1 = std::string(RM_SHARED_DIR) + "/goldens/p1-ada-srsf/jobs_seed1.csv";
-const std::string kSet2 = std::string(RM_SHARED_DIR) + "/goldens/p1-ada-srsf/jobs_seed2.csv";
+using test::task_config;
+const std::string& kSet1 = test::kWangSet1;
+const std::string& kSet2 = test::kWangSet2;
 const std::string kHeader = "job_id,arrival_ms,model,num_gpus,iterations,fw_ms,bw_ms,model_size_mb,gpu_mem_mb,batch_size\n";
-
-SimConfig task_config(const std::string& cluster, const std::string& trace, const std::string& policy) {
-  SimConfig cfg;
-  cfg.cluster = cluster;
-  cfg.trace = trace;
-  cfg.format = "wang2020";
-  cfg.exec = "task";
-  cfg.policy = policy;
-  return cfg;
-}
 
 // Runs with and without the fast-forward; every job's finish, the event count and the busy time equal
 // (time is whole nanoseconds in both). Returns the jumps made.

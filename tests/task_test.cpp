@@ -15,16 +15,11 @@
 namespace rm {
 namespace {
 
-const std::string kSet1 = std::string(RM_SHARED_DIR) + "/goldens/p1-ada-srsf/jobs_seed1.csv";
+const std::string& kSet1 = test::kWangSet1;
 
 std::unique_ptr<SimResult> run_task(const std::string& cluster, const std::string& trace, const std::string& policy,
                                     bool compat = false, std::uint64_t seed = 1) {
-  SimConfig cfg;
-  cfg.cluster = cluster;
-  cfg.trace = trace;
-  cfg.format = "wang2020";
-  cfg.exec = "task";
-  cfg.policy = policy;
+  SimConfig cfg = test::task_config(cluster, trace, policy);
   cfg.seed = seed;
   if (compat) cfg.compat = "wang2020";
   return simulate(cfg);

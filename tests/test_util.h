@@ -20,6 +20,21 @@
 
 namespace rm::test {
 
+// The Wang et al. job sets (wang2020 format) that the task-model tests run.
+inline const std::string kWangSet1 = std::string(RM_SHARED_DIR) + "/goldens/p1-ada-srsf/jobs_seed1.csv";
+inline const std::string kWangSet2 = std::string(RM_SHARED_DIR) + "/goldens/p1-ada-srsf/jobs_seed2.csv";
+
+// A task-model (--exec task) run of a wang2020-format trace.
+inline SimConfig task_config(const std::string& cluster, const std::string& trace, const std::string& policy) {
+  SimConfig cfg;
+  cfg.cluster = cluster;
+  cfg.trace = trace;
+  cfg.format = "wang2020";
+  cfg.exec = "task";
+  cfg.policy = policy;
+  return cfg;
+}
+
 inline ClusterSpec cluster(int servers, int gpus, double nic_gbps = 10, double a = 0.0) {
   return parse_cluster_yaml("network: {contention_a: " + std::to_string(a) + "}\nservers:\n  - {count: " +
                                 std::to_string(servers) + ", gpus: " + std::to_string(gpus) +
