@@ -367,8 +367,7 @@ void TaskEngine::dispatch(int g, Ns t) {
   r.worker = worker;
   if (r.end != t) r.busy_since = t;  // it idled since its last task ended
   r.end = t + dur_ns;
-  r.active += dur;
-  r.active_ns += dur_ns;
+  add_exact(r.active, r.active_ns, dur, dur_ns);
   ends_.emplace_back(r.end, g);
   std::push_heap(ends_.begin(), ends_.end(), Later{});
   ++events_;
@@ -575,7 +574,7 @@ double TaskEngine::avg_jct_ms() const {
 
 double TaskEngine::gpu_active_ms() const {
   double s = 0;
-  for (const auto& r : rt_) s += opt_.compat ? r.active : ms_from(r.active_ns);
+  for (const auto& r : rt_) s += r.active;
   return s;
 }
 

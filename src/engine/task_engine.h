@@ -100,8 +100,8 @@ class TaskEngine : public task::TaskView {
     Ns end = 0;
     int job = -1, worker = -1;
     std::vector<std::pair<int, int>> jobs;  // (job, worker) in placement order
-    double active = 0;
-    std::int64_t wl_ns = 0, active_ns = 0;  // default mode: workload (mirrored in TGpu) and busy time
+    double active = 0;  // busy time (ms)
+    std::int64_t wl_ns = 0, active_ns = 0;  // default mode: workload (shown in TGpu) and busy time, exact
     Ns busy_since = 0;  // start of its current run of back-to-back tasks
   };
 

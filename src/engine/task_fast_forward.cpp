@@ -637,14 +637,12 @@ bool TaskEngine::try_jump(Comp& c, const Snap& now) {
       j.flow.end = static_cast<double>(j.flow.end_ns) / 1e6;
     }
     if (m[i] == 0) continue;
-    const double iters = static_cast<double>(k) * static_cast<double>(m[i]);
-    j.iter += k * m[i];
     const std::int64_t its = k * m[i], iter_ns = j.fw_ns + j.bw_ns;
+    j.iter += its;
     add_exact(j.v.rem_service, j.service_ns, 0, -its * j.v.n * iter_ns);  // (default mode only)
     add_exact(j.v.rem_time, j.time_ns, 0, -its * iter_ns);
     for (int g : j.v.gpus) {
-      rt_[g].active += iters * (j.v.fw + j.v.bw);
-      rt_[g].active_ns += its * iter_ns;
+      add_exact(rt_[g].active, rt_[g].active_ns, 0, its * iter_ns);
       add_exact(gpus_[g].workload, rt_[g].wl_ns, 0, -its * (iter_ns + j.comm_ns));
     }
   }
