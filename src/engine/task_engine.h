@@ -124,7 +124,7 @@ class TaskEngine : public task::TaskView {
   // Steady-state fast-forward (task_fast_forward.cpp; its header comment explains the scheme).
   struct Snap {
     Ns t = 0;
-    std::uint64_t hash = 0;          // of disc
+    std::uint64_t hash = 0;          // of everything below but t and iter
     std::vector<std::int64_t> iter;  // per group job
     std::vector<std::int32_t> disc;  // phases, flags, GPU occupants, NIC flow orders
     std::vector<Ns> rel;             // pending task and flow ends, flows' last re-rates, relative to t
@@ -145,7 +145,7 @@ class TaskEngine : public task::TaskView {
     bool self_guard = false;      // the guard rests on no other group's (it outlives changes elsewhere)
     Ns earliest_change = 0;       // while guard > now: no job of it finishes before this
     // Records at the anchor's syncs, oldest first; record number base + i is hist[i]; by_hash lists the
-    // numbers of the records with a given disc hash, oldest first.
+    // numbers of the records with a given hash, oldest first.
     std::deque<Snap> hist;
     std::int64_t base = 0;
     std::unordered_map<std::uint64_t, std::vector<std::int64_t>> by_hash;

@@ -17,7 +17,7 @@
 //     flags, its GPUs' occupants and the foreign workers' phases there, flow order per NIC, pending task
 //     and flow ends and flows' last re-rates minus now, flows' speeds and progress. Time is whole
 //     nanoseconds, so a recurring state recurs exactly: when a record equals an earlier one (of up to
-//     4,096, found by a hash of the discrete part), the period P is the time between the two and each job
+//     4,096, found by their hash), the period P is the time between the two and each job
 //     advanced m_j iterations. Every 32 records without a match the group detaches its jobs that did not
 //     run over them and splits, or, with none to detach, records every 2nd .. 16th sync.
 //  3. Guarantee. Left alone, the group cycles for k_free periods: no job of it finishes (its last
@@ -48,6 +48,7 @@
 //     that lost a job and merges or resets the groups a new job touches; guards resting on other groups
 //     are dropped.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -383,8 +384,12 @@ void TaskEngine::snapshot(const Comp& c, Ns t, Snap& s) const {
     s.disc.push_back(static_cast<std::int32_t>(server_flows_[srv].size()));
     s.disc.insert(s.disc.end(), server_flows_[srv].begin(), server_flows_[srv].end());
   }
-  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a over the values
-  for (std::int32_t x : s.disc) h = (h ^ static_cast<std::uint32_t>(x)) * 1099511628211ULL;
+  // FNV-1a over every value (records compare exactly, so equal records hash alike).
+  std::uint64_t h = 1469598103934665603ULL;
+  auto mix = [&](std::uint64_t x) { h = (h ^ x) * 1099511628211ULL; };
+  for (std::int32_t x : s.disc) mix(static_cast<std::uint32_t>(x));
+  for (Ns x : s.rel) mix(static_cast<std::uint64_t>(x));
+  for (double x : s.flow) mix(std::bit_cast<std::uint64_t>(x));
   s.hash = h;
 }
 
