@@ -20,7 +20,6 @@ double ms_of(double s) { return std::round(s * 1000.0 * 1e6) / 1e6; }
 bool whole(double x) { return std::floor(x) == x; }
 
 std::int64_t ns_of(double ms) { return std::llround(ms * 1e6); }
-double ms_from(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
 Time us_of(std::int64_t ns) { return (ns + (ns >= 0 ? 500 : -500)) / 1000; }  // nearest microsecond
 
 }  // namespace
@@ -207,12 +206,11 @@ void TaskEngine::sync(Job& j, Ns t) {
     if (c.anchor == j.v.id) {
       c.other_syncs = 0;
     } else if (++c.other_syncs > kAnchorPatience) {  // the anchor starves: records start afresh at j
+      clear_records(c);
       c.anchor = j.v.id;
       c.other_syncs = 0;
-      clear_records(c);
       c.stride = 1;
       c.skipped = 0;
-      c.key_until = -1;
     }
     if (c.anchor == j.v.id && !c.synced) {
       c.synced = true;

@@ -45,8 +45,8 @@ class TaskEngine : public task::TaskView {
   RunRecord record() const;
   double total_time_ms() const { return total_time_; }  // authors' makespan (A.11 item 23)
   double avg_jct_ms() const;
-  double finish_ms(int job) const { return static_cast<double>(jobs_[job].finish) / 1e6; }  // of the final sync
-  double jct_ms(int job) const { return static_cast<double>(jobs_[job].finish - jobs_[job].arrival) / 1e6; }
+  double finish_ms(int job) const { return ms_from(jobs_[job].finish); }  // absolute time of the final sync
+  double jct_ms(int job) const { return ms_from(jobs_[job].finish - jobs_[job].arrival); }
   double gpu_active_ms() const;  // sum over GPUs of busy time
   std::int64_t max_gpu_sharing() const { return max_sharing_; }  // most jobs ever on one GPU
   std::int64_t max_link_flows() const { return max_flows_; }     // most flows ever on one NIC
@@ -74,6 +74,7 @@ class TaskEngine : public task::TaskView {
  private:
   using Ns = std::int64_t;  // simulated time
   static constexpr Ns kNever = std::numeric_limits<Ns>::max() / 4;
+  static double ms_from(Ns ns) { return static_cast<double>(ns) / 1e6; }
   enum Phase : std::uint8_t { FF, BP, WAIT };
   struct Job {
     task::TJob v;

@@ -173,11 +173,15 @@ void TaskEngine::drop_oldest_record(Comp& c) {
   ++c.base;
 }
 
+// Forgets the recorded cycle and what was derived from it: the anchor (the next job to sync) and the
+// key-order bound.
 void TaskEngine::clear_records(Comp& c) {
   c.hist.clear();
   c.by_hash.clear();
   c.base = 0;
   c.unmatched = 0;
+  c.anchor = -1;
+  c.key_until = -1;
 }
 
 // The latest record equal to `now` (same discrete state, pending times within tol), or -1.
@@ -252,8 +256,6 @@ void TaskEngine::structural_update(Ns t) {
       for (int ci : touching(j)) {
         Comp& c = comps_[ci];
         clear_records(c);
-        c.anchor = -1;
-        c.key_until = -1;
         c.self_guard = false;  // its guard is dropped below
       }
     }
@@ -263,8 +265,6 @@ void TaskEngine::structural_update(Ns t) {
     if (c.self_guard) continue;  // its cycle rests on nothing that changed
     c.guard = -1;
     clear_records(c);  // a cycle recorded before the change may have rested on what changed
-    c.anchor = -1;
-    c.key_until = -1;
   }
 }
 
@@ -639,7 +639,7 @@ bool TaskEngine::try_jump(Comp& c, const Snap& now) {
     if (j.in_comm) {
       j.flow.last_ns += shift;
       j.flow.end_ns += shift;
-      j.flow.end = static_cast<double>(j.flow.end_ns) / 1e6;
+      j.flow.end = ms_from(j.flow.end_ns);
     }
     if (m[i] == 0) continue;
     const std::int64_t its = k * m[i], iter_ns = j.fw_ns + j.bw_ns;
@@ -668,7 +668,7 @@ bool TaskEngine::try_jump(Comp& c, const Snap& now) {
   ++ff_stats_.jumps;
   ff_stats_.periods += k;
   ff_stats_.iterations += k * per_period;
-  ff_stats_.skipped_ms += static_cast<double>(shift) / 1e6;
+  ff_stats_.skipped_ms += ms_from(shift);
   return true;
 }
 
