@@ -171,6 +171,7 @@ class TaskEngine : public task::TaskView {
   bool try_jump(Comp& c, const Snap& now);
   std::int64_t key_periods(const Comp& c, const std::vector<std::int64_t>& m) const;
   Ns sync_bound(const Job& p, Ns t) const;
+  std::size_t index_in(const Comp& c, int id) const;
   double key_slack(const Job& p, const Comp& c) const;
   bool harmless(const Job& p, const Comp& c, const std::vector<std::int64_t>& m, Ns since) const;
   Ns horizon(const Comp& c, Ns t) const;

@@ -431,6 +431,13 @@ void TaskEngine::after_step(Ns t) {
   compact_groups();
 }
 
+// The position of group job `id` in c.jobs (placement order).
+std::size_t TaskEngine::index_in(const Comp& c, int id) const {
+  const auto it = std::lower_bound(c.jobs.begin(), c.jobs.end(), jobs_[id].seq,
+                                   [&](int x, std::int64_t seq) { return jobs_[x].seq < seq; });
+  return static_cast<std::size_t>(it - c.jobs.begin());
+}
+
 // How far a detached job's compute key may fall while it cannot sync because a worker of it waits on
 // c's GPUs: the rest of its current iteration on its other GPUs.
 double TaskEngine::key_slack(const Job& p, const Comp& c) const {
@@ -453,9 +460,7 @@ std::int64_t TaskEngine::key_periods(const Comp& c, const std::vector<std::int64
         k = std::min(k, order_periods(keys[a].x, keys[a].dx, keys[a].rx, keys[b].x, keys[b].dx, keys[b].rx));
   };
   auto of = [&](int id, task::Key key) {
-    const auto it = std::lower_bound(c.jobs.begin(), c.jobs.end(), jobs_[id].seq,
-                                     [&](int x, std::int64_t seq) { return jobs_[x].seq < seq; });
-    return K{jobs_[id].v.key(key), key_drop(key, jobs_[id].v, m[static_cast<std::size_t>(it - c.jobs.begin())]), 0};
+    return K{jobs_[id].v.key(key), key_drop(key, jobs_[id].v, m[index_in(c, id)]), 0};
   };
   for (int g : c.gpus) {  // dispatch: the compute key of the jobs on a GPU
     keys.clear();
@@ -530,9 +535,7 @@ bool TaskEngine::harmless(const Job& p, const Comp& c, const std::vector<std::in
     for (const auto& [q, w] : rt_[g].jobs) {
       const Job& jq = jobs_[q];
       if (jq.comp != self) continue;
-      const auto k = static_cast<std::size_t>(
-          std::lower_bound(c.jobs.begin(), c.jobs.end(), jq.seq,
-                           [&](int x, std::int64_t seq) { return jobs_[x].seq < seq; }) - c.jobs.begin());
+      const std::size_t k = index_in(c, q);
       if (m[k] > 0 && !(jq.v.key(key) + key_drop(key, jq.v, m[k]) < low)) return false;
     }
   }
