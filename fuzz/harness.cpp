@@ -31,7 +31,7 @@ void simulate_bounded(SimConfig cfg) {
   if (cfg.max_jobs == 0 || cfg.max_jobs > kMaxJobs) cfg.max_jobs = kMaxJobs;
   cfg.skip_unschedulable = true;
   try {
-    if (resolve_exec(cfg) == "task") {  // the task model simulates every iteration: keep as many jobs as fit
+    if (make_run_plan(cfg).exec == ExecModel::Task) {  // the task model simulates every iteration: keep as many jobs as fit
       SimConfig dry = cfg;
       dry.dry_run = true;
       const auto r = simulate(dry);

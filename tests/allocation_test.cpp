@@ -155,7 +155,7 @@ TEST(RoundModel, ReplaysACanonicalTraceWithProfilesByTheRule) {
   const auto d = test::temp_dir();
   const std::string one = "job_id,submit_s,num_gpus,model,duration_s\na,0,1,alexnet,1000\n";
   const auto fair = run(d, "fifo+fair", one, "round");
-  EXPECT_EQ(fair->exec, "round");
+  EXPECT_EQ(fair->exec, ExecModel::Round);
   EXPECT_NEAR(finish_of(*fair, "a"), 1000, 1e-5);
   const auto tune = run(d, "fifo+tune", one, "round");
   EXPECT_NEAR(finish_of(*tune, "a"), 1000 / alexnet_sigma(), 1e-5);

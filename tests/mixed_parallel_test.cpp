@@ -77,7 +77,7 @@ TEST(MixedParallel, SuchJobsNeedTheGraphLaw) {
   EXPECT_THROW(simulate(cfg), InputError);
   cfg.exec = "auto";  // picks graph
   const auto r = simulate(cfg);
-  EXPECT_EQ(r->exec, "graph");
+  EXPECT_EQ(r->exec, ExecModel::Graph);
   EXPECT_EQ(r->summary.jobs, 40);
 }
 

@@ -8,9 +8,7 @@
 #include "exec/comm_model.h"
 #include "workload/table_reader.h"
 #include "policy/params.h"
-#include "policy/planner/planner.h"
 #include "policy/registry.h"
-#include "policy/task/task_registry.h"
 #include "workload/cpu_profile_map.h"
 #include "synergy/round_sim.h"
 #include "synergy/workloads.h"
@@ -20,60 +18,30 @@ namespace rm {
 
 bool is_synergy_workload(const std::string& name) { return name == "synergy-philly" || name == "synergy-synthetic"; }
 
-RoundPolicy parse_round_policy(const std::string& policy, std::uint64_t seed) {
-  const std::string first = parse_policy_part(split_simple(policy, '+').front()).name;
-  if (plan::is_planner(first))
-    throw InputError("--policy", 0, policy,
-                     "the planners plan an offline job set with the ring all-reduce law: use --exec rate");
-  if (task::is_task_policy(policy))
-    throw InputError("--policy", 0, policy, "this is a task-model policy: use --exec task");
-  if (is_scheduler_policy(first))
-    throw InputError("--policy", 0, policy,
-                     "the round model runs order+allocation policies; this scheduler runs on the job-level engines "
-                     "(see `ringmaster list-policies`)");
-  PolicyParts parts = parse_policy(policy, seed);
+RoundPolicy round_policy(const PolicySpec& spec, std::uint64_t seed) {
+  if (const std::string why = exec_refusal(spec, ExecModel::Round); !why.empty())
+    throw InputError("--policy", 0, spec.text, "cannot run with --exec round: " + why);
   RoundPolicy p;
-  p.order = std::shared_ptr<QueueOrder>(std::move(parts.order));
-  p.mech = parts.allocation.empty() ? "fair" : parts.allocation;
-  const std::string place = parts.placement->name();
-  if (place != "first-fit" && place != "consolidated")
-    throw InputError("--policy", 0, place,
-                     "the round model places with first-fit (default) or consolidated (Synergy's FIRST_FIT over GPUs, "
-                     "CPUs and memory), not " + place);
-  p.consolidated = place == "consolidated";
-  if (parts.preempt >= 0 || parts.backfill >= 0 || parts.full_sort)
-    throw InputError("--policy", 0, policy,
-                     "preempt/backfill/full-sort flags do not apply to the round model: it re-allocates every job at each "
-                     "round boundary and passes over every waiting job");
+  p.order = std::shared_ptr<QueueOrder>(make_order(*spec.part(Point::Order), seed));
+  make_placement(*spec.part(Point::Placement), seed);  // its parameters are checked like anywhere else
+  if (const PartSpec* a = spec.part(Point::Allocation)) {
+    make_allocation(*a, seed);
+    p.mech = a->name;
+  }
+  p.consolidated = spec.part(Point::Placement)->name == "consolidated";
   return p;
 }
 
 namespace {
 
-std::pair<std::int64_t, std::int64_t> parse_window(const std::string& s) {
-  const auto f = split_simple(s, ':');
-  if (f.size() != 2) throw InputError("--measure-ids", 0, s, "expected FIRST:LAST (inclusive job ids)");
-  const auto lo = parse_int(f[0], "--measure-ids", 0, "first"), hi = parse_int(f[1], "--measure-ids", 0, "last");
-  if (lo < 0 || hi < lo) throw InputError("--measure-ids", 0, s, "needs 0 <= FIRST <= LAST");
-  return {lo, hi};
-}
-
-std::array<int, 3> parse_split(const std::string& s) {
-  const auto f = split_simple(s, ',');
-  if (f.size() != 3) throw InputError("--split", 0, s, "expected IMAGE,LANGUAGE,SPEECH percentages");
-  return {static_cast<int>(parse_int(f[0], "--split", 0, "image")),
-          static_cast<int>(parse_int(f[1], "--split", 0, "language")),
-          static_cast<int>(parse_int(f[2], "--split", 0, "speech"))};
-}
-
 }  // namespace
 
 namespace {
 
-synergy::GenParams gen_params(const SimConfig& cfg) {
+synergy::GenParams gen_params(const SimConfig& cfg, const std::array<int, 3>& split) {
   synergy::GenParams gp;
   gp.jobs_per_hour = cfg.gen.load;
-  gp.split = parse_split(cfg.split);
+  gp.split = split;
   gp.seed = cfg.seed;
   if (!cfg.job_list.empty()) {
     Workload w = read_trace(cfg.job_list, "auto");
@@ -85,8 +53,9 @@ synergy::GenParams gen_params(const SimConfig& cfg) {
   return gp;
 }
 
-std::unique_ptr<synergy::JobSource> generator(const SimConfig& cfg, const synergy::ProfileSet& profiles) {
-  const auto gp = gen_params(cfg);
+std::unique_ptr<synergy::JobSource> generator(const SimConfig& cfg, const std::array<int, 3>& split,
+                                              const synergy::ProfileSet& profiles) {
+  const auto gp = gen_params(cfg, split);
   return cfg.workload == "synergy-philly" ? synergy::philly_derived_source(gp, profiles)
                                           : synergy::synthetic_source(gp, profiles);
 }
@@ -139,12 +108,6 @@ std::vector<synergy::JobInit> jobs_from_trace(const SimConfig& cfg, SimResult& r
 
 }  // namespace
 
-bool matrix_speed_of(const SimConfig& cfg) {
-  if (cfg.speed_model != "binary" && cfg.speed_model != "matrix")
-    throw InputError("--speed-model", 0, cfg.speed_model, "must be binary or matrix");
-  return cfg.speed_model == "matrix";
-}
-
 int cpu_ratio_of(const ClusterSpec& c, int given) {
   if (given != 0) return given;
   const ServerSpec& s0 = c.servers.at(0);
@@ -158,7 +121,7 @@ int cpu_ratio_of(const ClusterSpec& c, int given) {
 
 std::string synergy_workload_csv(const SimConfig& cfg, int jobs) {
   const auto profiles = synergy::ProfileSet::load(cfg.cpu_ratio == 0 ? 3 : cfg.cpu_ratio, cfg.profiles);
-  auto src = generator(cfg, profiles);
+  auto src = generator(cfg, parse_split(cfg.split), profiles);
   std::string out;
   for (int k = 0; k < jobs; ++k) {
     const auto j = src->next();
@@ -168,9 +131,10 @@ std::string synergy_workload_csv(const SimConfig& cfg, int jobs) {
   return out;
 }
 
-void run_round_model(const SimConfig& cfg, SimResult& r) {
+void run_round_model(const RunPlan& plan, SimResult& r) {
   using namespace synergy;
-  const RoundPolicy pol = parse_round_policy(cfg.policy, cfg.seed);
+  const SimConfig& cfg = plan.options;
+  const RoundPolicy pol = round_policy(plan.policy, cfg.seed);
   const auto& servers = r.cluster.servers;
   for (const auto& s : servers)
     if (s.gpus != servers[0].gpus || s.cpus != servers[0].cpus || s.dram_gb != servers[0].dram_gb ||
@@ -188,21 +152,21 @@ void run_round_model(const SimConfig& cfg, SimResult& r) {
   o.order = pol.order->name();
   o.mech = pol.mech;
   o.consolidated = pol.consolidated;
-  o.matrix_speed = matrix_speed_of(cfg);
-  o.compat = cfg.compat == "synergy";
+  o.matrix_speed = plan.matrix_speed;
+  o.compat = plan.compat == Compat::Synergy;
   o.is_static = cfg.is_static;
   o.round_s = cfg.round_s;
   if (!(cfg.round_s > 0) || !std::isfinite(cfg.round_s))
     throw InputError("--round", 0, std::to_string(cfg.round_s), "the lease length must be a positive number of seconds");
-  if (cfg.compat == "synergy" && cfg.round_s != 300)
+  if (o.compat && cfg.round_s != 300)
     throw InputError("--round", 0, std::to_string(cfg.round_s), "--compat synergy runs the authors' 300-s rounds");
   o.progress = cfg.progress;
   std::unique_ptr<JobSource> src;
   ProfileRuleCount profile_rule;
   if (!cfg.workload.empty()) {
     if (cfg.dry_run) return;
-    src = generator(cfg, profiles);
-    const auto [lo, hi] = parse_window(cfg.measure_ids.empty() ? "4000:4999" : cfg.measure_ids);
+    src = generator(cfg, plan.split, profiles);
+    const auto [lo, hi] = plan.measure_ids.value_or(std::pair<std::int64_t, std::int64_t>{4000, 4999});
     o.window_lo = lo;
     o.window_hi = hi;
   } else {
@@ -218,10 +182,9 @@ void run_round_model(const SimConfig& cfg, SimResult& r) {
       return;
     }
     src = replay_source(std::move(jobs));
-    if (!cfg.measure_ids.empty()) {
-      const auto [lo, hi] = parse_window(cfg.measure_ids);
-      o.window_lo = lo;
-      o.window_hi = hi;
+    if (plan.measure_ids) {
+      o.window_lo = plan.measure_ids->first;
+      o.window_hi = plan.measure_ids->second;
     }
   }
   if (profile_rule.jobs > 0) {

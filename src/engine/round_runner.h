@@ -7,28 +7,29 @@
 
 #include "cluster/cluster.h"
 #include "policy/plugin.h"
+#include "policy/policy_spec.h"
 
 namespace rm {
 
 struct SimConfig;
 struct SimResult;
+struct RunPlan;
 
-void run_round_model(const SimConfig& cfg, SimResult& r);
+// Throws InputError (file:line:field) for inputs the round model cannot run.
+void run_round_model(const RunPlan& plan, SimResult& r);
 bool is_synergy_workload(const std::string& name);
 // The Synergy profile set for a cluster: `given` (--cpu-ratio) or its CPUs per GPU rounded, 3..6.
 
 int cpu_ratio_of(const ClusterSpec& c, int given);
-// --speed-model: binary (false) or matrix (true); throws InputError otherwise.
-bool matrix_speed_of(const SimConfig& cfg);
 // The first `jobs` jobs of a synergy-* generator as a Synergy replay CSV (id,model,arrival_s,iterations,gpus).
 std::string synergy_workload_csv(const SimConfig& cfg, int jobs);
-// A composed policy of the registry, "order[+placement][+allocation]" (allocation default: fair), for the
-// round model: placement first-fit or consolidated, no preempt/backfill flags. Throws InputError.
+// A composed policy, order[+placement][+allocation] (allocation default: fair), for the round model: placement
+// first-fit or consolidated, no preempt/backfill flags (exec_refusal). Throws InputError.
 struct RoundPolicy {
   std::shared_ptr<QueueOrder> order;
   std::string mech = "fair";
   bool consolidated = false;
 };
-RoundPolicy parse_round_policy(const std::string& policy, std::uint64_t seed);
+RoundPolicy round_policy(const PolicySpec& spec, std::uint64_t seed);
 
 }  // namespace rm

@@ -1,6 +1,6 @@
 #include "policy/registry.h"
 
-#include <functional>
+#include <cctype>
 #include <map>
 
 #include "core/error.h"
@@ -10,6 +10,7 @@
 #include "policy/allocation/allocations.h"
 #include "policy/composed_scheduler.h"
 #include "policy/order/orders.h"
+#include "policy/params.h"
 #include "policy/placement/placements.h"
 #include "policy/planner/sjf_bco_online.h"
 #include "workload/parse_util.h"
@@ -17,11 +18,14 @@
 namespace rm {
 namespace {
 
-using OrderFactory = std::function<std::unique_ptr<QueueOrder>(PluginParams&)>;
-using PlacementFactory = std::function<std::unique_ptr<Placement>(PluginParams&)>;
+using OrderFactory = std::unique_ptr<QueueOrder> (*)(PluginParams&);
+using PlacementFactory = std::unique_ptr<Placement> (*)(PluginParams&);
+using AllocationFactory = std::unique_ptr<Allocation> (*)(PluginParams&);
 
 struct OrderEntry { const char* name; OrderFactory make; const char* help; };
 struct PlacementEntry { const char* name; PlacementFactory make; const char* help; };
+struct AllocationEntry { const char* name; AllocationFactory make; const char* help; };
+struct NameEntry { const char* name; const char* help; };
 struct PresetEntry { const char* name; const char* expands_to; const char* help; };
 
 const std::vector<OrderEntry>& orders() {
@@ -50,6 +54,33 @@ const std::vector<PlacementEntry>& placements() {
   return v;
 }
 
+const std::vector<NameEntry>& flags() {
+  static const std::vector<NameEntry> v = {
+      {"preempt", "make the order preemptive"},
+      {"no-preempt", "make the order non-preemptive"},
+      {"backfill", "let later jobs start when an earlier one cannot"},
+      {"no-backfill", "strict order: stop at the first job that cannot start"},
+      {"full-sort", "decide by keying and sorting every active job at every pass instead of the indexes (the same "
+                    "decisions, slower: the indexes' reference)"},
+  };
+  return v;
+}
+
+// CPU and DRAM allocation (the Synergy mechanisms). The job-level engines run these plugins
+// (src/policy/allocation); the round model runs its pass-wide versions (src/synergy).
+const std::vector<AllocationEntry>& allocations() {
+  static const std::vector<AllocationEntry> v = {
+      {"fair", make_fair_allocation, "GPU-proportional CPUs and DRAM (the default; alias proportional)"},
+      {"greedy", make_greedy_allocation,
+       "Synergy-GREEDY: best-case CPUs and DRAM if they fit, else the proportional share"},
+      {"tune", make_tune_allocation,
+       "Synergy-TUNE: best case, else degrade to what fits, shrinking peers above their share"},
+      {"opt", make_opt_allocation,
+       "Synergy-OPT: an ILP (COIN-OR Cbc) sizes the jobs of a round (round model) or of a pass (job level), TUNE places them; matrix speed"},
+  };
+  return v;
+}
+
 const std::vector<PresetEntry>& presets() {
   static const std::vector<PresetEntry> v = {
       {"fifo-backfill", "fifo+first-fit+backfill", "FIFO that lets smaller jobs past a blocked head"},
@@ -63,45 +94,74 @@ const std::vector<PresetEntry>& presets() {
   return v;
 }
 
-struct AllocationEntry { const char* name; const char* help; };
-
-// CPU and DRAM allocation (the Synergy mechanisms, src/synergy/<name>.cpp). They need an execution model
-// that books CPUs and memory: the job-level engines (fair, greedy, tune; src/policy/allocation) and the round
-// model (all four; src/synergy).
-const std::vector<AllocationEntry>& allocations() {
-  static const std::vector<AllocationEntry> v = {
-      {"fair", "GPU-proportional CPUs and DRAM (the default; alias proportional)"},
-      {"greedy", "Synergy-GREEDY: best-case CPUs and DRAM if they fit, else the proportional share"},
-      {"tune", "Synergy-TUNE: best case, else degrade to what fits, shrinking peers above their share"},
-      {"opt", "Synergy-OPT: an ILP (COIN-OR Cbc) sizes the jobs of a round (round model) or of a pass (job level), TUNE places them; matrix speed"},
+const std::vector<NameEntry>& schedulers() {
+  static const std::vector<NameEntry> v = {
+      {"sjf-bco-online",
+       "ours: SJF-BCO re-planned around the running jobs at every arrival and finish (kappa=, lambda=, u=)"},
+      {"a-srpt",
+       "A-SRPT (reconstruction): virtual single-machine SRPT on n N^ alpha^max / M, jobs started in "
+       "virtual-completion order with MAP (predictor=rf|median|mean|global|oracle, backfill=easy|off, "
+       "placement=map|first-fit, refine=2; rf: trees=, depth=, first=, growth=)"},
+      {"a-srpt-p", "A-SRPT-P: preemptive, by predicted remaining work, greedy MAP, re-decided every event and delta=300 s"},
   };
   return v;
 }
 
-bool is_allocation(const std::string& name) {
-  for (const auto& a : allocations())
-    if (name == a.name) return true;
-  return false;
+// The task model's parts (Wang et al. 2020; src/policy/task): keys, placements, admissions, presets.
+const std::vector<NameEntry>& task_placements() {
+  static const std::vector<NameEntry> v = {
+      {"first-fit", "first GPUs with enough free memory, server-major (alias bp, ff)"},
+      {"random", "uniform over GPUs with enough free memory, seeded by --seed"},
+      {"lwf", "LWF-kappa: least-workload GPUs, consolidated when > kappa GPUs; kappa=2 (alias lwfK)"},
+  };
+  return v;
 }
 
-// The job-level engine's allocation plugins (the round model runs its own, pass-wide, in src/synergy).
-std::unique_ptr<Allocation> make_allocation(const std::string& name, std::uint64_t seed) {
-  PluginParams none(name, {}, seed);
-  if (name == "fair") return make_fair_allocation(none);
-  if (name == "greedy") return make_greedy_allocation(none);
-  if (name == "opt") return make_opt_allocation(none);
-  return make_tune_allocation(none);
+const std::vector<NameEntry>& task_admissions() {
+  static const std::vector<NameEntry> v = {
+      {"srsf-n", "SRSF(n) admission: start an all-reduce only if each NIC has < n flows; n=1"},
+      {"adadual", "AdaDUAL: share one NIC only if it lowers the pair's total completion time"},
+  };
+  return v;
+}
+
+const std::vector<PresetEntry>& task_presets() {
+  static const std::vector<PresetEntry> v = {
+      {"ada-srsf", "queue=ssf+lwf:kappa=2+keys=srsf+adadual", "Ada-SRSF: SSF queue, LWF-2, SRSF keys, AdaDUAL"},
+      {"srsf1", "queue=ssf+lwf:kappa=2+keys=srsf+srsf-n:n=1", "SRSF(1): never share a NIC (avoid contention)"},
+      {"srsf2", "queue=ssf+lwf:kappa=2+keys=srsf+srsf-n:n=2", "SRSF(2): always accept two-way sharing"},
+      {"srsf3", "queue=ssf+lwf:kappa=2+keys=srsf+srsf-n:n=3", "SRSF(3): accept up to three-way sharing"},
+  };
+  return v;
+}
+
+const std::vector<NameEntry>& planners() {
+  static const std::vector<NameEntry> v = {
+      {"sjf-bco", "Yu et al.'s SJF-BCO: bisection on the load cap, kappa loop, FA-FFP / LBSGF "
+                  "(kappa=, lambda=, horizon=1200, u=1, lbsgf=prefix|global)"},
+      {"ls", "list scheduling: least-loaded GPUs under the cap, bisection (horizon=, u=)"},
+      {"ff", "first-fit under the cap, bisection (horizon=, u=)"},
+      {"rand", "random idle GPUs, no cap, seeded (horizon=)"},
+  };
+  return v;
 }
 
 const std::map<std::string, std::string> kAliases = {
     {"dlas", "2d-las"}, {"proportional", "fair"}, {"ff", "first-fit"}, {"firstfit", "first-fit"},
     {"consolidate", "consolidated"}, {"pack", "consolidated"}};
 
-PolicyPart parse_part(const std::string& token) {
-  PolicyPart p = parse_policy_part(token);
-  auto a = kAliases.find(p.name);
-  if (a != kAliases.end()) p.name = a->second;
-  return p;
+template <class Table>
+bool in_table(const Table& t, const std::string& name) {
+  for (const auto& e : t)
+    if (name == e.name) return true;
+  return false;
+}
+
+bool all_digits(const std::string& s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  return true;
 }
 
 }  // namespace
@@ -111,164 +171,226 @@ const std::vector<PolicyInfo>& policy_catalogue() {
     std::vector<PolicyInfo> out;
     for (const auto& o : orders()) out.push_back({"order", o.name, o.help});
     for (const auto& p : placements()) out.push_back({"placement", p.name, p.help});
-    out.push_back({"flag", "preempt", "make the order preemptive"});
-    out.push_back({"flag", "no-preempt", "make the order non-preemptive"});
-    out.push_back({"flag", "backfill", "let later jobs start when an earlier one cannot"});
-    out.push_back({"flag", "no-backfill", "strict order: stop at the first job that cannot start"});
-    out.push_back({"flag", "full-sort",
-                   "decide by keying and sorting every active job at every pass instead of the indexes (the same "
-                   "decisions, slower: the indexes' reference)"});
+    for (const auto& f : flags()) out.push_back({"flag", f.name, f.help});
     for (const auto& a : allocations()) out.push_back({"allocation", a.name, a.help});
     for (const auto& p : presets()) out.push_back({"preset", p.name, std::string(p.help) + " = " + p.expands_to});
-    out.push_back({"scheduler", "sjf-bco-online",
-                   "ours: SJF-BCO re-planned around the running jobs at every arrival and finish (kappa=, lambda=, u=)"});
-    out.push_back({"scheduler", "a-srpt",
-                   "A-SRPT (reconstruction): virtual single-machine SRPT on n N^ alpha^max / M, jobs started in "
-                   "virtual-completion order with MAP (predictor=rf|median|mean|global|oracle, backfill=easy|off, "
-                   "placement=map|first-fit, refine=2; rf: trees=, depth=, first=, growth=)"});
-    out.push_back({"scheduler", "a-srpt-p",
-                   "A-SRPT-P: preemptive, by predicted remaining work, greedy MAP, re-decided every event and delta=300 s"});
+    for (const auto& s : schedulers()) out.push_back({"scheduler", s.name, s.help});
+    out.push_back({"task-key", "queue=|comm=|compute=|keys=",
+                   "ssf (total service), srsf (remaining service), srtf (remaining time), stf (total time), sf (fewest GPUs)"});
+    for (const auto& p : task_placements()) out.push_back({"task-place", p.name, p.help});
+    for (const auto& a : task_admissions()) out.push_back({"task-admit", a.name, a.help});
+    for (const auto& p : task_presets())
+      out.push_back({"task-preset", p.name, std::string(p.help) + " = " + p.expands_to});
+    out.push_back({"task-preset", "<q>-<place>-<key>-<thres>-<ada>",
+                   "the authors' config strings, e.g. ssf-lwf2-srsf-1-true (Ada-SRSF), ssf-bp-srsf-0-false"});
+    for (const auto& p : planners()) out.push_back({"planner", p.name, p.help});
     return out;
   }();
   return v;
 }
 
-PolicyParts parse_policy(const std::string& spec, std::uint64_t seed) {
-  PolicyParts out;
-  // A preset may stand for the whole policy or for its first parts ("tiresias+tune").
-  std::string expanded;
-  for (const auto& token : split_simple(spec, '+')) {
-    std::string t = token;
-    for (const auto& p : presets())
-      if (token == p.name) t = p.expands_to;
-    expanded += (expanded.empty() ? "" : "+") + t;
-  }
-  for (const auto& token : split_simple(expanded, '+')) {
-    PolicyPart part = parse_part(token);
-    if (part.name.empty()) throw InputError("--policy", 0, spec, "empty part in policy '" + spec + "'");
-    if (is_scheduler_policy(part.name))
-      throw InputError("--policy", 0, part.name, part.name + " is a whole scheduler: give it alone, with parameters");
-    PluginParams params(part.name, part.kv, seed);
-    bool found = false;
-    for (const auto& o : orders())
-      if (part.name == o.name) {
-        if (out.order) throw InputError("--policy", 0, part.name, "a second queue order in '" + spec + "'");
-        out.order = o.make(params);
-        found = true;
-      }
-    for (const auto& p : placements())
-      if (part.name == p.name) {
-        if (out.placement) throw InputError("--policy", 0, part.name, "a second placement in '" + spec + "'");
-        out.placement = p.make(params);
-        found = true;
-      }
-    for (const auto& a : allocations())
-      if (part.name == a.name) {
-        if (!out.allocation.empty())
-          throw InputError("--policy", 0, part.name, "a second CPU/memory allocation in '" + spec + "'");
-        out.allocation = a.name;
-        found = true;
-      }
-    if (part.name == "preempt" || part.name == "no-preempt") out.preempt = part.name == "preempt", found = true;
-    if (part.name == "backfill" || part.name == "no-backfill") out.backfill = part.name == "backfill", found = true;
-    if (part.name == "full-sort") out.full_sort = found = true;
-    if (!found)
-      throw InputError("--policy", 0, part.name,
-                       "unknown policy or plugin '" + part.name + "'" + [&] {
-                         std::vector<std::string> names;
-                         for (const auto& c : policy_catalogue()) names.push_back(c.name);
-                         return did_you_mean(part.name, names);
-                       }() + " (see `ringmaster list-policies`)");
-    params.check_all_used();
-  }
-  if (!out.order) throw InputError("--policy", 0, spec, "no queue order in '" + spec + "' (e.g. fifo, srsf)");
-  if (!out.placement) {
-    PluginParams none("first-fit", {}, seed);
-    out.placement = make_first_fit(none);
-  }
-  return out;
-}
-
-const std::vector<ExecSupport>& exec_support() {
-  static const std::string task_only = "the task model runs its own policies (ada-srsf, srsf1, ...: task-key, task-place, task-admit)";
-  static const std::string round_parts = "the round model runs order[+first-fit|consolidated][+allocation] policies";
-  static const std::string planner_offline = "the planners plan an offline job set with the ring all-reduce law of the rate model";
-  static const std::string task_law = "needs the task model's per-task DAGs and contended flows";
-  static const std::vector<ExecSupport> v = [] {
-    std::vector<ExecSupport> out;
-    for (const auto& o : orders())
-      out.push_back({o.name, "order", {"", "", task_only, ""}});
-    out.push_back({"tiresias", "preset", {"", "", task_only, ""}});
-    out.push_back({"fifo+consolidated", "placement", {"", "", task_only, ""}});
-    out.push_back({"fifo+random", "placement", {"", "", task_only,
-                   "the round model places with FIRST_FIT over GPUs, CPUs and DRAM (first-fit or consolidated)"}});
-    out.push_back({"fifo+preempt", "flag", {"", "", task_only,
-                   "the round model re-allocates every job at each boundary: preempt/backfill do not apply"}});
-    for (const char* a : {"fair", "greedy", "tune"})
-      out.push_back({std::string("srsf+") + a, "allocation", {"", "", task_only, ""}});
-    out.push_back({"srsf+opt", "allocation", {"", "", task_only, ""}});
-    for (const char* s : {"sjf-bco-online", "a-srpt", "a-srpt-p", "a-srpt-p+tune", "a-srpt-p+opt", "sjf-bco-online+tune"})
-      out.push_back({s, "scheduler", {"", "", task_only, round_parts + ", not whole schedulers"}});
-    for (const char* s : {"sjf-bco", "ls", "ff", "rand"})
-      out.push_back({s, "planner", {"", planner_offline, planner_offline, planner_offline}});
-    for (const char* s : {"ada-srsf", "srsf1", "srsf2"})
-      out.push_back({s, "task", {task_law, task_law, "", task_law}});
+const std::vector<std::string>& policy_names() {
+  static const std::vector<std::string> v = [] {
+    std::vector<std::string> out;
+    for (const auto& c : policy_catalogue())
+      if (c.name.find_first_of("<|") == std::string::npos) out.push_back(c.name);
     return out;
   }();
   return v;
+}
+
+bool is_name_at(Point p, const std::string& name) {
+  switch (p) {
+    case Point::Order: return in_table(orders(), name);
+    case Point::Placement: return in_table(placements(), name);
+    case Point::Allocation: return in_table(allocations(), name);
+    case Point::Flag: return in_table(flags(), name);
+    case Point::Scheduler: return in_table(schedulers(), name);
+    case Point::Planner: return in_table(planners(), name);
+    case Point::TaskKey: return name == "queue" || name == "comm" || name == "compute" || name == "keys";
+    case Point::TaskPlacement: return in_table(task_placements(), name);
+    case Point::TaskAdmission: return in_table(task_admissions(), name);
+  }
+  return false;
+}
+
+std::string resolve_alias(const std::string& name) {
+  const auto a = kAliases.find(name);
+  return a == kAliases.end() ? name : a->second;
+}
+
+const char* preset_expansion(const std::string& name) {
+  for (const auto& p : presets())
+    if (name == p.name) return p.expands_to;
+  return nullptr;
+}
+
+std::string task_placement_alias(const std::string& name) {
+  if (name == "bp" || name == "ff" || name == "firstfit") return "first-fit";
+  if (name.size() > 3 && name.rfind("lwf", 0) == 0 && all_digits(name.substr(3))) return "lwf:kappa=" + name.substr(3);
+  return "";
+}
+
+std::string task_base_expansion(const std::string& token) {
+  for (const auto& p : task_presets())
+    if (token == p.name) return p.expands_to;
+  // The authors' "<queue>-<placement>-<key>-<thres>-<adaDual>" (spec A.6.5, A.11 item 25).
+  const auto f = split_simple(token, '-');
+  if (f.size() != 5 || !all_digits(f[3]) || f[3].size() > 6 || (f[4] != "true" && f[4] != "false")) return "";
+  std::string placement = f[1] == "random" ? "random" : task_placement_alias(f[1]);
+  if (all_digits(f[1])) placement = "lwf:kappa=" + f[1];
+  if (placement.empty()) return "";
+  const int thres = std::stoi(f[3]);
+  const std::string admission = f[4] == "true" && thres == 1 ? "adadual" : "srsf-n:n=" + std::to_string(thres + 1);
+  return "queue=" + f[0] + "+" + placement + "+keys=" + f[2] + "+" + admission;
+}
+
+bool is_task_part(const std::string& token) {
+  if (token.find('=') != std::string::npos && token.find(':') == std::string::npos)
+    return is_name_at(Point::TaskKey, token.substr(0, token.find('=')));
+  const std::string name = parse_policy_part(token).name;
+  return name == "lwf" || is_name_at(Point::TaskAdmission, name) || !task_placement_alias(name).empty();
+}
+
+namespace {
+
+template <class Table, class Out>
+Out make_from(const Table& t, const PartSpec& part, std::uint64_t seed) {
+  for (const auto& e : t)
+    if (part.name == e.name) {
+      PluginParams params(part.name, part.kv, seed);
+      auto made = e.make(params);
+      params.check_all_used();
+      return made;
+    }
+  throw InvariantError("no plugin '" + part.name + "' at this extension point");
+}
+
+}  // namespace
+
+std::unique_ptr<QueueOrder> make_order(const PartSpec& part, std::uint64_t seed) {
+  return make_from<std::vector<OrderEntry>, std::unique_ptr<QueueOrder>>(orders(), part, seed);
+}
+std::unique_ptr<Placement> make_placement(const PartSpec& part, std::uint64_t seed) {
+  return make_from<std::vector<PlacementEntry>, std::unique_ptr<Placement>>(placements(), part, seed);
+}
+std::unique_ptr<Allocation> make_allocation(const PartSpec& part, std::uint64_t seed) {
+  return make_from<std::vector<AllocationEntry>, std::unique_ptr<Allocation>>(allocations(), part, seed);
 }
 
 std::unique_ptr<QueueOrder> make_order(const std::string& token, std::uint64_t seed) {
-  const PolicyPart part = parse_part(token);
-  for (const auto& o : orders())
-    if (part.name == o.name) {
-      PluginParams params(part.name, part.kv, seed);
-      auto order = o.make(params);
-      params.check_all_used();
-      return order;
-    }
-  std::string names;
-  for (const auto& o : orders()) names += std::string(names.empty() ? "" : ", ") + o.name;
-  throw InputError("--policy", 0, part.name, "unknown queue order '" + part.name + "' (available: " + names + ")");
+  PolicyPart p = parse_policy_part(token);
+  p.name = resolve_alias(p.name);
+  if (!is_name_at(Point::Order, p.name)) {
+    std::string names;
+    for (const auto& o : orders()) names += std::string(names.empty() ? "" : ", ") + o.name;
+    throw InputError("--policy", 0, p.name, "unknown queue order '" + p.name + "' (available: " + names + ")");
+  }
+  return make_order(PartSpec{Point::Order, p.name, p.kv}, seed);
 }
 
-bool is_scheduler_policy(const std::string& name) { return is_a_srpt(name) || name == "sjf-bco-online"; }
+namespace {
 
-std::unique_ptr<Scheduler> make_scheduler(const std::string& spec, std::uint64_t seed) {
-  if (const auto parts = split_simple(spec, '+'); is_scheduler_policy(parse_part(parts.front()).name)) {
-    const PolicyPart first = parse_part(parts.front());
-    if (parts.size() > 2 || (parts.size() == 2 && !is_allocation(parse_part(parts[1]).name)))
-      throw InputError("--policy", 0, spec,
-                       first.name + " takes parameters and at most a CPU/memory allocation (+fair|greedy|tune|opt), not other parts");
-    PluginParams params(first.name, first.kv, seed);
-    std::unique_ptr<Scheduler> s =
-        is_a_srpt(first.name) ? make_a_srpt(first.name, params) : plan::make_sjf_bco_online(params);
-    params.check_all_used();
-    if (parts.size() == 2) {
-      const std::string a = parse_part(parts[1]).name;
-      auto alloc = make_allocation(a, seed);
-      if (alloc->may_refuse())
-        throw InputError("--policy", 0, a,
-                         first.name + " assumes the jobs it starts do start; " + a +
-                             " may leave one waiting for CPUs (use +tune or +fair)");
-      s = std::make_unique<AllocatingScheduler>(std::move(s), std::move(alloc));
-    }
-    return s;
+// A whole scheduler, with an optional allocation after it.
+std::unique_ptr<Scheduler> make_whole_scheduler(const PolicySpec& spec, std::uint64_t seed) {
+  const PartSpec& first = spec.parts.front();
+  PluginParams params(first.name, first.kv, seed);
+  std::unique_ptr<Scheduler> s = is_a_srpt(first.name) ? make_a_srpt(first.name, params) : plan::make_sjf_bco_online(params);
+  params.check_all_used();
+  if (const PartSpec* a = spec.part(Point::Allocation)) {
+    auto alloc = make_allocation(*a, seed);
+    if (alloc->may_refuse())
+      throw InputError("--policy", 0, a->name,
+                       first.name + " assumes the jobs it starts do start; " + a->name +
+                           " may leave one waiting for CPUs (use +tune or +fair)");
+    s = std::make_unique<AllocatingScheduler>(std::move(s), std::move(alloc));
   }
-  PolicyParts parts = parse_policy(spec, seed);
+  return s;
+}
+
+}  // namespace
+
+std::unique_ptr<Scheduler> make_scheduler(const PolicySpec& spec, std::uint64_t seed) {
+  if (spec.family == PolicyFamily::Scheduler) return make_whole_scheduler(spec, seed);
+  if (spec.family != PolicyFamily::Composed)
+    throw InputError("--policy", 0, spec.text, exec_refusal(spec, ExecModel::Rate));
+  std::unique_ptr<QueueOrder> order;
+  std::unique_ptr<Placement> placement;
   std::unique_ptr<Allocation> allocation;
-  if (!parts.allocation.empty()) allocation = make_allocation(parts.allocation, seed);
-  auto order = std::move(parts.order);
-  auto placement = std::move(parts.placement);
-  const int preempt = parts.preempt, backfill = parts.backfill;
+  int preempt = -1, backfill = -1;
+  bool full_sort = false;
+  for (const auto& part : spec.parts) {
+    if (part.point == Point::Order) order = make_order(part, seed);
+    if (part.point == Point::Placement) placement = make_placement(part, seed);
+    if (part.point == Point::Allocation) allocation = make_allocation(part, seed);
+    if (part.point != Point::Flag) continue;
+    if (part.name == "preempt" || part.name == "no-preempt") preempt = part.name == "preempt";
+    if (part.name == "backfill" || part.name == "no-backfill") backfill = part.name == "backfill";
+    if (part.name == "full-sort") full_sort = true;
+  }
   ComposedOptions opt;
   opt.preemptive = preempt >= 0 ? preempt == 1 : order->default_preemptive();
   opt.backfill = backfill >= 0 ? backfill == 1 : order->default_preemptive();
-  opt.full_sort = parts.full_sort;
+  opt.full_sort = full_sort;
   std::string name = order->name() + "+" + placement->name() + (opt.preemptive ? "+preempt" : "") +
                      (opt.backfill ? "+backfill" : "") + (allocation ? "+" + allocation->name() : "") +
                      (opt.full_sort ? "+full-sort" : "");
   return std::make_unique<ComposedScheduler>(name, std::move(order), std::move(placement), opt, std::move(allocation));
+}
+
+std::unique_ptr<Scheduler> make_scheduler(const std::string& text, std::uint64_t seed) {
+  return make_scheduler(parse_policy_spec(text), seed);
+}
+
+std::string exec_refusal(const PolicySpec& spec, ExecModel exec) {
+  static const std::string task_only =
+      "the task model runs its own policies (ada-srsf, srsf1, ...: task-key, task-place, task-admit)";
+  static const std::string round_parts = "the round model runs order[+first-fit|consolidated][+allocation] policies";
+  static const std::string planner_offline =
+      "the planners plan an offline job set with the ring all-reduce law of the rate model";
+  static const std::string task_law = "needs the task model's per-task DAGs and contended flows";
+  switch (spec.family) {
+    case PolicyFamily::Planner: return exec == ExecModel::Rate ? "" : planner_offline;
+    case PolicyFamily::Task: return exec == ExecModel::Task ? "" : task_law;
+    case PolicyFamily::Scheduler:
+      if (exec == ExecModel::Task) return task_only;
+      return exec == ExecModel::Round ? round_parts + ", not whole schedulers" : "";
+    case PolicyFamily::Composed: break;
+  }
+  if (exec == ExecModel::Task) return task_only;
+  if (exec != ExecModel::Round) return "";
+  const PartSpec* place = spec.part(Point::Placement);
+  if (place && place->name != "first-fit" && place->name != "consolidated")
+    return "the round model places with FIRST_FIT over GPUs, CPUs and DRAM: first-fit (default) or consolidated";
+  if (spec.part(Point::Flag))
+    return "the round model re-allocates every job at each boundary: preempt/backfill do not apply";
+  return "";
+}
+
+const std::vector<ExecSupport>& exec_support() {
+  static const std::vector<ExecSupport> v = [] {
+    // One row per family, and per extension point whose support differs.
+    std::vector<std::pair<std::string, std::string>> rows;
+    for (const auto& o : orders()) rows.push_back({o.name, "order"});
+    rows.push_back({"tiresias", "preset"});
+    for (const auto& p : placements())
+      if (std::string(p.name) != "first-fit") rows.push_back({std::string("fifo+") + p.name, "placement"});
+    rows.push_back({"fifo+preempt", "flag"});
+    for (const auto& a : allocations()) rows.push_back({std::string("srsf+") + a.name, "allocation"});
+    for (const char* s : {"sjf-bco-online", "a-srpt", "a-srpt-p", "a-srpt-p+tune", "a-srpt-p+opt", "sjf-bco-online+tune"})
+      rows.push_back({s, "scheduler"});
+    for (const auto& p : planners()) rows.push_back({p.name, "planner"});
+    for (const char* s : {"ada-srsf", "srsf1", "srsf2"}) rows.push_back({s, "task"});
+    std::vector<ExecSupport> out;
+    for (const auto& [policy, family] : rows) {
+      const PolicySpec spec = parse_policy_spec(policy);
+      ExecSupport row{policy, family, {}};
+      for (std::size_t m = 0; m < kExecModelList.size(); ++m) row.why_not[m] = exec_refusal(spec, kExecModelList[m]);
+      out.push_back(std::move(row));
+    }
+    return out;
+  }();
+  return v;
 }
 
 }  // namespace rm

@@ -1,21 +1,20 @@
-// Task-model policies by name (--exec task): presets, the authors' configuration strings
-// "<queue>-<placement>-<key>-<thres>-<adaDual>" (spec A.6.5, A.11 item 25), and compositions
-// "base+part+part" where a part is a placement (first-fit, random, lwf:kappa=K or lwfK), an admission
-// (srsf-n:n=N, adadual[:probe=...;flows=...]) or a key (queue=ssf, comm=srsf, compute=srsf, keys=srsf).
+// The task model's policy (--exec task) built from a parsed PolicySpec of the Task family
+// (policy/policy_spec.h: presets, the authors' "<queue>-<placement>-<key>-<thres>-<adaDual>" strings and
+// "base+part+part" compositions are expanded there; the names live in the one registry, policy/registry.h).
 #pragma once
 #include <cstdint>
 #include <string>
-#include <vector>
 
-#include "policy/registry.h"
+#include "policy/policy_spec.h"
 #include "policy/task/task_plugin.h"
 
 namespace rm::task {
 
-// True if `spec` names a task-model policy (so --exec auto picks the task model).
-bool is_task_policy(const std::string& spec);
-// Throws InputError naming the bad part.
-TaskPolicy make_task_policy(const std::string& spec, std::uint64_t seed);
-const std::vector<PolicyInfo>& task_policy_catalogue();
+// Throws InputError naming the bad parameter.
+TaskPolicy make_task_policy(const PolicySpec& spec, std::uint64_t seed);
+// parse_task_policy_spec, then make_task_policy (tests, benchmarks): the text is task parts over Ada-SRSF.
+TaskPolicy make_task_policy(const std::string& text, std::uint64_t seed);
+// True if `text` parses as a task-model policy (tests).
+bool is_task_policy(const std::string& text);
 
 }  // namespace rm::task

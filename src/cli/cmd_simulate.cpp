@@ -1,0 +1,89 @@
+// `ringmaster simulate`: one run per --policy, each from its RunPlan (built for every policy before the first
+// runs), outputs in one folder per policy and a summary table.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+
+#include "cli/common.h"
+#include "cli/subcommand.h"
+#include "core/error.h"
+#include "engine/simulation.h"
+
+namespace rm::cli {
+namespace {
+
+using Rows = std::vector<std::pair<std::string, Summary>>;
+
+void write_summary_csv(const std::string& path, const Rows& rows) {
+  std::ofstream f(path);
+  f << "policy,jobs,avg_jct_s,p50_jct_s,p95_jct_s,p99_jct_s,makespan_s,avg_queue_s,gpu_util,preemptions\n";
+  for (const auto& [p, s] : rows)
+    f << fmt::format("{},{},{},{},{},{},{},{},{},{}\n", p, s.jobs, s.avg_jct_s, s.p50_jct_s, s.p95_jct_s,
+                     s.p99_jct_s, s.makespan_s, s.avg_queue_s, s.gpu_util, s.preemptions);
+}
+
+void print_results(const Rows& rows, const std::string& out) {
+  print_table(rows);
+  for (const auto& [p, sum] : rows)
+    if (!sum.extra.empty()) {
+      std::cout << p << ":";
+      for (const auto& [k, v] : sum.extra) std::cout << fmt::format(" {}={}", k, v);
+      std::cout << "\n";
+    }
+  std::cout << "results in " << out << "/\n";
+}
+
+int run_simulate(SimConfig cfg, std::vector<std::string> policies, const std::string& out, bool quiet) {
+  if (policies.empty()) policies = default_policies();
+  // Every policy's plan first: a bad option or policy is refused before any run.
+  std::vector<RunPlan> plans;
+  for (const auto& p : policies) {
+    cfg.policy = p;
+    plans.push_back(make_run_plan(cfg));
+  }
+  const OutLock lock(out);
+  std::vector<std::pair<std::string, Summary>> rows;
+  for (auto& plan : plans) {
+    const std::string& p = plan.policy.text;
+    ProgressBar bar(quiet);
+    plan.options.progress = [&bar](const ProgressInfo& p) { bar.update(p); };
+    auto r = simulate(plan);
+    bar.finish();
+    const std::string dir = policies.size() == 1 ? out : out + "/" + dir_name(p);
+    write_outputs(dir, r->record, r->unschedulable, r->summary, r->info);
+    for (const auto& u : r->unschedulable) std::cerr << "warning: unschedulable: " << u.reason << "\n";
+    if (!quiet)
+      for (const auto& [from, to] : r->models.replaced)
+        std::cerr << "note: unknown model '" << from << "' simulated as '" << to << "' (--unknown-model "
+                  << cfg.unknown_model << ")\n";
+    if (!quiet && policies.size() > 1) std::cerr << fmt::format("{}: {:.2f}s -> {}\n", p, r->info.wall_s, dir);
+    rows.emplace_back(p, r->summary);
+  }
+  if (policies.size() > 1) write_summary_csv(out + "/summary.csv", rows);
+  if (!quiet) print_results(rows, out);
+  return 0;
+}
+
+class Simulate final : public Subcommand {
+ public:
+  CLI::App* add(CLI::App& app) override {
+    return app_ = add_simulate_options(app, a_, "simulate", "simulate a trace on a cluster under one or more policies");
+  }
+  int run() override {
+    if (!a_.cfg.workload.empty() && app_->count("--trace"))
+      throw InputError("--workload", 0, a_.cfg.workload, "give either --trace or --workload, not both");
+    return run_simulate(a_.cfg, a_.policies, a_.out, a_.quiet);
+  }
+
+ private:
+  SimArgs a_;
+  CLI::App* app_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<Subcommand> make_simulate() { return std::make_unique<Simulate>(); }
+
+}  // namespace rm::cli

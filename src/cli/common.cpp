@@ -1,0 +1,206 @@
+#include "cli/common.h"
+
+#include <CLI/CLI.hpp>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "core/error.h"
+#include "core/suggest.h"
+
+namespace rm::cli {
+
+const std::vector<std::string>& default_policies() {
+  static const std::vector<std::string> v = {"fifo", "fifo-backfill", "sjf", "srtf", "srsf", "tiresias"};
+  return v;
+}
+
+ProgressBar::ProgressBar(bool quiet) : tty_(!quiet && isatty(STDERR_FILENO) != 0), t0_(std::chrono::steady_clock::now()) {}
+
+void ProgressBar::update(const ProgressInfo& p) {
+  if (!tty_) return;
+  const auto now = std::chrono::steady_clock::now();
+  const double el = std::chrono::duration<double>(now - t0_).count();
+  if (el < 1.0 || now - last_ < std::chrono::milliseconds(100)) return;
+  last_ = now;
+  const double frac = p.total > 0 ? static_cast<double>(p.done) / p.total : 0;
+  const int w = 30, done = static_cast<int>(frac * w);
+  const auto hms = [](double s) {
+    return s >= 7200 ? fmt::format("{:.1f} h", s / 3600) : s >= 120 ? fmt::format("{:.1f} min", s / 60)
+                                                                     : fmt::format("{:.0f} s", s);
+  };
+  std::string line = fmt::format("[{}{}] {:5.1f}% {}/{} jobs, simulated {}", std::string(done, '#'),
+                                 std::string(w - done, '.'), frac * 100, p.done, p.total, hms(p.sim_s));
+  if (frac > 0.02) line += " of ~" + hms(p.sim_s / frac);
+  if (p.events > 0) line += fmt::format(", {:.2g} events/s", p.events / el);
+  line += fmt::format(", {:.1f} s", el);
+  std::fprintf(stderr, "\r%-100s", line.c_str());
+  shown_ = true;
+}
+void ProgressBar::finish() {
+  if (shown_) std::fprintf(stderr, "\r%100s\r", "");
+  shown_ = false;
+}
+
+std::string dir_name(const std::string& policy) {
+  std::string s;
+  for (char c : policy) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.') ? c : '_';
+  return s;
+}
+
+void print_table(const std::vector<std::pair<std::string, Summary>>& rows) {
+  std::cout << fmt::format("{:<22} {:>7} {:>12} {:>12} {:>12} {:>12} {:>9} {:>8}\n", "policy", "jobs", "avg_jct_s",
+                           "p50_jct_s", "p99_jct_s", "makespan_s", "gpu_util", "preempt");
+  for (const auto& [p, s] : rows)
+    std::cout << fmt::format("{:<22} {:>7} {:>12.1f} {:>12.1f} {:>12.1f} {:>12.1f} {:>9.3f} {:>8}\n", p, s.jobs,
+                             s.avg_jct_s, s.p50_jct_s, s.p99_jct_s, s.makespan_s, s.gpu_util, s.preemptions);
+}
+
+// After a parse error: "did you mean" for the first unknown subcommand or flag.
+std::string usage_hint(CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> subs;
+  for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; })) subs.push_back(s->get_name());
+  if (argc < 2) return "";
+  const std::string first = argv[1];
+  const auto it = std::find(subs.begin(), subs.end(), first);
+  if (it == subs.end()) {
+    const std::string n = nearest_name(first, subs);
+    return n.empty() ? "" : "\ndid you mean `ringmaster " + n + "`?";
+  }
+  const CLI::App* sub = app.get_subcommand(first);
+  std::vector<std::string> flags;
+  for (const CLI::Option* o : sub->get_options()) {
+    for (const auto& l : o->get_lnames()) flags.push_back("--" + l);
+    for (const auto& s : o->get_snames()) flags.push_back("-" + s);
+  }
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.size() < 2 || a[0] != '-') continue;
+    a = a.substr(0, a.find('='));
+    if (std::find(flags.begin(), flags.end(), a) != flags.end()) continue;
+    const std::string n = nearest_name(a, flags);
+    if (!n.empty()) return "\ndid you mean " + n + " (for " + a + ")?";
+  }
+  return "";
+}
+
+OutLock::OutLock(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw InputError(dir, 0, "--out", "cannot create directory: " + ec.message());
+  fd_ = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd_ < 0) throw InputError(dir, 0, "--out", "cannot open the output folder");
+  if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    close(fd_);
+    throw InputError(dir, 0, "--out", "another ringmaster run is writing to this folder; wait for it or pick another --out");
+  }
+}
+
+OutLock::~OutLock() { close(fd_); }
+
+namespace {
+
+// The inputs: cluster, trace or generator, policies.
+void add_input_options(CLI::App* sim, SimConfig& cfg, std::vector<std::string>& policies) {
+  sim->add_option("--cluster", cfg.cluster, "cluster preset (list-clusters), YAML file, or yu2022 (generated)")
+      ->capture_default_str();
+  sim->add_option("--trace", cfg.trace, "trace file, or builtin:demo")->capture_default_str();
+  sim->add_option("--format", cfg.format, "auto|canonical|philly|tiresias|gavel|synergy|wang2020")
+      ->capture_default_str();
+  sim->add_option("--policy", policies,
+                  "a preset, order+placement+allocation+flags, a task-model policy or a planner (list-policies); repeat to "
+                  "compare several "
+                  "(default: fifo, fifo-backfill, sjf, srtf, srsf, tiresias)");
+  sim->add_option("--workload", cfg.workload,
+                  "generate the jobs instead of reading a trace: wang2020, yu2022, yu2022-physical, luo2025, "
+                  "synergy-philly, synergy-synthetic");
+  sim->add_option("--scale", cfg.gen.scale, "generator scale (wang2020: iterations in [scale, 6 scale])")
+      ->capture_default_str();
+  sim->add_option("--jobs", cfg.gen.jobs, "generator job count")->capture_default_str()->check(CLI::Range(1, 10'000'000));
+  sim->add_option("--servers", cfg.gen.servers, "servers of the generated yu2022 cluster (--cluster yu2022)")
+      ->check(CLI::Range(1, 100'000))
+      ->capture_default_str();
+  sim->add_option("--load", cfg.gen.load,
+                  "luo2025: offered load (GPU-seconds per second / --gpus); synergy-*: arrivals per hour")
+      ->capture_default_str();
+}
+
+// The round model, Synergy's workloads and profiles, luo2025's generator.
+void add_round_options(CLI::App* sim, SimConfig& cfg) {
+  sim->add_option("--round", cfg.round_s, "round model: lease length R in seconds (Synergy, Blox: 300; Gavel: 360)")
+      ->check(CLI::Range(1e-3, 1e7))
+      ->capture_default_str();
+  sim->add_flag("--static", cfg.is_static, "round model, replay: first round at t = 1 s (the Synergy authors' --static)");
+  sim->add_option("--split", cfg.split, "synergy-* workloads: image,language,speech job shares in %")
+      ->capture_default_str();
+  sim->add_option("--measure-ids", cfg.measure_ids,
+                  "round model: FIRST:LAST job ids whose JCTs are measured (synergy-* default 4000:4999; replay: all)");
+  sim->add_option("--cpu-ratio", cfg.cpu_ratio, "round model and CPU/DRAM allocations: Synergy profile set 3..6 (default: the cluster's CPUs per GPU)");
+  sim->add_option("--profiles", cfg.profiles, "round model and CPU/DRAM allocations: Synergy profiles folder or CSV (default: bundled)");
+  sim->add_option("--speed-model", cfg.speed_model,
+                  "round model and allocations: binary (best-case demand -> speedup, else 1; the authors') or matrix (the profile's "
+                  "throughput at the allocation)")
+      ->capture_default_str();
+  sim->add_option("--job-list", cfg.job_list, "synergy-philly: a trace whose kept jobs give the GPU demands");
+  sim->add_flag("--multigpu", cfg.multigpu, "synergy-philly: keep the job list's GPU demands (default: all 1)");
+  sim->add_option("--gpus", cfg.gen.gpus, "luo2025: GPUs of the cluster the load is for")->capture_default_str();
+  sim->add_option("--templates", cfg.gen.templates, "luo2025: recurring-job templates")->capture_default_str();
+}
+
+// How the run goes: scaling, execution model, compat, costs, models, outputs.
+void add_run_options(CLI::App* sim, SimConfig& cfg, std::string& out, bool& quiet) {
+  sim->add_option("--arrival-scale", cfg.arrival_scale,
+                  "multiply every submit time by this (< 1 raises the load of a trace)")->capture_default_str();
+  sim->add_option("--max-jobs", cfg.max_jobs, "keep only the first N jobs by submit time (0 = all)")
+      ->capture_default_str();
+  sim->add_option("--xi", cfg.yu.xi, "Yu et al.'s contention/overhead scale for the planners' model")
+      ->capture_default_str();
+  sim->add_option("--exec", cfg.exec, "execution model: rate | task | graph | round | auto (task for task-model policies, graph for a-srpt and for "
+                  "jobs with tensor/pipeline parallelism, round for Synergy workloads and --compat synergy)")
+      ->capture_default_str();
+  sim->add_option("--compat", cfg.compat,
+                  "reproduce a paper's own simulator: wang2020 (task model: 1-ms steps and the authors' quirks), "
+                  "yu2022 (planners: whole-iteration slots), synergy (round model: progress credited per round, jobs end "
+                  "at round boundaries)");
+  sim->add_option("--seed", cfg.seed, "seed for every random choice")->capture_default_str();
+  sim->add_option("--preempt-overhead", cfg.preempt_overhead_s, "seconds of checkpoint/restart cost on resume")
+      ->check(CLI::Range(0.0, 1e9))
+      ->capture_default_str();
+  sim->add_option("--start-delay", cfg.start_delay_s,
+                  "seconds without progress after every start, GPUs held (a real cluster's dispatch latency; "
+                  "`replay --backend slurm` measures it)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e9));
+  sim->add_option("--models", cfg.models, "model catalogue CSV (default: the built-in data/models.csv)");
+  sim->add_option("--model-alias", cfg.model_alias,
+                  "FROM=TO: run the trace's model FROM as the catalogue's TO (repeatable; counted in summary.json)");
+  sim->add_option("--unknown-model", cfg.unknown_model,
+                  "a model the catalogue lacks: error, nearest (closest catalogue name) or by-hash (a catalogue model "
+                  "picked by a seeded hash of the name); counted in summary.json as models_replaced")
+      ->capture_default_str();
+  sim->add_flag("!--no-fast-forward", cfg.fast_forward,
+                "task model: simulate every task and flow instead of jumping over the periods of a steady state "
+                "(same JCTs; slower; the check of the fast-forward)");
+  sim->add_flag("--skip-unschedulable", cfg.skip_unschedulable,
+                "report jobs that can never fit (jobs.csv status) instead of failing");
+  sim->add_option("--out", out, "output directory")->capture_default_str();
+  sim->add_flag("--quiet,-q", quiet, "print nothing on success");
+}
+
+}  // namespace
+
+CLI::App* add_simulate_options(CLI::App& app, SimArgs& a, const std::string& name, const std::string& help) {
+  auto* sim = app.add_subcommand(name, help);
+  add_input_options(sim, a.cfg, a.policies);
+  add_round_options(sim, a.cfg);
+  add_run_options(sim, a.cfg, a.out, a.quiet);
+  return sim;
+}
+
+}  // namespace rm::cli

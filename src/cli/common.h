@@ -1,0 +1,67 @@
+// What the subcommands share: simulate's options (also validate's and sweep's), the progress bar, the output
+// folder lock, the summary table, and the "did you mean" after a usage error.
+#pragma once
+#include <chrono>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/progress.h"
+#include "engine/sim_config.h"
+#include "metrics/metrics.h"
+
+namespace CLI {
+class App;
+}
+
+namespace rm::cli {
+
+// The options of `simulate` as given.
+struct SimArgs {
+  SimConfig cfg;
+  std::vector<std::string> policies;
+  std::string out = "results";
+  bool quiet = false;
+};
+
+// `simulate` and its options (also how `sweep` learns which options exist and which are flags).
+// `validate` takes the same options (through this function, so the two cannot drift apart).
+CLI::App* add_simulate_options(CLI::App& app, SimArgs& a, const std::string& name, const std::string& help);
+
+// The policies run when none is given.
+const std::vector<std::string>& default_policies();
+
+// A progress bar on stderr, only when stderr is a terminal, not --quiet, and the run has lasted over a second:
+// jobs finished, simulated time against the makespan it points to, events per second, wall time.
+class ProgressBar {
+ public:
+  explicit ProgressBar(bool quiet);
+  void update(const ProgressInfo& p);
+  void finish();
+
+ private:
+  bool tty_, shown_ = false;
+  std::chrono::steady_clock::time_point t0_, last_{};
+};
+
+// A policy as a folder name.
+std::string dir_name(const std::string& policy);
+void print_table(const std::vector<std::pair<std::string, Summary>>& rows);
+
+// After a parse error: "did you mean" for the first unknown subcommand or flag.
+std::string usage_hint(CLI::App& app, int argc, char** argv);
+
+// An exclusive lock on the output folder for the whole run (flock on the folder itself: nothing left behind), so
+// two runs into one --out cannot interleave their files: the second is refused.
+class OutLock {
+ public:
+  explicit OutLock(const std::string& dir);
+  ~OutLock();
+  OutLock(const OutLock&) = delete;
+  OutLock& operator=(const OutLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace rm::cli

@@ -1,0 +1,35 @@
+// One `ringmaster` subcommand: its options (added to the CLI before parsing) and what it does once chosen.
+// main.cpp keeps the list; each subcommand is one cmd_<name>.cpp.
+#pragma once
+#include <memory>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace rm::cli {
+
+class Subcommand {
+ public:
+  virtual ~Subcommand() = default;
+  // Adds the subcommand and its options to `app`; returns it (main asks it whether it was chosen).
+  virtual CLI::App* add(CLI::App& app) = 0;
+  // Runs it after a successful parse; returns the exit status. May throw InputError, SlurmError, ...
+  virtual int run() = 0;
+};
+
+std::unique_ptr<Subcommand> make_simulate();
+std::unique_ptr<Subcommand> make_validate();
+std::unique_ptr<Subcommand> make_generate();
+std::unique_ptr<Subcommand> make_list_policies();
+std::unique_ptr<Subcommand> make_list_clusters();
+std::unique_ptr<Subcommand> make_list_models();
+std::unique_ptr<Subcommand> make_serve();
+std::unique_ptr<Subcommand> make_replay();
+std::unique_ptr<Subcommand> make_payload();
+std::unique_ptr<Subcommand> make_compare();
+std::unique_ptr<Subcommand> make_plot();
+std::unique_ptr<Subcommand> make_sweep();
+
+}  // namespace rm::cli

@@ -1,0 +1,89 @@
+// Reading a run's inputs: the cluster, the model catalogue and the workload (trace or generator), resolved
+// against the cluster. Used by simulate() and by the live backends' replay.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "cluster/cluster_config.h"
+#include "core/embedded_data.h"
+#include "core/error.h"
+#include "engine/simulation.h"
+#include "exec/comm_model.h"
+#include "workload/limits.h"
+
+namespace rm {
+
+const ModelCatalogue& load_catalogue(const std::string& path) {
+  if (path.empty()) return ModelCatalogue::builtin();
+  static std::map<std::string, ModelCatalogue> cache;
+  auto it = cache.find(path);
+  if (it != cache.end()) return it->second;
+  std::ifstream in(path);
+  if (!in) throw InputError(path, 0, "", "cannot open model catalogue");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return cache.emplace(path, ModelCatalogue::parse(ss.str(), path)).first->second;
+}
+
+Workload load_workload(const SimConfig& cfg, const ClusterSpec& cluster, std::vector<Unschedulable>* unsched,
+                       std::vector<std::string>* errors, ModelMapping* mapping) {
+  Workload w;
+  if (!cfg.workload.empty()) {
+    GenOptions g = cfg.gen;
+    g.seed = cfg.seed;
+    const GeneratedTrace gt = generate_workload(cfg.workload, g);
+    w = read_trace_text(gt.text, "workload:" + cfg.workload, gt.format);
+  } else if (cfg.trace.rfind("builtin:", 0) == 0) {
+    const std::string name = cfg.trace.substr(8);
+    const std::string path = "traces/" + name + ".csv";
+    const std::string_view text = embedded::get(path);
+    if (text.empty()) throw InputError(cfg.trace, 0, "--trace", "no bundled trace named '" + name + "'");
+    w = read_trace_text(std::string(text), "data/" + path, cfg.format);
+  } else {
+    w = read_trace(cfg.trace, cfg.format, errors);
+  }
+  w.errors = errors;
+  ResolveOptions ro;
+  ro.seed = cfg.seed;
+  ro.skip_unschedulable = cfg.skip_unschedulable;
+  ro.ideal = ideal_times();
+  ro.mapping = mapping;
+  if (cfg.unknown_model != "error" && cfg.unknown_model != "nearest" && cfg.unknown_model != "by-hash")
+    throw InputError("--unknown-model", 0, cfg.unknown_model, "must be error, nearest or by-hash");  // live's callers
+  ro.unknown_model = cfg.unknown_model;
+  const ModelCatalogue& cat = load_catalogue(cfg.models);
+  for (const auto& a : cfg.model_alias) {
+    const auto eq = a.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == a.size())
+      throw InputError("--model-alias", 0, a, "expected FROM=TO (e.g. deepspeech2=deepspeech)");
+    const std::string to = a.substr(eq + 1);
+    if (!cat.find(to)) throw InputError("--model-alias", 0, a, "'" + to + "' is not in the model catalogue (list-models)");
+    ro.model_alias[ModelCatalogue::normalise(a.substr(0, eq))] = to;
+  }
+  resolve_workload(w, cat, cluster, ro, unsched);
+  if (!(cfg.arrival_scale > 0)) throw InputError("--arrival-scale", 0, "", "must be > 0");
+  if (cfg.max_jobs < 0) throw InputError("--max-jobs", 0, "", "must be >= 0");
+  if (cfg.max_jobs > 0 && static_cast<long>(w.jobs.size()) > cfg.max_jobs) w.jobs.resize(cfg.max_jobs);
+  if (!(cfg.arrival_scale <= 1e6)) throw InputError("--arrival-scale", 0, "", "must be at most 1e6");
+  if (cfg.arrival_scale != 1)
+    for (auto& j : w.jobs) {
+      const double s = to_seconds(j.submit) * cfg.arrival_scale;
+      if (s > limits::kMaxSubmitS)
+        throw InputError(j.file, j.line, "submit", fmt::format("{:g} s after --arrival-scale {:g} is out of range "
+                                                               "(at most {:g} s)", s, cfg.arrival_scale, limits::kMaxSubmitS));
+      j.submit = static_cast<Time>(std::llround(static_cast<double>(j.submit) * cfg.arrival_scale));
+    }
+  return w;
+}
+
+ClusterSpec load_config_cluster(const SimConfig& cfg) {
+  if (cfg.cluster != "yu2022") return load_cluster(cfg.cluster);
+  GenOptions g = cfg.gen;
+  g.seed = cfg.seed;
+  return parse_cluster_yaml(generate_yu2022_cluster(g), "cluster:yu2022");
+}
+
+}  // namespace rm
