@@ -343,103 +343,114 @@ void SlurmBackend::observe(const std::vector<SlurmJob>& listed, double now_s) {
   }
 }
 
-int SlurmBackend::step(double now_s) {
-  ++steps_;
-  now_s_ = now_s;
-  const auto nodes = ctl_.nodes(opt_.partition);
-  const auto jobs = ctl_.jobs(opt_.partition);
-  observe(jobs, now_s);
-  Cluster c(spec_);
-  const auto take_free = [&](JobId owner, int server, int n) {
+// The step's book: GPUs (a Cluster over the partition's nodes) and the CPUs and memory Slurm has left per node.
+struct SlurmBackend::StepBook {
+  explicit StepBook(const ClusterSpec& spec)
+      : c(spec), free_cpus(spec.servers.size(), 0), free_mem(spec.servers.size(), 0) {}
+  // Up to n free GPUs of `server`, booked for `owner`.
+  std::vector<GpuRef> take_free(const ClusterSpec& spec, JobId owner, int server, int n) {
     std::vector<GpuRef> got;
-    for (int g = 0; g < spec_.servers[server].gpus && static_cast<int>(got.size()) < n; ++g)
+    for (int g = 0; g < spec.servers[server].gpus && static_cast<int>(got.size()) < n; ++g)
       if (c.is_free({server, g})) got.push_back({server, g});
     if (!got.empty()) c.allocate(owner, got);
     return got;
-  };
+  }
+  Cluster c;
+  std::vector<double> free_cpus, free_mem;
   std::set<std::string> unusable;  // down, drained, not responding: their GPUs are nobody's to give
+};
+
+void SlurmBackend::claim(StepBook& b, const LiveJob& l) const {
+  for (const auto& name : l.nodes)
+    if (const auto it = node_index_.find(name); it != node_index_.end()) {
+      b.free_cpus[it->second] -= cpus_per_node(l.cpus, l.nodes.size());
+      b.free_mem[it->second] -= l.mem_mb;
+    }
+}
+
+// What Slurm's nodes leave: unusable nodes, CPUs and memory per node (less what released jobs will take).
+void SlurmBackend::book_nodes(StepBook& b, const std::vector<SlurmNode>& nodes) {
   for (const auto& n : nodes)
     if (!n.usable()) {
-      unusable.insert(n.name);
+      b.unusable.insert(n.name);
       if (const auto it = node_index_.find(n.name); it != node_index_.end())
-        take_free(kExternal, it->second, spec_.servers[it->second].gpus);
+        b.take_free(spec_, kExternal, it->second, spec_.servers[it->second].gpus);
     }
-  // CPUs and memory Slurm has left on each node, less what the jobs released but not yet running will take.
-  std::vector<double> free_cpus(spec_.servers.size(), 0), free_mem(spec_.servers.size(), 0);
   for (const auto& n : nodes)
     if (const auto it = node_index_.find(n.name); it != node_index_.end()) {
-      free_cpus[it->second] = n.cpus - n.cpus_alloc;
-      free_mem[it->second] = n.mem_mb - n.mem_alloc_mb;
+      b.free_cpus[it->second] = n.cpus - n.cpus_alloc;
+      b.free_mem[it->second] = n.mem_mb - n.mem_alloc_mb;
     }
-  const auto claim = [&](const LiveJob& l) {
-    for (const auto& name : l.nodes)
-      if (const auto it = node_index_.find(name); it != node_index_.end()) {
-        free_cpus[it->second] -= cpus_per_node(l.cpus, l.nodes.size());
-        free_mem[it->second] -= l.mem_mb;
-      }
-  };
   for (const auto& l : live_)
-    if (l.status == "starting") claim(l);
+    if (l.status == "starting") claim(b, l);
   // A node without a CPU or any memory left can run no job: its free GPUs are nobody's to give either.
   for (std::size_t s = 0; s < spec_.servers.size(); ++s)
-    if (free_cpus[s] < 1 || free_mem[s] <= 0) take_free(kExternal, static_cast<int>(s), spec_.servers[s].gpus);
-  // Book the GPUs of the jobs running (where Slurm put them), then of those released but not yet running.
+    if (b.free_cpus[s] < 1 || b.free_mem[s] <= 0) b.take_free(spec_, kExternal, static_cast<int>(s), spec_.servers[s].gpus);
+}
+
+// Book the GPUs of the jobs running (where Slurm put them), then of those released but not yet running, then of
+// the partition's jobs ringmaster does not schedule.
+void SlurmBackend::book_jobs(StepBook& b, const std::vector<SlurmJob>& jobs, double now_s) {
   std::vector<std::size_t> holding;
   for (const char* st : {"running", "starting"})
     for (std::size_t i = 0; i < live_.size(); ++i)
       if (live_[i].status == st) holding.push_back(i);
-  for (std::size_t i : holding) {
-    LiveJob& l = live_[i];
-    if (l.status == "starting" &&
-        std::any_of(l.nodes.begin(), l.nodes.end(), [&](const std::string& n) { return unusable.count(n) > 0; })) {
-      try {  // released onto a node that has gone down or drained since: take it back and place it again
-        ctl_.hold(l.slurm_id);
-        stop(i, now_s, "queued");
-        log("job " + std::to_string(l.slurm_id) + ": its node became unusable before it started; held to be placed again");
-        continue;
-      } catch (const SlurmError& e) {
-        log("job " + std::to_string(l.slurm_id) + ": could not take it back from an unusable node: " + e.what());
-      }
-    }
-    if (!l.gpus.empty()) {
-      try {
-        c.allocate(static_cast<JobId>(i), l.gpus);
-        continue;
-      } catch (const InvariantError&) {
-        l.gpus.clear();
-      }
-    }
-    if (l.status == "starting") {  // its GPUs went to a job Slurm spread differently: room left on its nodes?
-      if (rebook_on_nodes(c, i)) continue;
-      try {
-        ctl_.hold(l.slurm_id);
-        stop(i, now_s, "queued");
-        log("job " + std::to_string(l.slurm_id) + ": its nodes no longer have room for it (Slurm spread another job's "
-            "GPUs differently); held to be placed again");
-      } catch (const SlurmError& e) {
-        log("job " + std::to_string(l.slurm_id) + ": could not take it back: " + e.what());
-      }
-      continue;
-    }
-    log("job " + std::to_string(l.slurm_id) + ": its GPUs are not free in our books; re-reading its nodes");
-    const int per = l.nodes.empty() ? 0 : specs_[i].num_gpus / static_cast<int>(l.nodes.size());
-    for (const auto& name : l.nodes)
-      if (const auto it = node_index_.find(name); it != node_index_.end())
-        for (const auto& g : take_free(static_cast<JobId>(i), it->second, per)) l.gpus.push_back(g);
-  }
+  for (std::size_t i : holding) book_holding(b, i, now_s);
   for (const auto& j : jobs) {
     if (by_slurm_.count(j.id) || !(j.state == "RUNNING" || j.state == "COMPLETING" || j.state == "CONFIGURING")) continue;
     const int per = j.nodes.empty() ? 0 : j.gpus / static_cast<int>(j.nodes.size());
     for (const auto& name : j.nodes)
-      if (const auto it = node_index_.find(name); it != node_index_.end()) take_free(kExternal, it->second, per);
+      if (const auto it = node_index_.find(name); it != node_index_.end()) b.take_free(spec_, kExternal, it->second, per);
   }
-  // The views: what the simulator's engine would show the policy at this instant.
+}
+
+void SlurmBackend::book_holding(StepBook& b, std::size_t i, double now_s) {
+  LiveJob& l = live_[i];
+  if (l.status == "starting" &&
+      std::any_of(l.nodes.begin(), l.nodes.end(), [&](const std::string& n) { return b.unusable.count(n) > 0; })) {
+    try {  // released onto a node that has gone down or drained since: take it back and place it again
+      ctl_.hold(l.slurm_id);
+      stop(i, now_s, "queued");
+      log("job " + std::to_string(l.slurm_id) + ": its node became unusable before it started; held to be placed again");
+      return;
+    } catch (const SlurmError& e) {
+      log("job " + std::to_string(l.slurm_id) + ": could not take it back from an unusable node: " + e.what());
+    }
+  }
+  if (!l.gpus.empty()) {
+    try {
+      b.c.allocate(static_cast<JobId>(i), l.gpus);
+      return;
+    } catch (const InvariantError&) {
+      l.gpus.clear();
+    }
+  }
+  if (l.status == "starting") {  // its GPUs went to a job Slurm spread differently: room left on its nodes?
+    if (rebook_on_nodes(b.c, i)) return;
+    try {
+      ctl_.hold(l.slurm_id);
+      stop(i, now_s, "queued");
+      log("job " + std::to_string(l.slurm_id) + ": its nodes no longer have room for it (Slurm spread another job's "
+          "GPUs differently); held to be placed again");
+    } catch (const SlurmError& e) {
+      log("job " + std::to_string(l.slurm_id) + ": could not take it back: " + e.what());
+    }
+    return;
+  }
+  log("job " + std::to_string(l.slurm_id) + ": its GPUs are not free in our books; re-reading its nodes");
+  const int per = l.nodes.empty() ? 0 : specs_[i].num_gpus / static_cast<int>(l.nodes.size());
+  for (const auto& name : l.nodes)
+    if (const auto it = node_index_.find(name); it != node_index_.end())
+      for (const auto& g : b.take_free(spec_, static_cast<JobId>(i), it->second, per)) l.gpus.push_back(g);
+}
+
+// The views: what the simulator's engine would show the policy at this instant. Returns the unfinished jobs in
+// submit order; counts the queued and running ones.
+std::vector<JobId> SlurmBackend::refresh_views(double now_s, int& queued, int& running) {
   std::vector<JobId> order;
-  int queued = 0, running = 0, unfinished = 0;
   for (std::size_t i = 0; i < live_.size(); ++i) {
     const LiveJob& l = live_[i];
     if (l.status == "finished") continue;
-    ++unfinished;
     order.push_back(static_cast<JobId>(i));
     JobState& st = states_[i];
     const double ideal = st.ideal_iter_time > 0 ? st.ideal_iter_time : 1;
@@ -463,120 +474,159 @@ int SlurmBackend::step(double now_s) {
     running += run;
   }
   std::stable_sort(order.begin(), order.end(), [&](JobId a, JobId b) { return specs_[a].submit < specs_[b].submit; });
+  return order;
+}
+
+void SlurmBackend::apply_preempt(StepBook& b, JobId id, double now_s) {
+  if (id < 0 || id >= static_cast<JobId>(live_.size())) return;
+  LiveJob& l = live_[id];
+  if (l.status != "running" && l.status != "starting") return;
+  try {
+    if (l.status == "starting") ctl_.hold(l.slurm_id);
+    else ctl_.requeue_hold(l.slurm_id);
+  } catch (const SlurmError& e) {
+    log("job " + std::to_string(l.slurm_id) + ": preemption failed: " + e.what());
+    return;
+  }
+  b.c.release(id, l.gpus);
+  stop(static_cast<std::size_t>(id), now_s, "queued");
+  ++l.preemptions;
+  ++preemptions_;
+  log("job " + std::to_string(l.slurm_id) + ": preempted (requeued held) after " + std::to_string(l.run_s) + " s of service");
+}
+
+// GPUs per node of a start, in the order of its GPUs' nodes.
+static void count_per_node(const std::vector<GpuRef>& gpus, const std::vector<std::string>& node_names,
+                           std::vector<std::string>& names, std::vector<int>& count) {
+  for (const auto& g : gpus) {
+    const std::string& n = node_names.at(g.server);
+    const auto it = std::find(names.begin(), names.end(), n);
+    if (it == names.end()) {
+      names.push_back(n);
+      count.push_back(1);
+    } else {
+      ++count[it - names.begin()];
+    }
+  }
+}
+
+// Whether Slurm can run start sd as decided (an even split for a per-node request; CPUs and memory on each node);
+// a refusal is logged once and the job waits.
+bool SlurmBackend::start_fits(StepBook& b, const StartDecision& sd, const std::vector<std::string>& names,
+                              const std::vector<int>& count, int& per_node) {
+  LiveJob& l = live_[sd.job];
+  per_node = 0;
+  if (l.per_node) {  // Slurm gives a --gres=gpu:k job the same count on every node
+    const bool even = std::all_of(count.begin(), count.end(), [&](int k) { return k == count.front(); });
+    if (!even) {
+      if (!l.split_refused)
+        log("job " + std::to_string(l.slurm_id) + ": the policy split it unevenly over nodes, which a per-node "
+            "request (--gres=gpu:k) cannot express; it waits (submit with --gpus=N to allow splits)");
+      l.split_refused = true;
+      return false;
+    }
+    per_node = count.front();
+  }
+  // Slurm would not run it where its CPUs or memory do not fit: refused (logged once), it waits.
+  const auto short_node = std::find_if(names.begin(), names.end(), [&](const std::string& n) {
+    const int s = node_index_.at(n);
+    return b.free_cpus[s] + 1e-9 < cpus_per_node(l.cpus, names.size()) || b.free_mem[s] + 1e-9 < l.mem_mb;
+  });
+  if (short_node != names.end()) {
+    if (!l.fit_refused)
+      log("job " + std::to_string(l.slurm_id) + ": node " + *short_node + " lacks the CPUs (" +
+          std::to_string(cpus_per_node(l.cpus, names.size())) + ") or memory (" +
+          std::to_string(static_cast<long>(l.mem_mb)) + " MB) it asks for per node; it waits");
+    l.fit_refused = true;
+    return false;
+  }
+  return true;
+}
+
+void SlurmBackend::apply_start(StepBook& b, const StartDecision& sd, double now_s) {
+  if (sd.job < 0 || sd.job >= static_cast<JobId>(live_.size()) || live_[sd.job].status != "queued") return;
+  LiveJob& l = live_[sd.job];
+  try {
+    b.c.allocate(sd.job, sd.gpus);
+  } catch (const InvariantError& e) {
+    log("job " + std::to_string(l.slurm_id) + ": start refused, " + e.what());
+    return;
+  }
+  std::vector<std::string> names;
+  std::vector<int> count;
+  count_per_node(sd.gpus, node_names_, names, count);
+  int per_node = 0;
+  if (!start_fits(b, sd, names, count, per_node)) {
+    b.c.release(sd.job, sd.gpus);
+    return;
+  }
+  if (opt_.on_rate) {  // before the release: the payload reads its speed when it starts
+    std::vector<int> split_on = split_counts();
+    const Span sp = span_of(sd.gpus);
+    if (sp.servers.size() > 1)
+      for (int srv : sp.servers) ++split_on[srv];
+    l.slowdown = slowdown_of(sd.job, sd.gpus, split_on);
+    opt_.on_rate(specs_[sd.job], l.slowdown);
+  }
+  try {
+    ctl_.place_and_release(l.slurm_id, names, per_node);
+  } catch (const SlurmError& e) {
+    b.c.release(sd.job, sd.gpus);
+    log("job " + std::to_string(l.slurm_id) + ": start failed: " + e.what());
+    return;
+  }
+  l.status = "starting";
+  l.gpus = sd.gpus;
+  l.nodes = names;
+  claim(b, l);
+  l.started_s = l.decided_s = now_s;
+  std::string where;
+  for (const auto& n : names) where += (where.empty() ? "" : ",") + n;
+  log("job " + std::to_string(l.slurm_id) + ": start on " + where + " (" + std::to_string(sd.gpus.size()) + " GPUs)");
+}
+
+// Contention changes as split jobs start and end: every running job's current rate.
+void SlurmBackend::update_rates() {
+  if (!opt_.on_rate) return;
+  const std::vector<int> split_on = split_counts();
+  for (std::size_t i = 0; i < live_.size(); ++i) {
+    LiveJob& l = live_[i];
+    if ((l.status != "running" && l.status != "starting") || l.gpus.empty()) continue;
+    const double sd = slowdown_of(static_cast<JobId>(i), l.gpus, split_on);
+    if (std::fabs(sd - l.slowdown) > 1e-9) {
+      l.slowdown = sd;
+      opt_.on_rate(specs_[i], sd);
+    }
+  }
+}
+
+int SlurmBackend::step(double now_s) {
+  ++steps_;
+  now_s_ = now_s;
+  const auto nodes = ctl_.nodes(opt_.partition);
+  const auto jobs = ctl_.jobs(opt_.partition);
+  observe(jobs, now_s);
+  StepBook b(spec_);
+  book_nodes(b, nodes);
+  book_jobs(b, jobs, now_s);
+  int queued = 0, running = 0;
+  const std::vector<JobId> order = refresh_views(now_s, queued, running);
   std::vector<const JobState*> active;
   for (JobId i : order) active.push_back(&states_[i]);
   if (queued > 0) {
     const auto t0 = std::chrono::steady_clock::now();
-    const SchedContext ctx{at(now_s), c, ActiveJobs(active)};
+    const SchedContext ctx{at(now_s), b.c, ActiveJobs(active)};
     Decisions d = scheduler_->schedule(ctx);
     decision_us_.push_back(static_cast<float>(
         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count()));
-    for (JobId id : d.preempt) {
-      if (id < 0 || id >= static_cast<JobId>(live_.size())) continue;
-      LiveJob& l = live_[id];
-      if (l.status != "running" && l.status != "starting") continue;
-      try {
-        if (l.status == "starting") ctl_.hold(l.slurm_id);
-        else ctl_.requeue_hold(l.slurm_id);
-      } catch (const SlurmError& e) {
-        log("job " + std::to_string(l.slurm_id) + ": preemption failed: " + e.what());
-        continue;
-      }
-      c.release(id, l.gpus);
-      stop(static_cast<std::size_t>(id), now_s, "queued");
-      ++l.preemptions;
-      ++preemptions_;
-      log("job " + std::to_string(l.slurm_id) + ": preempted (requeued held) after " + std::to_string(l.run_s) + " s of service");
-    }
+    for (JobId id : d.preempt) apply_preempt(b, id, now_s);
     if (!d.resize.empty()) log("resize decisions are not applied live (GPU-only booking)");
-    for (const auto& sd : d.start) {
-      if (sd.job < 0 || sd.job >= static_cast<JobId>(live_.size()) || live_[sd.job].status != "queued") continue;
-      LiveJob& l = live_[sd.job];
-      try {
-        c.allocate(sd.job, sd.gpus);
-      } catch (const InvariantError& e) {
-        log("job " + std::to_string(l.slurm_id) + ": start refused, " + e.what());
-        continue;
-      }
-      std::vector<std::string> names;
-      std::vector<int> count;
-      for (const auto& g : sd.gpus) {
-        const std::string& n = node_names_.at(g.server);
-        const auto it = std::find(names.begin(), names.end(), n);
-        if (it == names.end()) {
-          names.push_back(n);
-          count.push_back(1);
-        } else {
-          ++count[it - names.begin()];
-        }
-      }
-      int per_node = 0;
-      if (l.per_node) {  // Slurm gives a --gres=gpu:k job the same count on every node
-        const bool even = std::all_of(count.begin(), count.end(), [&](int k) { return k == count.front(); });
-        if (!even) {
-          c.release(sd.job, sd.gpus);
-          if (!l.split_refused)
-            log("job " + std::to_string(l.slurm_id) + ": the policy split it unevenly over nodes, which a per-node "
-                "request (--gres=gpu:k) cannot express; it waits (submit with --gpus=N to allow splits)");
-          l.split_refused = true;
-          continue;
-        }
-        per_node = count.front();
-      }
-      // Slurm would not run it where its CPUs or memory do not fit: refused (logged once), it waits.
-      const auto short_node = std::find_if(names.begin(), names.end(), [&](const std::string& n) {
-        const int s = node_index_.at(n);
-        return free_cpus[s] + 1e-9 < cpus_per_node(l.cpus, names.size()) || free_mem[s] + 1e-9 < l.mem_mb;
-      });
-      if (short_node != names.end()) {
-        c.release(sd.job, sd.gpus);
-        if (!l.fit_refused)
-          log("job " + std::to_string(l.slurm_id) + ": node " + *short_node + " lacks the CPUs (" +
-              std::to_string(cpus_per_node(l.cpus, names.size())) + ") or memory (" +
-              std::to_string(static_cast<long>(l.mem_mb)) + " MB) it asks for per node; it waits");
-        l.fit_refused = true;
-        continue;
-      }
-      if (opt_.on_rate) {  // before the release: the payload reads its speed when it starts
-        std::vector<int> split_on = split_counts();
-        const Span sp = span_of(sd.gpus);
-        if (sp.servers.size() > 1)
-          for (int srv : sp.servers) ++split_on[srv];
-        l.slowdown = slowdown_of(sd.job, sd.gpus, split_on);
-        opt_.on_rate(specs_[sd.job], l.slowdown);
-      }
-      try {
-        ctl_.place_and_release(l.slurm_id, names, per_node);
-      } catch (const SlurmError& e) {
-        c.release(sd.job, sd.gpus);
-        log("job " + std::to_string(l.slurm_id) + ": start failed: " + e.what());
-        continue;
-      }
-      l.status = "starting";
-      l.gpus = sd.gpus;
-      l.nodes = names;
-      claim(l);
-      l.started_s = l.decided_s = now_s;
-      std::string where;
-      for (const auto& n : names) where += (where.empty() ? "" : ",") + n;
-      log("job " + std::to_string(l.slurm_id) + ": start on " + where + " (" + std::to_string(sd.gpus.size()) + " GPUs)");
-    }
+    for (const auto& sd : d.start) apply_start(b, sd, now_s);
   }
-  if (opt_.on_rate) {  // contention changes as split jobs start and end: every running job's current rate
-    const std::vector<int> split_on = split_counts();
-    for (std::size_t i = 0; i < live_.size(); ++i) {
-      LiveJob& l = live_[i];
-      if ((l.status != "running" && l.status != "starting") || l.gpus.empty()) continue;
-      const double sd = slowdown_of(static_cast<JobId>(i), l.gpus, split_on);
-      if (std::fabs(sd - l.slowdown) > 1e-9) {
-        l.slowdown = sd;
-        opt_.on_rate(specs_[i], sd);
-      }
-    }
-  }
-  series_.push_back({at(now_s), queued, running, c.total_gpus() - c.free_gpus()});
+  update_rates();
+  series_.push_back({at(now_s), queued, running, b.c.total_gpus() - b.c.free_gpus()});
   save();
-  return unfinished;
+  return static_cast<int>(order.size());
 }
 
 void SlurmBackend::save() const {

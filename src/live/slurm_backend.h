@@ -101,6 +101,18 @@ class SlurmBackend {
   // The rate model's iteration time of job id on gpus, with split_on split jobs per server, over the ideal one.
   double slowdown_of(JobId id, const std::vector<GpuRef>& gpus, const std::vector<int>& split_on) const;
   Time at(double epoch_s) const;
+  // One step, in parts (slurm_backend.cpp): book what Slurm holds, refresh the views, apply the decisions.
+  struct StepBook;
+  void claim(StepBook& b, const LiveJob& l) const;  // a released job's CPUs and memory on its nodes
+  void book_nodes(StepBook& b, const std::vector<SlurmNode>& nodes);
+  void book_jobs(StepBook& b, const std::vector<SlurmJob>& jobs, double now_s);
+  void book_holding(StepBook& b, std::size_t i, double now_s);
+  std::vector<JobId> refresh_views(double now_s, int& queued, int& running);
+  void apply_preempt(StepBook& b, JobId id, double now_s);
+  bool start_fits(StepBook& b, const StartDecision& sd, const std::vector<std::string>& names,
+                  const std::vector<int>& count, int& per_node);
+  void apply_start(StepBook& b, const StartDecision& sd, double now_s);
+  void update_rates();
 
   SlurmCtl& ctl_;
   ServeOptions opt_;
