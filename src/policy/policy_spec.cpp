@@ -36,6 +36,7 @@ void no_parameters(const PolicyPart& p) {
 
 // The task model's parts over Ada-SRSF's defaults, or over the base the first token names.
 void parse_task(PolicySpec& s, std::vector<std::string> tokens) {
+  if (tokens.empty()) throw InputError("--policy", 0, s.text, "empty policy");
   std::vector<std::string> parts = split_simple(task_base_expansion("ada-srsf"), '+');  // defaults
   if (const std::string base = task_base_expansion(tokens.front()); !base.empty()) {
     parts = split_simple(base, '+');
