@@ -52,7 +52,7 @@ Workload load_workload(const SimConfig& cfg, const ClusterSpec& cluster, std::ve
   ro.ideal = ideal_times();
   ro.mapping = mapping;
   if (cfg.unknown_model != "error" && cfg.unknown_model != "nearest" && cfg.unknown_model != "by-hash")
-    throw InputError("--unknown-model", 0, cfg.unknown_model, "must be error, nearest or by-hash");  // live's callers
+    throw InputError("--unknown-model", 0, cfg.unknown_model, "must be error, nearest or by-hash");
   ro.unknown_model = cfg.unknown_model;
   const ModelCatalogue& cat = load_catalogue(cfg.models);
   for (const auto& a : cfg.model_alias) {

@@ -111,8 +111,6 @@ void check_numbers(const SimConfig& c) {
   if (!(c.arrival_scale > 0)) throw InputError("--arrival-scale", 0, "", "must be > 0");
   if (!(c.arrival_scale <= 1e6)) throw InputError("--arrival-scale", 0, "", "must be at most 1e6");
   if (c.max_jobs < 0) throw InputError("--max-jobs", 0, "", "must be >= 0");
-  if (c.unknown_model != "error" && c.unknown_model != "nearest" && c.unknown_model != "by-hash")
-    throw InputError("--unknown-model", 0, c.unknown_model, "must be error, nearest or by-hash");
   if (c.speed_model != "binary" && c.speed_model != "matrix")
     throw InputError("--speed-model", 0, c.speed_model, "must be binary or matrix");
 }

@@ -18,8 +18,6 @@ Plan with_pick(const Instance& in, const yu::ModelParams& mp, const PlanOptions&
 
 }  // namespace
 
-bool is_planner(const std::string& name) { return name == "sjf-bco" || name == "ls" || name == "ff" || name == "rand"; }
-
 Plan make_plan(const std::string& name, const Instance& in, const yu::ModelParams& mp, const PlanOptions& opt) {
   if (name == "sjf-bco") return plan_sjf_bco(in, mp, opt);
   if (name == "ls")

@@ -129,6 +129,5 @@ IterLaw physical_law(std::vector<const JobSpec*> specs, const ClusterSpec& clust
 
 // Planners by name: sjf-bco, ls, ff, rand. Throws InputError for an unknown name.
 Plan make_plan(const std::string& name, const Instance& in, const yu::ModelParams& mp, const PlanOptions& opt);
-bool is_planner(const std::string& name);
 
 }  // namespace rm::plan
