@@ -254,8 +254,9 @@ bool is_task_part(const std::string& token) {
 
 namespace {
 
-template <class Table, class Out>
-Out make_from(const Table& t, const PartSpec& part, std::uint64_t seed) {
+// The plugin `part` names, from the table of its extension point; its parameters checked.
+template <class Entry>
+auto make_from(const std::vector<Entry>& t, const PartSpec& part, std::uint64_t seed) {
   for (const auto& e : t)
     if (part.name == e.name) {
       PluginParams params(part.name, part.kv, seed);
@@ -269,13 +270,13 @@ Out make_from(const Table& t, const PartSpec& part, std::uint64_t seed) {
 }  // namespace
 
 std::unique_ptr<QueueOrder> make_order(const PartSpec& part, std::uint64_t seed) {
-  return make_from<std::vector<OrderEntry>, std::unique_ptr<QueueOrder>>(orders(), part, seed);
+  return make_from(orders(), part, seed);
 }
 std::unique_ptr<Placement> make_placement(const PartSpec& part, std::uint64_t seed) {
-  return make_from<std::vector<PlacementEntry>, std::unique_ptr<Placement>>(placements(), part, seed);
+  return make_from(placements(), part, seed);
 }
 std::unique_ptr<Allocation> make_allocation(const PartSpec& part, std::uint64_t seed) {
-  return make_from<std::vector<AllocationEntry>, std::unique_ptr<Allocation>>(allocations(), part, seed);
+  return make_from(allocations(), part, seed);
 }
 
 std::unique_ptr<QueueOrder> make_order(const std::string& token, std::uint64_t seed) {
