@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/error.h"
+#include "live/live_scheduler.h"
 #include "live/slurm_backend.h"
 #include "test_util.h"
 
@@ -92,6 +93,7 @@ struct Harness {
   SlurmCtl ctl{[this](const std::vector<std::string>& a) { return slurm(a); }};
   std::vector<std::string> lines;
   std::unique_ptr<SlurmBackend> b;
+  std::unique_ptr<LiveScheduler> s;  // the generic side: the policy over the backend
   Harness() { slurm.nodes = {{"n1"}, {"n2"}}; }
   void connect(const std::string& policy = "fifo") {
     ServeOptions o;
@@ -101,7 +103,8 @@ struct Harness {
     std::filesystem::remove_all(o.state_dir);
     o.log = [this](const std::string& s) { lines.push_back(s); };
     b = std::make_unique<SlurmBackend>(ctl, o);
-    b->connect(1e9);
+    s = std::make_unique<LiveScheduler>(*b, policy, o.seed, o.log);
+    s->connect(1e9);
   }
   bool logged(const std::string& s) const {
     return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(s) != std::string::npos; });
@@ -122,13 +125,13 @@ TEST(SlurmBackend, BooksTheGpusSlurmGaveNotThePolicysSpread) {
   h.slurm.jobs[1] = ext;
   h.slurm.jobs[2] = held(2, 4);
   h.connect();
-  h.b->step(1e9 + 1);
+  h.s->step(1e9 + 1);
   EXPECT_EQ(h.slurm.last("update"), "scontrol update JobId=2 NodeList=n1,n2 NumNodes=2 StartTime=now");
   EXPECT_EQ(h.slurm.last("release"), "scontrol release 2");
   h.slurm.jobs[1].state = "COMPLETED";
   h.slurm.run(2, {{"n1", {0, 1, 2}}, {"n2", {0}}});
   h.slurm.jobs[3] = held(3, 2);
-  h.b->step(1e9 + 2);
+  h.s->step(1e9 + 2);
   EXPECT_TRUE(h.logged("job 2: Slurm spread its GPUs as n1:3,n2:1, not as the policy did"))
       << ::testing::PrintToString(h.lines) << ::testing::PrintToString(h.slurm.log);
   const std::string b = h.slurm.last("update");
@@ -142,15 +145,15 @@ TEST(SlurmBackend, NodesWithoutCpusOrMemoryForAJobAreNotUsed) {
   h.slurm.nodes[0].cpus_alloc = 8;
   h.slurm.jobs[5] = held(5);
   h.connect();
-  h.b->step(1e9 + 1);
+  h.s->step(1e9 + 1);
   EXPECT_EQ(h.slurm.last("update"), "scontrol update JobId=5 NodeList=n2 NumNodes=1 StartTime=now");
   // A job asking more memory per node than any node has left is never released; the refusal is logged once.
   Harness m;
   m.slurm.jobs[6] = held(6);
   m.slurm.jobs[6].mem = "40G";
   m.connect();
-  m.b->step(1e9 + 1);
-  m.b->step(1e9 + 2);
+  m.s->step(1e9 + 1);
+  m.s->step(1e9 + 2);
   EXPECT_TRUE(m.slurm.log.empty()) << m.slurm.log.front();
   EXPECT_EQ(std::count_if(m.lines.begin(), m.lines.end(),
                           [](const std::string& l) { return l.find("job 6: node n1 lacks") != std::string::npos; }),

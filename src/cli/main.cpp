@@ -7,7 +7,7 @@
 #include "cli/common.h"
 #include "cli/subcommand.h"
 #include "core/error.h"
-#include "live/slurm_ctl.h"
+#include "live/backend.h"
 
 namespace {
 
@@ -20,7 +20,7 @@ int run_chosen(const std::vector<std::pair<CLI::App*, std::unique_ptr<cli::Subco
   } catch (const InputError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;
-  } catch (const live::SlurmError& e) {
+  } catch (const live::BackendError& e) {  // the cluster manager (Slurm) refused or did not answer
     std::cerr << "error: " << e.what() << "\n";
     return 4;
   } catch (const InvariantError& e) {

@@ -15,7 +15,7 @@ class Subcommand {
   virtual ~Subcommand() = default;
   // Adds the subcommand and its options to `app`; returns it (main asks it whether it was chosen).
   virtual CLI::App* add(CLI::App& app) = 0;
-  // Runs it after a successful parse; returns the exit status. May throw InputError, SlurmError, ...
+  // Runs it after a successful parse; returns the exit status. May throw InputError, live::BackendError, ...
   virtual int run() = 0;
 };
 

@@ -16,6 +16,8 @@
 
 #include "core/error.h"
 #include "exec/comm_model.h"
+#include "live/backends.h"
+#include "live/live_scheduler.h"
 
 namespace rm::live {
 
@@ -49,7 +51,7 @@ std::vector<std::pair<std::string, double>> read_times(const fs::path& p) {
 // What a start costs on this cluster beyond the simulator's instant one (docs/slurm.md): the daemon noticing
 // the event that frees GPUs or brings a job (a submission, a payload's exit), and Slurm taking a released job
 // to its payload's launch. Written to latency.json; their sum is the simulator's --start-delay.
-nlohmann::json measure_latency(const SlurmBackend& b, const fs::path& out,
+nlohmann::json measure_latency(const Backend& b, const fs::path& out,
                                const std::map<std::int64_t, std::pair<std::string, double>>& submitted) {
   Stat dispatch, arrival, finish;
   for (const LiveJob& l : b.jobs()) {
@@ -103,9 +105,10 @@ int run_replay(const ReplayArgs& a) {
     f.close();
     fs::rename(dir / "slowdown.tmp", dir / "slowdown");
   };
-  SlurmCtl ctl;
-  SlurmBackend b(ctl, o);
-  b.connect(wall_now());
+  const auto backend = make_backend(a.serve.backend_kind, o);
+  const Backend& b = *backend;
+  LiveScheduler sched(*backend, o.policy, o.seed, o.log);
+  sched.connect(wall_now());
   std::vector<Unschedulable> unsched;
   Workload w = load_workload(a.trace, b.cluster(), &unsched, nullptr);
   if (!unsched.empty()) throw InputError(unsched.front().reason);
@@ -156,31 +159,30 @@ int run_replay(const ReplayArgs& a) {
                               " --checkpoint checkpoint --overhead " + fmt::format("{:.6f}", a.overhead_s);
       try {
         const double at = wall_now();
-        const std::int64_t id = ctl.submit(
-            {"-H", "-p", o.partition, "--gpus=" + std::to_string(s.gpus), "-c", "1", "--mem=100M", "-J", s.name, "-D",
-             dir.string(), "-o", (dir / "slurm.out").string(), "--open-mode=append", "--comment",
-             fmt::format("rm:name={};model={};duration={:.6f}{}", s.name, s.model, s.work_s, s.hints), "--wrap", cmd});
+        const std::int64_t id = backend->submit(
+            {s.name, fmt::format("rm:name={};model={};duration={:.6f}{}", s.name, s.model, s.work_s, s.hints),
+             dir.string(), (dir / "slurm.out").string(), cmd, s.gpus});
         submitted[id] = {s.name, at};
-      } catch (const SlurmError& e) {
+      } catch (const BackendError& e) {
         o.log("submission of " + s.name + " failed, retrying: " + e.what());
         break;
       }
     }
     int left = 1;
     try {
-      left = b.step(now);
-    } catch (const SlurmError& e) {
+      left = sched.step(now);
+    } catch (const BackendError& e) {
       o.log(std::string("Slurm unreachable, retrying: ") + e.what());
     }
     if (next == subs.size() && left == 0 && b.jobs().size() == subs.size()) break;
     if (now - start > a.timeout_s) {
-      b.write_outputs(out.string());
+      sched.write_outputs(out.string());
       o.log("timed out; partial outputs in " + out.string());
       return 1;
     }
     std::this_thread::sleep_for(std::chrono::duration<double>(a.serve.interval_s));
   }
-  b.write_outputs(out.string());
+  sched.write_outputs(out.string());
   const nlohmann::json lat = measure_latency(b, out, submitted);
   std::ofstream(out / "latency.json") << lat.dump(1) << "\n";
   const auto ms = [&](const char* k) { return 1000 * lat.at(k).at("mean").get<double>(); };

@@ -2,26 +2,15 @@
 
 #include <fmt/format.h>
 
-#include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cmath>
 #include <iostream>
-#include <thread>
 
 #include "core/error.h"
-#include "metrics/metrics.h"
+#include "live/backends.h"
+#include "live/live_scheduler.h"
 
 namespace rm::live {
-
-namespace {
-std::atomic<bool> g_stop{false};
-extern "C" void on_signal(int) { g_stop = true; }
-}  // namespace
-
-double wall_now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 
 std::function<void(const std::string&)> stderr_log(const std::string& who) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -46,49 +35,18 @@ double parse_interval(const std::string& s, const std::string& field) {
 }
 
 int run_serve(const ServeArgs& a) {
-  if (a.backend_kind != "slurm")
-    throw InputError("--backend", 0, a.backend_kind, "unknown backend (available: slurm)");
   ServeOptions o = a.backend;
   o.log = stderr_log("serve");
-  SlurmCtl ctl;
-  SlurmBackend b(ctl, o);
-  b.connect(wall_now());  // refuses to start when Slurm is unreachable or the partition does not exist
-  std::signal(SIGTERM, on_signal);
-  std::signal(SIGINT, on_signal);
-  bool down = false;
-  const double started = wall_now();
-  while (!g_stop) {
-    const double now = wall_now();
-    int left = 0;
-    const auto s0 = std::chrono::steady_clock::now();
-    try {
-      left = b.step(now);
-      const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
-      if (took > std::max(2.0, 5 * a.interval_s))  // Slurm's clients retry a restarting slurmctld themselves
-        o.log(fmt::format("slow step: {:.1f} s waiting for Slurm to answer", took));
-      if (down) o.log("slurmctld answers again");
-      down = false;
-    } catch (const SlurmError& e) {
-      if (!down) o.log(std::string("Slurm unreachable, retrying every interval: ") + e.what());
-      down = true;
-      left = 1;
-    }
-    if (a.once) break;
-    if (a.exit_when_done && !down) {
-      if (!b.jobs().empty() && left == 0) break;
-      if (b.jobs().empty() && a.max_idle_s > 0 && now - started > a.max_idle_s) break;
-    }
-    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(a.interval_s);
-    while (!g_stop && std::chrono::steady_clock::now() < until)
-      std::this_thread::sleep_for(std::chrono::milliseconds(std::min<long>(50, static_cast<long>(a.interval_s * 1000) + 1)));
-  }
-  const std::string out = a.out.empty() ? o.state_dir : a.out;
-  b.write_outputs(out);
-  std::vector<double> d(b.decision_us().begin(), b.decision_us().end());
-  o.log(fmt::format("stopped: {} jobs adopted, {} decisions, latency p50 {:.0f} us, p99 {:.0f} us; outputs in {}",
-                    b.jobs().size(), d.size(), d.empty() ? 0.0 : quantile(d, 0.5), d.empty() ? 0.0 : quantile(d, 0.99),
-                    out));
-  return 0;
+  const auto backend = make_backend(a.backend_kind, o);
+  LiveScheduler s(*backend, o.policy, o.seed, o.log);
+  s.connect(wall_now());  // refuses to start when the manager is unreachable or the partition does not exist
+  LoopOptions lo;
+  lo.interval_s = a.interval_s;
+  lo.once = a.once;
+  lo.exit_when_done = a.exit_when_done;
+  lo.max_idle_s = a.max_idle_s;
+  lo.out = a.out;
+  return run_live(s, lo, o.log);
 }
 
 }  // namespace rm::live

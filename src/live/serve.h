@@ -1,11 +1,11 @@
-// `ringmaster serve --backend slurm`: the daemon loop around SlurmBackend (docs/slurm.md). Steps every
-// interval; survives Slurm being unreachable (logs and retries); on SIGTERM/SIGINT it finishes the step,
-// writes the outputs and exits 0.
+// `ringmaster serve --backend NAME`: the backend by name (live/backends.h) under the generic daemon loop
+// (live/live_scheduler.h, docs/slurm.md). Steps every interval; survives the cluster manager being unreachable
+// (logs and retries); on SIGTERM/SIGINT it finishes the step, writes the outputs and exits 0.
 #pragma once
 #include <functional>
 #include <string>
 
-#include "live/slurm_backend.h"
+#include "live/backend.h"
 
 namespace rm::live {
 
@@ -19,8 +19,6 @@ struct ServeArgs {
   std::string out;             // outputs (jobs.csv, summary.json) at exit; default: the state directory
 };
 
-// Wall-clock now in epoch seconds (what Slurm's time stamps are in).
-double wall_now();
 // A log for the daemon's events: "[who  elapsed s] line" on stderr, elapsed since this call.
 std::function<void(const std::string&)> stderr_log(const std::string& who);
 

@@ -7,14 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "live/backend.h"
 #include "live/command.h"
 #include "live/slurm_text.h"
 
 namespace rm::live {
 
-class SlurmError : public std::runtime_error {
+class SlurmError : public BackendError {
  public:
-  using std::runtime_error::runtime_error;
+  using BackendError::BackendError;
 };
 
 class SlurmCtl {

@@ -1,0 +1,156 @@
+#include "live/fake/fake_backend.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "cluster/cluster_config.h"
+#include "core/error.h"
+#include "exec/comm_model.h"
+#include "live/slurm_text.h"
+
+namespace rm::live {
+
+FakeBackend::FakeBackend(ServeOptions opt, Clock clock) : TableBackend(std::move(opt)), clock_(std::move(clock)) {}
+
+void FakeBackend::connect(double now_s) {
+  spec_ = load_cluster(opt_.cluster.empty() ? "tiny" : opt_.cluster);
+  node_names_.clear();
+  node_index_.clear();
+  for (std::size_t s = 0; s < spec_.servers.size(); ++s) {
+    node_names_.push_back("n" + std::to_string(s + 1));
+    node_index_[node_names_.back()] = static_cast<int>(s);
+  }
+  if (!opt_.state_dir.empty()) {
+    std::filesystem::create_directories(opt_.state_dir);
+    load();
+    for (const auto& l : live_) next_id_ = std::max(next_id_, l.slurm_id + 1);
+  }
+  if (origin_s_ < 0) origin_s_ = now_s;
+  if (!opt_.state_dir.empty()) save();
+}
+
+std::string FakeBackend::describe() const {
+  return "fake cluster " + spec_.name + ", " + std::to_string(spec_.servers.size()) + " nodes";
+}
+
+std::int64_t FakeBackend::add(const std::string& hints, int gpus, double submit_s) {
+  pending_.push_back({next_id_, hints, gpus, submit_s});
+  return next_id_++;
+}
+
+std::int64_t FakeBackend::submit(const Submission& s) { return add(s.hints, s.gpus, clock_()); }
+
+void FakeBackend::adopt(const Pending& p) {
+  const JobHints h = parse_hints(p.hints);
+  for (const auto& e : h.errors) log("job " + std::to_string(p.id) + ": hint ignored: " + e);
+  JobSpec s;
+  s.name = h.name.empty() ? std::to_string(p.id) : h.name;
+  s.file = "fake job " + std::to_string(p.id);
+  s.submit = at(p.submit_s);
+  s.num_gpus = p.gpus;
+  s.model = h.model.empty() ? "resnet50" : h.model;
+  s.user = h.user;
+  s.recurrence_key = h.key.empty() ? s.user + "/" + s.name + "/" + std::to_string(p.gpus) : h.key;
+  if (h.iterations) s.iterations = *h.iterations;
+  else s.duration_s = h.duration_s ? *h.duration_s : opt_.default_duration_s;
+  JobSpec r;
+  try {
+    r = resolve_spec(s);
+  } catch (const InputError& e) {
+    log("job " + std::to_string(p.id) + ": cannot be scheduled, dropped: " + e.what());
+    return;
+  }
+  r.id = static_cast<JobId>(specs_.size());
+  specs_.push_back(r);
+  JobState& st = states_.emplace_back();
+  st.spec = &specs_.back();
+  st.status = JobStatus::Queued;
+  st.remaining = r.iterations;
+  st.ideal_iter_time = ideal_iteration_time_s(r, spec_);
+  st.arrival_s = to_seconds(r.submit);
+  LiveJob& l = live_.emplace_back();
+  l.slurm_id = p.id;
+  l.submit_s = p.submit_s;
+  l.slurm_state = "PENDING";
+  l.adopted_s = now_s_;
+  l.hint_errors = h.errors;
+  by_slurm_[p.id] = r.id;
+  log("job " + std::to_string(p.id) + ": adopted (" + std::to_string(r.num_gpus) + " GPUs, model " + r.model + ")");
+}
+
+void FakeBackend::finish_done(double now_s) {
+  for (std::size_t i = 0; i < live_.size(); ++i) {
+    LiveJob& l = live_[i];
+    if (l.status != "running") continue;
+    const double work = specs_[i].iterations * states_[i].ideal_iter_time;
+    const double end = l.started_s + std::max(0.0, work - l.run_s);
+    if (end > now_s) continue;
+    stop(i, end, "finished");
+    l.slurm_state = "COMPLETED";
+    log("job " + std::to_string(l.slurm_id) + ": COMPLETED after " + std::to_string(end - l.submit_s) + " s");
+  }
+}
+
+Observation FakeBackend::observe(double now_s) {
+  if (fail_ > 0) {
+    --fail_;
+    throw BackendError("the fake cluster does not answer (scripted)");
+  }
+  ++steps_;
+  now_s_ = now_s;
+  finish_done(now_s);
+  std::stable_sort(pending_.begin(), pending_.end(), [](const Pending& a, const Pending& b) { return a.id < b.id; });
+  const auto arrived = std::stable_partition(pending_.begin(), pending_.end(), [&](const Pending& p) { return p.submit_s <= now_s; });
+  for (auto it = pending_.begin(); it != arrived; ++it) adopt(*it);
+  pending_.erase(pending_.begin(), arrived);
+  book_ = std::make_unique<Cluster>(spec_);
+  for (std::size_t i = 0; i < live_.size(); ++i)
+    if (live_[i].status == "running") book_->allocate(static_cast<JobId>(i), live_[i].gpus);
+  queued_ = running_ = 0;
+  Observation o;
+  o.now = at(now_s);
+  o.cluster = book_.get();
+  for (JobId i : refresh_views(now_s, queued_, running_)) o.active.push_back(&states_[i]);
+  o.queued = queued_;
+  o.running = running_;
+  return o;
+}
+
+void FakeBackend::apply(const Decisions& d, double now_s, float decision_us) {
+  decision_us_.push_back(decision_us);
+  for (JobId id : d.preempt) {
+    if (id < 0 || id >= static_cast<JobId>(live_.size()) || live_[id].status != "running") continue;
+    book_->release(id, live_[id].gpus);
+    stop(static_cast<std::size_t>(id), now_s, "queued");
+    ++live_[id].preemptions;
+    ++preemptions_;
+    log("job " + std::to_string(live_[id].slurm_id) + ": preempted");
+  }
+  for (const auto& sd : d.start) {
+    if (sd.job < 0 || sd.job >= static_cast<JobId>(live_.size()) || live_[sd.job].status != "queued") continue;
+    LiveJob& l = live_[sd.job];
+    try {
+      book_->allocate(sd.job, sd.gpus);
+    } catch (const InvariantError& e) {
+      log("job " + std::to_string(l.slurm_id) + ": start refused, " + e.what());
+      continue;
+    }
+    l.status = "running";
+    l.slurm_state = "RUNNING";
+    l.gpus = sd.gpus;
+    l.nodes.clear();
+    for (const auto& g : sd.gpus)
+      if (std::find(l.nodes.begin(), l.nodes.end(), node_names_[g.server]) == l.nodes.end())
+        l.nodes.push_back(node_names_[g.server]);
+    l.started_s = l.decided_s = now_s;
+    if (l.first_start_s < 0) l.first_start_s = now_s;
+    log("job " + std::to_string(l.slurm_id) + ": start (" + std::to_string(sd.gpus.size()) + " GPUs)");
+  }
+}
+
+void FakeBackend::persist(double now_s) {
+  series_.push_back({at(now_s), queued_, running_, book_->total_gpus() - book_->free_gpus()});
+  if (!opt_.state_dir.empty()) save();
+}
+
+}  // namespace rm::live

@@ -1,0 +1,55 @@
+// An in-process cluster that tests (and `serve --backend fake`, `replay --backend fake`) can script, as
+// LevelDB's Env lets tests replace the world: the servers of a ringmaster cluster (--cluster, default tiny),
+// jobs that arrive when the script says, starts and preemptions that take effect at once, and a job that ends
+// when it has held its GPUs for its ideal duration (its hints' duration or iterations x the ideal iteration
+// time, as the views count progress), ending at that exact instant. It keeps the same table, state file and
+// outputs as every backend (live/table_backend.h), so a restart recovers its jobs; it can be told to be
+// unreachable for a few observations, to exercise the loop's retries.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "live/table_backend.h"
+
+namespace rm::live {
+
+class FakeBackend final : public TableBackend {
+ public:
+  // `clock` stamps submissions (what `replay` submits); tests pass a scripted one.
+  explicit FakeBackend(ServeOptions opt, Clock clock = wall_now);
+  std::string name() const override { return "fake"; }
+  std::string manager() const override { return "the fake cluster"; }
+  void connect(double now_s) override;
+  std::string describe() const override;
+  Observation observe(double now_s) override;
+  void apply(const Decisions& d, double now_s, float decision_us) override;
+  void persist(double now_s) override;
+  // Held until the next observation, as a Slurm job submitted -H: the hints ("rm:model=...;duration=...") are
+  // read as the Slurm backend reads a job's comment.
+  std::int64_t submit(const Submission& s) override;
+
+  // The script: a job of `gpus` GPUs arriving at submit_s (epoch seconds), described by its hints.
+  std::int64_t add(const std::string& hints, int gpus, double submit_s);
+  // The next n observations throw BackendError (the manager does not answer).
+  void fail_next(int n) { fail_ = n; }
+
+ private:
+  struct Pending {
+    std::int64_t id;
+    std::string hints;
+    int gpus;
+    double submit_s;
+  };
+  void adopt(const Pending& p);
+  void finish_done(double now_s);  // jobs whose work is done by now_s end when it was done
+
+  Clock clock_;
+  std::vector<Pending> pending_;
+  std::int64_t next_id_ = 1;
+  int fail_ = 0;
+  std::unique_ptr<Cluster> book_;   // the current observation's GPUs
+};
+
+}  // namespace rm::live

@@ -1,0 +1,266 @@
+#include "live/table_backend.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.h"
+#include "exec/comm_model.h"
+#include "metrics/metrics.h"
+#include "workload/model_catalogue.h"
+#include "workload/trace.h"
+
+namespace rm::live {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+void TableBackend::log(const std::string& s) const {
+  if (opt_.log) opt_.log(s);
+}
+
+Time TableBackend::at(double epoch_s) const { return from_seconds(std::max(0.0, epoch_s - origin_s_)); }
+
+// The catalogue's figures and the iterations of a duration, as for a trace's job (workload/trace.h).
+JobSpec TableBackend::resolve_spec(const JobSpec& s) const {
+  Workload w;
+  w.jobs = {s};
+  w.raw = {RawTimes{}};
+  w.model_qualifier = {""};
+  ResolveOptions ro;
+  ro.seed = opt_.seed;
+  resolve_workload(w, ModelCatalogue::builtin(), spec_, law_resolve_options(ro), nullptr);
+  return w.jobs.at(0);
+}
+
+std::vector<int> TableBackend::split_counts() const {
+  std::vector<int> split_on(spec_.servers.size(), 0);
+  for (const auto& l : live_)
+    if ((l.status == "running" || l.status == "starting") && l.nodes.size() > 1)
+      for (const auto& n : l.nodes) ++split_on[node_index_.at(n)];
+  return split_on;
+}
+
+double TableBackend::slowdown_of(JobId id, const std::vector<GpuRef>& gpus, const std::vector<int>& split_on) const {
+  const double t = iteration_time_s(specs_[id], spec_, span_of(gpus), [&](int srv) { return std::max(1, split_on[srv]); });
+  const double ideal = states_[id].ideal_iter_time;
+  return ideal > 0 ? t / ideal : 1.0;
+}
+
+void TableBackend::stop(std::size_t i, double end_s, const char* next) {
+  LiveJob& l = live_[i];
+  if (l.status == "running" && l.started_s >= 0) {
+    record_run(i, end_s);
+    l.run_s += std::max(0.0, end_s - l.started_s);
+  }
+  l.gpus.clear();
+  l.status = next;
+  if (l.status == "queued") l.nodes.clear();
+  if (l.status == "finished") {
+    l.end_s = end_s;
+    states_[i].status = JobStatus::Finished;
+    states_[i].finish = at(end_s);
+    // What it ran is the truth a learning policy (a-srpt's predictor) is taught: its service at the ideal
+    // iteration time, as the views count progress; the hint was only an estimate.
+    if (states_[i].ideal_iter_time > 0 && l.run_s > 0) specs_[i].iterations = l.run_s / states_[i].ideal_iter_time;
+  }
+}
+
+void TableBackend::record_run(std::size_t i, double end_s) {
+  LiveJob& l = live_[i];
+  LiveRun r{l.started_s, std::max(l.started_s, end_s), l.decided_s, now_s_, {}};
+  for (const auto& g : l.gpus) {
+    const std::string& n = node_names_.at(g.server);
+    auto it = std::find_if(r.gpus.begin(), r.gpus.end(), [&](const auto& x) { return x.first == n; });
+    if (it == r.gpus.end()) r.gpus.push_back({n, 1});
+    else ++it->second;
+  }
+  if (l.gpus.empty())
+    for (const auto& n : l.nodes) r.gpus.push_back({n, specs_[i].num_gpus / static_cast<int>(std::max<std::size_t>(1, l.nodes.size()))});
+  l.runs.push_back(std::move(r));
+}
+
+// The views: what the simulator's engine would show the policy at this instant. Returns the unfinished jobs in
+// submit order; counts the queued and running ones.
+std::vector<JobId> TableBackend::refresh_views(double now_s, int& queued, int& running) {
+  std::vector<JobId> order;
+  for (std::size_t i = 0; i < live_.size(); ++i) {
+    const LiveJob& l = live_[i];
+    if (l.status == "finished") continue;
+    order.push_back(static_cast<JobId>(i));
+    JobState& st = states_[i];
+    const double ideal = st.ideal_iter_time > 0 ? st.ideal_iter_time : 1;
+    const bool run = l.status != "queued";
+    const double held = l.run_s + (l.status == "running" && l.started_s >= 0 ? std::max(0.0, now_s - l.started_s) : 0);
+    st.status = run ? JobStatus::Running : JobStatus::Queued;
+    st.gpus = run ? l.gpus : std::vector<GpuRef>{};
+    st.servers.clear();
+    for (const auto& g : st.gpus) st.servers.push_back(g.server);
+    std::sort(st.servers.begin(), st.servers.end());
+    st.servers.erase(std::unique(st.servers.begin(), st.servers.end()), st.servers.end());
+    st.run_us = from_seconds(l.run_s);
+    st.preemptions = l.preemptions;
+    st.first_start = l.first_start_s >= 0 ? at(l.first_start_s) : kNever;
+    st.remaining = std::max(0.0, specs_[i].iterations - held / ideal);
+    st.progress_time = at(now_s);
+    st.iter_time = run ? ideal : 0;
+    st.last_start = run ? at(l.started_s >= 0 ? l.started_s : now_s) : kNever;
+    if (run && st.last_start > st.progress_time) st.last_start = st.progress_time;  // attained = run_us + now - last_start
+    queued += !run;
+    running += run;
+  }
+  std::stable_sort(order.begin(), order.end(), [&](JobId a, JobId b) { return specs_[a].submit < specs_[b].submit; });
+  return order;
+}
+
+void TableBackend::save() const {
+  json js;
+  js["partition"] = opt_.partition;
+  js["policy"] = opt_.policy;
+  js["origin_s"] = origin_s_;
+  js["steps"] = steps_;
+  js["preemptions"] = preemptions_;
+  json jobs = json::array();
+  for (std::size_t i = 0; i < live_.size(); ++i) {
+    const LiveJob& l = live_[i];
+    const JobSpec& s = specs_[i];
+    json g = json::array();
+    for (const auto& x : l.gpus) g.push_back({x.server, x.gpu});
+    json runs = json::array();
+    for (const auto& r : l.runs)
+      runs.push_back({{"start_s", r.start_s}, {"end_s", r.end_s}, {"decided_s", r.decided_s}, {"noticed_s", r.noticed_s},
+                      {"gpus", r.gpus}});
+    jobs.push_back({{"slurm_id", l.slurm_id}, {"name", s.name}, {"model", s.model}, {"num_gpus", s.num_gpus},
+                    {"iterations", s.iterations}, {"user", s.user}, {"key", s.recurrence_key}, {"tp", s.tp},
+                    {"pp", s.pp}, {"submit_s", l.submit_s}, {"status", l.status}, {"slurm_state", l.slurm_state},
+                    {"nodes", l.nodes}, {"gpus", g}, {"started_s", l.started_s}, {"decided_s", l.decided_s},
+                    {"adopted_s", l.adopted_s}, {"first_start_s", l.first_start_s}, {"end_s", l.end_s},
+                    {"run_s", l.run_s}, {"preemptions", l.preemptions}, {"hint_errors", l.hint_errors},
+                    {"per_node", l.per_node}, {"cpus", l.cpus}, {"mem_mb", l.mem_mb}, {"runs", runs}});
+  }
+  js["jobs"] = jobs;
+  save_extra(js);
+  // The latest decision latencies only: the file is rewritten every step, so it must not grow with uptime.
+  constexpr std::size_t kKeep = 20000;
+  js["decision_us"] = decision_us_.size() <= kKeep ? decision_us_
+                                                   : std::vector<float>(decision_us_.end() - kKeep, decision_us_.end());
+  const fs::path dir(opt_.state_dir), tmp = dir / "state.json.tmp", dst = dir / "state.json";
+  {
+    std::ofstream f(tmp, std::ios::trunc);
+    f << js.dump(1) << "\n";
+    f.flush();
+    if (!f) throw std::runtime_error("cannot write " + tmp.string());
+  }
+  fs::rename(tmp, dst);  // atomic on one file system: a reader sees the old or the new state, never half
+}
+
+void TableBackend::load() {
+  const fs::path p = fs::path(opt_.state_dir) / "state.json";
+  if (!fs::exists(p)) return;
+  json js;
+  try {
+    std::ifstream f(p);
+    js = json::parse(f);
+  } catch (const std::exception& e) {
+    throw InputError(p.string(), 0, "", std::string("unreadable state file: ") + e.what());
+  }
+  const std::string part = js.value("partition", "");
+  if (part != opt_.partition)
+    throw InputError(p.string(), 0, "partition",
+                     "this state belongs to partition '" + part + "', not '" + opt_.partition + "'");
+  origin_s_ = js.value("origin_s", -1.0);
+  steps_ = js.value("steps", std::int64_t{0});
+  preemptions_ = js.value("preemptions", std::int64_t{0});
+  for (const auto& x : js.value("decision_us", json::array())) decision_us_.push_back(x.get<float>());
+  load_extra(js);
+  for (const auto& jj : js.at("jobs")) {
+    JobSpec s;
+    const std::int64_t sid = jj.at("slurm_id").get<std::int64_t>();
+    s.name = jj.value("name", std::to_string(sid));
+    s.file = name() + " job " + std::to_string(sid);
+    s.model = jj.at("model").get<std::string>();
+    s.num_gpus = jj.at("num_gpus").get<int>();
+    s.iterations = jj.at("iterations").get<double>();
+    s.user = jj.value("user", "");
+    s.recurrence_key = jj.value("key", "");
+    s.tp = jj.value("tp", 1);
+    s.pp = jj.value("pp", 1);
+    const double submit_s = jj.at("submit_s").get<double>();
+    s.submit = at(submit_s);
+    JobSpec r = resolve_spec(s);
+    r.id = static_cast<JobId>(specs_.size());
+    specs_.push_back(r);
+    JobState& st = states_.emplace_back();
+    st.spec = &specs_.back();
+    st.ideal_iter_time = ideal_iteration_time_s(r, spec_);
+    st.arrival_s = to_seconds(r.submit);
+    st.remaining = r.iterations;
+    LiveJob& l = live_.emplace_back();
+    l.slurm_id = sid;
+    l.status = jj.at("status").get<std::string>();
+    l.slurm_state = jj.value("slurm_state", "");
+    l.nodes = jj.value("nodes", std::vector<std::string>{});
+    for (const auto& g : jj.value("gpus", json::array())) l.gpus.push_back({g.at(0).get<int>(), g.at(1).get<int>()});
+    l.submit_s = submit_s;
+    l.started_s = jj.value("started_s", -1.0);
+    l.decided_s = jj.value("decided_s", -1.0);
+    l.adopted_s = jj.value("adopted_s", -1.0);
+    l.first_start_s = jj.value("first_start_s", -1.0);
+    l.end_s = jj.value("end_s", -1.0);
+    l.run_s = jj.value("run_s", 0.0);
+    l.preemptions = jj.value("preemptions", 0);
+    l.hint_errors = jj.value("hint_errors", std::vector<std::string>{});
+    l.per_node = jj.value("per_node", true);
+    l.cpus = jj.value("cpus", 1);
+    l.mem_mb = jj.value("mem_mb", 0.0);
+    for (const auto& r : jj.value("runs", json::array()))
+      l.runs.push_back({r.at("start_s").get<double>(), r.at("end_s").get<double>(), r.value("decided_s", -1.0),
+                        r.value("noticed_s", -1.0), r.at("gpus").get<std::vector<std::pair<std::string, int>>>()});
+    if (l.status == "finished") {
+      st.status = JobStatus::Finished;
+      st.finish = at(l.end_s);
+    }
+    by_slurm_[sid] = r.id;
+  }
+}
+
+void TableBackend::write_outputs(const std::string& dir, const std::string& scheduler_name) const {
+  RunRecord rec;
+  for (std::size_t i = 0; i < live_.size(); ++i) {
+    const LiveJob& l = live_[i];
+    JobRecord r;
+    r.spec = &specs_[i];
+    r.first_start = l.first_start_s >= 0 ? at(l.first_start_s) : kNever;
+    r.finish = l.status == "finished" ? at(l.end_s) : kNever;
+    r.run_us = from_seconds(l.run_s);
+    r.preemptions = l.preemptions;
+    rec.jobs.push_back(r);
+    rec.busy_gpu_us += from_seconds(l.run_s * specs_[i].num_gpus);
+  }
+  rec.series = series_;
+  rec.total_gpus = spec_.total_gpus();
+  rec.events = steps_;
+  rec.preemptions = preemptions_;
+  rec.decision_us = decision_us_;
+  std::int64_t failed = 0;
+  for (const auto& l : live_) failed += l.status == "finished" && l.slurm_state != "COMPLETED";
+  rec.extra = {{"live_steps", static_cast<double>(steps_)}, {"jobs_not_completed", static_cast<double>(failed)}};
+  const Summary sum = summarize(rec, 0);
+  fs::create_directories(dir);
+  std::ofstream runs(fs::path(dir) / "runs.csv");  // every stretch a job held GPUs, per node (times from time 0)
+  runs << "slurm_id,slurm_state,start_s,end_s,node,gpus,job_id,released_s,noticed_s\n";
+  for (std::size_t i = 0; i < live_.size(); ++i)
+    for (const auto& r : live_[i].runs)
+      for (const auto& [node, k] : r.gpus)
+        runs << live_[i].slurm_id << "," << live_[i].slurm_state << "," << r.start_s - origin_s_ << ","
+             << r.end_s - origin_s_ << "," << node << "," << k << "," << specs_[i].name << ","
+             << (r.decided_s >= 0 ? r.decided_s - origin_s_ : -1) << ","
+             << (r.noticed_s >= 0 ? r.noticed_s - origin_s_ : -1) << "\n";
+  rm::write_outputs(dir, rec, {}, sum,
+                    RunInfo{opt_.policy, scheduler_name, spec_.name,
+                            name() + ":" + opt_.partition, name(), opt_.seed, 0});
+}
+
+}  // namespace rm::live

@@ -1,0 +1,68 @@
+// What every backend keeps, whatever its cluster manager (live/backend.h): the adopted jobs (spec, view and
+// LiveJob, id = index), time 0, the series and decision latencies, the state file (atomic JSON, rewritten after
+// every step, recovered at connect) and the outputs. A backend derives from it and adds only how it observes
+// its cluster and applies decisions (slurm_backend.cpp, fake/fake_backend.cpp).
+#pragma once
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "live/backend.h"
+#include "sched/run_record.h"
+
+namespace rm::live {
+
+class TableBackend : public Backend {
+ public:
+  explicit TableBackend(ServeOptions opt) : opt_(std::move(opt)) {}
+  const ClusterSpec& cluster() const override { return spec_; }
+  const std::deque<LiveJob>& jobs() const override { return live_; }
+  const std::deque<JobState>& views() const override { return states_; }
+  std::string state_dir() const override { return opt_.state_dir; }
+  const std::vector<float>& decision_us() const override { return decision_us_; }
+  void write_outputs(const std::string& dir, const std::string& scheduler_name) const override;
+  const std::vector<std::string>& node_names() const { return node_names_; }
+
+ protected:
+  void log(const std::string& s) const;
+  Time at(double epoch_s) const;
+  // The catalogue's figures and the iterations of a duration, as for a trace's job (workload/trace.h).
+  JobSpec resolve_spec(const JobSpec& s) const;
+  // Job i stops holding its GPUs at end_s (finished, preempted, requeued or held by the manager): a running
+  // job's stretch is recorded and its service counted; `next` is "queued" or "finished".
+  void stop(std::size_t i, double end_s, const char* next);
+  void record_run(std::size_t i, double end_s);  // the stretch since started_s, GPUs per node (runs.csv)
+  // The views: what the simulator's engine would show the policy at this instant. Returns the unfinished jobs in
+  // submit order; counts the queued and running ones.
+  std::vector<JobId> refresh_views(double now_s, int& queued, int& running);
+  std::vector<int> split_counts() const;  // split jobs running or starting, per server
+  // The rate model's iteration time of job id on gpus, with split_on split jobs per server, over the ideal one.
+  double slowdown_of(JobId id, const std::vector<GpuRef>& gpus, const std::vector<int>& split_on) const;
+  // <state>/state.json, written atomically; load() reads it back (InputError if unreadable or another
+  // partition's). A backend adds its own keys through save_extra / load_extra.
+  void save() const;
+  void load();
+  virtual void save_extra(nlohmann::json& /*js*/) const {}
+  virtual void load_extra(const nlohmann::json& /*js*/) {}
+
+  ServeOptions opt_;
+  ClusterSpec spec_;
+  std::vector<std::string> node_names_;
+  std::map<std::string, int> node_index_;
+  int queued_ = 0, running_ = 0;    // the current step's views
+  double origin_s_ = -1;            // epoch seconds of time 0 (the first connect; kept across restarts)
+  std::deque<JobSpec> specs_;       // id = index
+  std::deque<JobState> states_;
+  std::deque<LiveJob> live_;
+  std::map<std::int64_t, JobId> by_slurm_;  // the manager's job id -> ours
+  std::vector<float> decision_us_;
+  std::vector<SeriesRow> series_;
+  std::int64_t steps_ = 0, preemptions_ = 0;
+  double now_s_ = 0;                // the current step's wall time
+};
+
+}  // namespace rm::live

@@ -1,0 +1,139 @@
+// The Backend seam (live/backend.h) with the in-process fake cluster: the generic live side (LiveScheduler,
+// run_live) scheduling scripted jobs on a scripted clock, hand-computed; retries while the cluster does not
+// answer; recovery from the state file; `serve` and `replay` choosing the backend by name.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "core/error.h"
+#include "live/backends.h"
+#include "live/fake/fake_backend.h"
+#include "live/live_scheduler.h"
+#include "test_util.h"
+
+namespace rm::live {
+namespace {
+
+struct FakeRun {
+  std::vector<std::string> lines;
+  std::function<void(const std::string&)> log = [this](const std::string& s) { lines.push_back(s); };
+  std::unique_ptr<FakeBackend> b;
+  std::unique_ptr<LiveScheduler> s;
+  double t = 999;  // the scripted clock: one second per call
+  Clock clock = [this] { return t++; };
+
+  explicit FakeRun(const std::string& policy, const std::string& state = "") {
+    ServeOptions o;
+    o.policy = policy;
+    o.partition = "rm";
+    o.state_dir = state;
+    o.log = log;
+    b = std::make_unique<FakeBackend>(o, clock);
+    s = std::make_unique<LiveScheduler>(*b, policy, 1, log);
+    s->connect(1000);
+  }
+  int loop() {
+    LoopOptions lo;
+    lo.interval_s = 0.001;
+    lo.exit_when_done = true;
+    lo.out = test::temp_dir() + "/out";
+    return run_live(*s, lo, log, clock);
+  }
+  const LiveJob& job(const std::string& name) const {
+    for (std::size_t i = 0; i < b->jobs().size(); ++i)
+      if (b->views()[i].spec->name == name) return b->jobs()[i];
+    throw std::runtime_error("no job " + name);
+  }
+  bool logged(const std::string& s) const {
+    return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(s) != std::string::npos; });
+  }
+};
+
+TEST(FakeBackend, FifoOnTinyHandComputed) {
+  // tiny: 4 servers x 4 GPUs. A takes all 16 GPUs for 10 s from t=1000; B (4 GPUs, 5 s) and C (4 GPUs, 3 s) wait
+  // behind it, both start when it ends at 1010 and end at 1015 and 1013.
+  FakeRun r("fifo");
+  r.b->add("rm:name=A;duration=10", 16, 1000);
+  r.b->add("rm:name=B;duration=5", 4, 1001);
+  r.b->add("rm:name=C;duration=3", 4, 1002);
+  EXPECT_EQ(r.loop(), 0);
+  EXPECT_DOUBLE_EQ(r.job("A").first_start_s, 1000);
+  EXPECT_NEAR(r.job("A").end_s, 1010, 1e-9);
+  EXPECT_DOUBLE_EQ(r.job("B").first_start_s, 1010);
+  EXPECT_NEAR(r.job("B").end_s, 1015, 1e-9);
+  EXPECT_DOUBLE_EQ(r.job("C").first_start_s, 1010);
+  EXPECT_NEAR(r.job("C").end_s, 1013, 1e-9);
+  for (const char* j : {"A", "B", "C"}) EXPECT_EQ(r.job(j).slurm_state, "COMPLETED") << j;
+  EXPECT_TRUE(std::filesystem::exists(test::temp_dir() + "/out/jobs.csv"));
+}
+
+TEST(FakeBackend, SrsfPreemptsAndTheWorkIsConserved) {
+  // A (16 GPUs, 100 s) runs from 1000; B (16 GPUs, 10 s) arrives at 1005 with less remaining service: A is
+  // preempted, B runs 1005-1015, A resumes at 1015 with 95 s left and ends at 1110.
+  FakeRun r("srsf");
+  r.b->add("rm:name=A;duration=100", 16, 1000);
+  r.b->add("rm:name=B;duration=10", 16, 1005);
+  EXPECT_EQ(r.loop(), 0);
+  EXPECT_DOUBLE_EQ(r.job("B").first_start_s, 1005);
+  EXPECT_NEAR(r.job("B").end_s, 1015, 1e-9);
+  EXPECT_EQ(r.job("A").preemptions, 1);
+  ASSERT_EQ(r.job("A").runs.size(), 2u);
+  EXPECT_DOUBLE_EQ(r.job("A").runs[0].end_s, 1005);
+  EXPECT_DOUBLE_EQ(r.job("A").runs[1].start_s, 1015);
+  EXPECT_NEAR(r.job("A").end_s, 1110, 1e-9);
+  EXPECT_NEAR(r.job("A").run_s, 100, 1e-9);
+}
+
+TEST(FakeBackend, TheLoopRetriesWhileTheClusterDoesNotAnswer) {
+  FakeRun r("fifo");
+  r.b->add("rm:name=A;duration=4", 2, 1000);
+  r.b->fail_next(2);  // the observations at 1000 and 1001 fail; A is adopted and started at 1002
+  EXPECT_EQ(r.loop(), 0);
+  EXPECT_DOUBLE_EQ(r.job("A").first_start_s, 1002);
+  EXPECT_NEAR(r.job("A").end_s, 1006, 1e-9);
+  EXPECT_EQ(std::count_if(r.lines.begin(), r.lines.end(),
+                          [](const std::string& l) { return l.find("unreachable, retrying") != std::string::npos; }),
+            1);
+  EXPECT_TRUE(r.logged("the fake cluster answers again"));
+}
+
+TEST(FakeBackend, ARestartRecoversTheJobsFromTheStateFile) {
+  const std::string state = test::temp_dir() + "/state";
+  std::filesystem::remove_all(state);
+  {
+    FakeRun r("fifo", state);
+    r.b->add("rm:name=A;duration=10", 4, 1000);
+    r.s->step(1000);
+    r.s->step(1001);
+  }
+  FakeRun again("fifo", state);  // a new process: A is running since 1000 and ends at 1010
+  EXPECT_TRUE(again.logged("1 jobs from the state file"));
+  EXPECT_EQ(again.s->step(1005), 1);
+  EXPECT_EQ(again.s->step(1010), 0);
+  EXPECT_NEAR(again.job("A").end_s, 1010, 1e-9);
+}
+
+TEST(Backends, ServeAndReplayPickTheBackendByName) {
+  const std::string d = test::temp_dir();
+  std::filesystem::remove_all(d + "/s");
+  const std::string bin = RM_BINARY;
+  auto bad = test::shell(bin + " serve --backend slrum --partition rm --state " + d + "/s --once");
+  EXPECT_EQ(bad.code, 2) << bad.text;
+  EXPECT_NE(bad.text.find("did you mean 'slurm'"), std::string::npos) << bad.text;
+  auto once = test::shell(bin + " serve --backend fake --partition rm --state " + d + "/s --once");
+  EXPECT_EQ(once.code, 0) << once.text;
+  EXPECT_TRUE(std::filesystem::exists(d + "/s/jobs.csv"));
+  // A trace on the fake cluster at 100x: every job runs and ends (the payloads are not started).
+  const std::string trace = test::write_file(d, "t.csv",
+                                             "job_id,submit_s,num_gpus,model,duration_s\na,0,4,resnet50,100\n"
+                                             "b,20,16,resnet50,200\nc,40,2,resnet50,50\n");
+  auto rep = test::shell(bin + " replay --backend fake --trace " + trace + " --time-scale 100 --policy srsf "
+                         "--partition rm --state " + d + "/rs --interval 20ms --timeout 60 --out " + d + "/rep");
+  ASSERT_EQ(rep.code, 0) << rep.text;
+  const std::string jobs = test::read_file(d + "/rep/jobs.csv");
+  for (const char* j : {"\na,", "\nb,", "\nc,"}) EXPECT_NE(jobs.find(j), std::string::npos) << jobs;
+  EXPECT_EQ(jobs.find("unfinished"), std::string::npos) << jobs;
+}
+
+}  // namespace
+}  // namespace rm::live
