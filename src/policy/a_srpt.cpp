@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "exec/comm_model.h"
+#include "policy/placement/first_fit_walk.h"
 #include "workload/job_graph_map.h"
 
 namespace rm {
@@ -273,13 +274,12 @@ class ASrpt final : public Scheduler {
       }
     if (!filtered.empty()) lists = &filtered;
     if (opt_.map) return map_place(*a.graph, *lists, opt_.refine);
-    MapResult r;  // first fit: servers in index order, worker v on the v-th GPU taken
-    for (int s = 0; s < static_cast<int>(lists->size()) && static_cast<int>(r.gpus.size()) < j.num_gpus; ++s)
-      for (int g : (*lists)[s]) {
-        if (static_cast<int>(r.gpus.size()) == j.num_gpus) break;
-        r.gpus.push_back({s, g});
-      }
-    if (static_cast<int>(r.gpus.size()) < j.num_gpus) return std::nullopt;
+    MapResult r;  // first fit (the one walk): servers in index order, worker v on the v-th GPU taken
+    const auto& l = *lists;
+    const int got = first_fit_walk(ServerRange{static_cast<int>(l.size())}, j.num_gpus,
+                                   [&](int s) { return static_cast<int>(l[s].size()); },
+                                   [&](int s, int k) { return r.gpus.push_back({s, l[s][k]}), FitStep::kTake; });
+    if (got < j.num_gpus) return std::nullopt;
     r.cut_bytes = graph_cut_bytes(*a.graph, r.gpus);
     return r;
   }

@@ -1,8 +1,12 @@
-// First-fit's walk, the one implementation behind the job-level `first-fit` and `consolidated` placements and
-// the round model's FIRST_FIT (src/synergy/first_fit.cpp): servers in the given order, a server's GPUs in
-// index order, until `need` GPUs are taken. The caller's `visit(server, gpu)` says what to do with each GPU:
-// take it, skip it (not free), or leave the server (no GPU of it can be taken: GPU memory too small, or the
-// round model's CPU/DRAM holds full, which only grow). Dependency-free so both books can use it.
+// First-fit's walk, the one implementation of "take GPUs server by server" (filter + score, as the Kubernetes
+// scheduling framework puts it): servers in the order the caller scores them, a server's GPUs in the order it
+// gives, until `need` GPUs are taken. `gpus_of(server)` is called once per server reached (a caller may filter
+// and order that server's candidates there); `visit(server, k)` says what to do with its k-th: take it, skip it
+// (not free), or leave the server (none of it can be taken: GPU memory too small, or the round model's
+// CPU/DRAM holds full, which only grow). Its users: the job-level `first-fit` and `consolidated` placements
+// (fill_in_order), the round model's FIRST_FIT (src/synergy/first_fit.cpp), the task model's `first-fit` and
+// LWF-kappa's consolidating branch (src/policy/task/), the planners' FF (src/policy/planner/ff.cpp) and
+// A-SRPT's placement=first-fit. Dependency-free so every book can use it.
 #pragma once
 
 namespace rm {

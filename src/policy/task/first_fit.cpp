@@ -1,5 +1,6 @@
 // First-fit by memory ("bp" in the authors' code, spec A.6.3): the first n eligible GPUs in the fixed
 // server-major order. With shared GPUs this piles jobs onto the lowest-numbered GPUs.
+#include "policy/placement/first_fit_walk.h"
 #include "policy/task/task_placements.h"
 
 namespace rm::task {
@@ -13,8 +14,12 @@ class FirstFit : public TaskPlacement {
     if (v.eligible_count(j.mem) < j.n) return false;
     out.clear();
     const auto& g = v.gpus();
-    for (int i = 0; i < static_cast<int>(g.size()) && static_cast<int>(out.size()) < j.n; ++i)
-      if (g[i].free_mem >= j.mem) out.push_back(i);
+    // The one first-fit walk over the GPUs in their server-major order (policy/placement/first_fit_walk.h).
+    first_fit_walk(ServerRange{1}, j.n, [&](int) { return static_cast<int>(g.size()); }, [&](int, int i) {
+      if (g[i].free_mem < j.mem) return FitStep::kSkip;
+      out.push_back(i);
+      return FitStep::kTake;
+    });
     return true;
   }
 };
