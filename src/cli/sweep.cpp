@@ -502,58 +502,51 @@ std::vector<Cell> expand_grid(const std::vector<std::string>& args, const std::v
   }
 }
 
-int run(const std::vector<std::string>& args, const std::vector<SimOption>& sim_options, const std::string& self) {
-  const SweepOptions o = parse_sweep_options(args);
-  if (o.help) {
-    std::cout << kUsage;
-    return 0;
-  }
-  if (!o.merge.empty()) {
-    const fs::path out = o.merge;
-    return report(out, read_grid(out / "grid.json"), o.quiet);
-  }
-  if (!o.grid_file.empty() && o.task >= 0) {  // one array task: the cells of chunk --task
-    const fs::path grid = o.grid_file;
-    const fs::path out = o.out.empty() ? grid.parent_path() : fs::path(o.out);
-    const auto cells = read_grid(grid);
-    int failed = 0;
-    for (std::size_t i = static_cast<std::size_t>(o.task) * o.chunk;
-         i < cells.size() && i < static_cast<std::size_t>(o.task + 1) * o.chunk; ++i) {
-      if (complete(out, cells[i])) continue;
-      std::string err;
-      if (!run_cell(self, out, cells[i], &err)) {
-        ++failed;
-        std::cerr << fmt::format("sweep: run {} failed ({}): {}\n", cells[i].index, params_text(cells[i]), err);
-      }
+namespace {
+
+// One array task: the cells of chunk --task.
+int run_array_task(const SweepOptions& o, const std::string& self) {
+  const fs::path grid = o.grid_file;
+  const fs::path out = o.out.empty() ? grid.parent_path() : fs::path(o.out);
+  const auto cells = read_grid(grid);
+  int failed = 0;
+  for (std::size_t i = static_cast<std::size_t>(o.task) * o.chunk;
+       i < cells.size() && i < static_cast<std::size_t>(o.task + 1) * o.chunk; ++i) {
+    if (complete(out, cells[i])) continue;
+    std::string err;
+    if (!run_cell(self, out, cells[i], &err)) {
+      ++failed;
+      std::cerr << fmt::format("sweep: run {} failed ({}): {}\n", cells[i].index, params_text(cells[i]), err);
     }
-    return failed > 0 ? 1 : 0;
   }
-  if (!o.grid_file.empty() && !o.sim_args.empty())
-    throw InputError("sweep", 0, o.sim_args.front(), "a --grid file is the whole grid: no simulate options beside it");
-  // The grid: from the options, or a grid file (any list of runs, e.g. a script's irregular set of cells).
-  const auto cells = o.grid_file.empty() ? expand_grid(o.sim_args, sim_options) : read_grid(o.grid_file);
-  if (!o.slurm_array.empty()) {
-    const fs::path out = fs::absolute(o.slurm_array);
-    write_grid(out, cells);
-    fs::create_directories(out / "logs");
-    const int tasks = static_cast<int>((cells.size() + o.chunk - 1) / o.chunk);
-    std::string s = "#!/bin/bash\n# ringmaster sweep as a Slurm job array: " + std::to_string(cells.size()) + " runs, " +
-                    std::to_string(o.chunk) + " per task. Submit with `sbatch " + (out / "sweep.sbatch").string() +
-                    "`,\n# then gather the results with `ringmaster sweep --merge " + out.string() + "`.\n";
-    s += "#SBATCH --job-name=ringmaster-sweep\n";
-    s += fmt::format("#SBATCH --array=0-{}{}\n", tasks - 1, o.array_limit > 0 ? "%" + std::to_string(o.array_limit) : "");
-    s += "#SBATCH --cpus-per-task=1\n";
-    s += "#SBATCH --output=" + (out / "logs" / "%A_%a.out").string() + "\n";
-    if (!o.partition.empty()) s += "#SBATCH --partition=" + o.partition + "\n";
-    s += fmt::format("exec '{}' sweep --grid '{}' --task \"$SLURM_ARRAY_TASK_ID\" --chunk {} --out '{}'\n", self,
-                     (out / "grid.json").string(), o.chunk, out.string());
-    write_atomic(out / "sweep.sbatch", s);
-    fs::permissions(out / "sweep.sbatch", fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add);
-    std::cout << fmt::format("{} runs in {} array tasks: sbatch {}\nthen: {} sweep --merge {}\n", cells.size(), tasks,
-                             (out / "sweep.sbatch").string(), self, out.string());
-    return 0;
-  }
-  if (o.out.empty()) throw InputError("sweep", 0, "--out", "name an output directory");
+  return failed > 0 ? 1 : 0;
+}
+
+// The grid as a Slurm job array: grid.json, sweep.sbatch and a logs folder.
+int write_slurm_array(const SweepOptions& o, const std::vector<Cell>& cells, const std::string& self) {
+  const fs::path out = fs::absolute(o.slurm_array);
+  write_grid(out, cells);
+  fs::create_directories(out / "logs");
+  const int tasks = static_cast<int>((cells.size() + o.chunk - 1) / o.chunk);
+  std::string s = "#!/bin/bash\n# ringmaster sweep as a Slurm job array: " + std::to_string(cells.size()) + " runs, " +
+                  std::to_string(o.chunk) + " per task. Submit with `sbatch " + (out / "sweep.sbatch").string() +
+                  "`,\n# then gather the results with `ringmaster sweep --merge " + out.string() + "`.\n";
+  s += "#SBATCH --job-name=ringmaster-sweep\n";
+  s += fmt::format("#SBATCH --array=0-{}{}\n", tasks - 1, o.array_limit > 0 ? "%" + std::to_string(o.array_limit) : "");
+  s += "#SBATCH --cpus-per-task=1\n";
+  s += "#SBATCH --output=" + (out / "logs" / "%A_%a.out").string() + "\n";
+  if (!o.partition.empty()) s += "#SBATCH --partition=" + o.partition + "\n";
+  s += fmt::format("exec '{}' sweep --grid '{}' --task \"$SLURM_ARRAY_TASK_ID\" --chunk {} --out '{}'\n", self,
+                   (out / "grid.json").string(), o.chunk, out.string());
+  write_atomic(out / "sweep.sbatch", s);
+  fs::permissions(out / "sweep.sbatch", fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add);
+  std::cout << fmt::format("{} runs in {} array tasks: sbatch {}\nthen: {} sweep --merge {}\n", cells.size(), tasks,
+                           (out / "sweep.sbatch").string(), self, out.string());
+  return 0;
+}
+
+// K runs at a time as child processes, resumable, with a progress line; then the report.
+int run_local(const SweepOptions& o, const std::vector<Cell>& cells, const std::string& self) {
   const fs::path out = o.out;
   fs::create_directories(out);
   // One sweep per folder at a time (two would run the same cells over each other); the lock goes with the process.
@@ -600,6 +593,27 @@ int run(const std::vector<std::string>& args, const std::vector<SimOption>& sim_
                              secs(self), secs(kids) > 0 ? 100 * secs(self) / secs(kids) : 0.0);
   }
   return status;
+}
+}  // namespace
+
+int run(const std::vector<std::string>& args, const std::vector<SimOption>& sim_options, const std::string& self) {
+  const SweepOptions o = parse_sweep_options(args);
+  if (o.help) {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (!o.merge.empty()) {
+    const fs::path out = o.merge;
+    return report(out, read_grid(out / "grid.json"), o.quiet);
+  }
+  if (!o.grid_file.empty() && o.task >= 0) return run_array_task(o, self);
+  if (!o.grid_file.empty() && !o.sim_args.empty())
+    throw InputError("sweep", 0, o.sim_args.front(), "a --grid file is the whole grid: no simulate options beside it");
+  // The grid: from the options, or a grid file (any list of runs, e.g. a script's irregular set of cells).
+  const auto cells = o.grid_file.empty() ? expand_grid(o.sim_args, sim_options) : read_grid(o.grid_file);
+  if (!o.slurm_array.empty()) return write_slurm_array(o, cells, self);
+  if (o.out.empty()) throw InputError("sweep", 0, "--out", "name an output directory");
+  return run_local(o, cells, self);
 }
 
 }  // namespace rm::sweep

@@ -93,18 +93,8 @@ ClusterSpec parse_cluster_yaml(const std::string& text, const std::string& src) 
 
 namespace {
 
-ClusterSpec parse_cluster_yaml_checked(const std::string& text, const std::string& src) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw InputError(src, e.mark.line + 1, "", "bad YAML: " + e.msg);
-  }
-  if (!root.IsMap()) throw InputError(src, line_of(root), "", "expected a mapping with 'servers'");
-  check_unique_keys(root, src);
-  check_keys(root, {"name", "network", "racks", "servers"}, src, "");
-  ClusterSpec spec;
-  spec.name = get<std::string>(root, "name", std::filesystem::path(src).stem().string(), src, "");
+// network: {contention_a, latency_us, beta_ms_per_mb, eta_ms_per_mb}
+void parse_network(const YAML::Node& root, ClusterSpec& spec, const std::string& src) {
   if (const YAML::Node net = root["network"]) {
     if (!net.IsMap()) throw InputError(src, line_of(net), "network", "expected a mapping");
     check_keys(net, {"contention_a", "latency_us", "beta_ms_per_mb", "eta_ms_per_mb"}, src, "network.");
@@ -117,6 +107,10 @@ ClusterSpec parse_cluster_yaml_checked(const std::string& text, const std::strin
     spec.network.eta_ms_per_mb = get<double>(net, "eta_ms_per_mb", 0.0, src, "network.");
     require_nonneg(spec.network.eta_ms_per_mb, net, "eta_ms_per_mb", src, "network.");
   }
+}
+
+// racks: [{name, oversubscription}]; their index by name.
+std::map<std::string, int> parse_racks(const YAML::Node& root, ClusterSpec& spec, const std::string& src) {
   std::map<std::string, int> rack_index;
   if (const YAML::Node racks = root["racks"]) {
     if (!racks.IsSequence()) throw InputError(src, line_of(racks), "racks", "expected a list");
@@ -134,6 +128,65 @@ ClusterSpec parse_cluster_yaml_checked(const std::string& text, const std::strin
       spec.racks.push_back(r);
     }
   }
+  return rack_index;
+}
+
+// One server group: its server, count and rack (by name or servers_per_rack, returned in per_rack).
+ServerSpec parse_server_group(const YAML::Node& g, const std::string& p, const std::string& src,
+                              const std::map<std::string, int>& rack_index, int& count, int& per_rack) {
+  ServerSpec s;
+  count = get<int>(g, "count", 1, src, p);
+  if (count < 1) throw InputError(src, line_of(g["count"]), p + "count", "must be >= 1");
+  if (count > kMaxServers) throw InputError(src, line_of(g["count"]), p + "count", "is out of range (at most 1,000,000)");
+  s.gpus = get<int>(g, "gpus", 0, src, p);
+  if (!g["gpus"]) throw InputError(src, line_of(g), p + "gpus", "missing");
+  if (s.gpus < 1) throw InputError(src, line_of(g["gpus"]), p + "gpus", "must be >= 1");
+  if (s.gpus > 1024) throw InputError(src, line_of(g["gpus"]), p + "gpus", "is out of range (at most 1024 per server)");
+  s.gpu_mem_gb = get<double>(g, "gpu_mem_gb", 32.0, src, p);
+  s.cpus = get<int>(g, "cpus", 0, src, p);
+  s.dram_gb = get<double>(g, "dram_gb", 0.0, src, p);
+  s.storage_mbps = get<double>(g, "storage_mbps", 0.0, src, p);
+  s.nic_gbps = get<double>(g, "nic_gbps", 10.0, src, p);
+  s.intra_gbps = get<double>(g, "intra_gbps", std::numeric_limits<double>::infinity(), src, p);
+  s.gpu_type = get<std::string>(g, "gpu_type", "default", src, p);
+  s.gpu_speed = get<double>(g, "gpu_speed", 1.0, src, p);
+  for (const char* k : {"gpu_mem_gb", "dram_gb", "storage_mbps"})
+    require_nonneg(get<double>(g, k, 0.0, src, p), g, k, src, p);
+  if (s.cpus < 0) throw InputError(src, line_of(g["cpus"]), p + "cpus", "must be >= 0");
+  if (g["gpu_mem_gb"] && !(s.gpu_mem_gb > 0))
+    throw InputError(src, line_of(g["gpu_mem_gb"]), p + "gpu_mem_gb", "must be > 0 (GPU memory per GPU)");
+  if (!(s.nic_gbps > 0)) throw InputError(src, line_of(g["nic_gbps"]), p + "nic_gbps", "must be > 0");
+  if (!(s.intra_gbps > 0)) throw InputError(src, line_of(g["intra_gbps"]), p + "intra_gbps", "must be > 0");
+  if (!(s.gpu_speed > 0)) throw InputError(src, line_of(g["gpu_speed"]), p + "gpu_speed", "must be > 0");
+  per_rack = get<int>(g, "servers_per_rack", 0, src, p);
+  if (g["servers_per_rack"] && per_rack < 1)
+    throw InputError(src, line_of(g["servers_per_rack"]), p + "servers_per_rack", "must be >= 1");
+  if (g["servers_per_rack"] && g["rack"])
+    throw InputError(src, line_of(g["rack"]), p + "rack", "give either rack or servers_per_rack, not both");
+  s.rack = 0;
+  if (g["rack"]) {
+    const auto name = get<std::string>(g, "rack", "", src, p);
+    auto it = rack_index.find(name);
+    if (it == rack_index.end()) throw InputError(src, line_of(g["rack"]), p + "rack", "unknown rack '" + name + "'");
+    s.rack = it->second;
+  }
+  return s;
+}
+
+ClusterSpec parse_cluster_yaml_checked(const std::string& text, const std::string& src) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw InputError(src, e.mark.line + 1, "", "bad YAML: " + e.msg);
+  }
+  if (!root.IsMap()) throw InputError(src, line_of(root), "", "expected a mapping with 'servers'");
+  check_unique_keys(root, src);
+  check_keys(root, {"name", "network", "racks", "servers"}, src, "");
+  ClusterSpec spec;
+  spec.name = get<std::string>(root, "name", std::filesystem::path(src).stem().string(), src, "");
+  parse_network(root, spec, src);
+  const std::map<std::string, int> rack_index = parse_racks(root, spec, src);
   const YAML::Node servers = root["servers"];
   if (!servers) throw InputError(src, line_of(root), "servers", "missing (a list of server groups)");
   if (!servers.IsSequence() || servers.size() == 0)
@@ -143,47 +196,13 @@ ClusterSpec parse_cluster_yaml_checked(const std::string& text, const std::strin
     const std::string p = "servers[" + std::to_string(i) + "].";
     if (!g.IsMap()) throw InputError(src, line_of(g), p, "expected a mapping");
     check_keys(g, kServerKeys, src, p, "unknown server field");
-    ServerSpec s;
-    const int count = get<int>(g, "count", 1, src, p);
-    if (count < 1) throw InputError(src, line_of(g["count"]), p + "count", "must be >= 1");
-    if (count > kMaxServers) throw InputError(src, line_of(g["count"]), p + "count", "is out of range (at most 1,000,000)");
-    s.gpus = get<int>(g, "gpus", 0, src, p);
-    if (!g["gpus"]) throw InputError(src, line_of(g), p + "gpus", "missing");
-    if (s.gpus < 1) throw InputError(src, line_of(g["gpus"]), p + "gpus", "must be >= 1");
-    if (s.gpus > 1024) throw InputError(src, line_of(g["gpus"]), p + "gpus", "is out of range (at most 1024 per server)");
-    s.gpu_mem_gb = get<double>(g, "gpu_mem_gb", 32.0, src, p);
-    s.cpus = get<int>(g, "cpus", 0, src, p);
-    s.dram_gb = get<double>(g, "dram_gb", 0.0, src, p);
-    s.storage_mbps = get<double>(g, "storage_mbps", 0.0, src, p);
-    s.nic_gbps = get<double>(g, "nic_gbps", 10.0, src, p);
-    s.intra_gbps = get<double>(g, "intra_gbps", std::numeric_limits<double>::infinity(), src, p);
-    s.gpu_type = get<std::string>(g, "gpu_type", "default", src, p);
-    s.gpu_speed = get<double>(g, "gpu_speed", 1.0, src, p);
-    for (const char* k : {"gpu_mem_gb", "dram_gb", "storage_mbps"})
-      require_nonneg(get<double>(g, k, 0.0, src, p), g, k, src, p);
-    if (s.cpus < 0) throw InputError(src, line_of(g["cpus"]), p + "cpus", "must be >= 0");
-    if (g["gpu_mem_gb"] && !(s.gpu_mem_gb > 0))
-      throw InputError(src, line_of(g["gpu_mem_gb"]), p + "gpu_mem_gb", "must be > 0 (GPU memory per GPU)");
-    if (!(s.nic_gbps > 0)) throw InputError(src, line_of(g["nic_gbps"]), p + "nic_gbps", "must be > 0");
-    if (!(s.intra_gbps > 0)) throw InputError(src, line_of(g["intra_gbps"]), p + "intra_gbps", "must be > 0");
-    if (!(s.gpu_speed > 0)) throw InputError(src, line_of(g["gpu_speed"]), p + "gpu_speed", "must be > 0");
-    const int per_rack = get<int>(g, "servers_per_rack", 0, src, p);
-    if (g["servers_per_rack"] && per_rack < 1)
-      throw InputError(src, line_of(g["servers_per_rack"]), p + "servers_per_rack", "must be >= 1");
-    if (g["servers_per_rack"] && g["rack"])
-      throw InputError(src, line_of(g["rack"]), p + "rack", "give either rack or servers_per_rack, not both");
-    int rack = 0;
-    if (g["rack"]) {
-      const auto name = get<std::string>(g, "rack", "", src, p);
-      auto it = rack_index.find(name);
-      if (it == rack_index.end()) throw InputError(src, line_of(g["rack"]), p + "rack", "unknown rack '" + name + "'");
-      rack = it->second;
-    }
+    int count = 1, per_rack = 0;
+    const ServerSpec s = parse_server_group(g, p, src, rack_index, count, per_rack);
     if (spec.servers.size() + static_cast<std::size_t>(count) > static_cast<std::size_t>(kMaxServers))
       throw InputError(src, line_of(g), p + "count", "the cluster is out of range (at most 1,000,000 servers)");
     for (int c = 0; c < count; ++c) {
       ServerSpec copy = s;
-      copy.rack = per_rack > 0 ? static_cast<int>(spec.servers.size()) / per_rack : rack;
+      copy.rack = per_rack > 0 ? static_cast<int>(spec.servers.size()) / per_rack : s.rack;
       spec.servers.push_back(copy);
     }
   }

@@ -131,23 +131,25 @@ std::string synergy_workload_csv(const SimConfig& cfg, int jobs) {
   return out;
 }
 
-void run_round_model(const RunPlan& plan, SimResult& r) {
-  using namespace synergy;
-  const SimConfig& cfg = plan.options;
-  const RoundPolicy pol = round_policy(plan.policy, cfg.seed);
-  const auto& servers = r.cluster.servers;
+namespace {
+
+// The round model's cluster: identical servers with CPUs, DRAM and storage; their capacity vector P.
+synergy::Vec round_capacity(const ClusterSpec& c) {
+  const auto& servers = c.servers;
   for (const auto& s : servers)
     if (s.gpus != servers[0].gpus || s.cpus != servers[0].cpus || s.dram_gb != servers[0].dram_gb ||
         s.storage_mbps != servers[0].storage_mbps)
-      throw InputError(r.cluster.name, 0, "servers", "the round model needs identical servers");
+      throw InputError(c.name, 0, "servers", "the round model needs identical servers");
   const ServerSpec& s0 = servers[0];
   if (s0.cpus <= 0 || s0.dram_gb <= 0 || s0.storage_mbps <= 0)
-    throw InputError(r.cluster.name, 0, "servers", "the round model needs cpus, dram_gb and storage_mbps > 0");
-  const Vec P = {static_cast<double>(s0.gpus), static_cast<double>(s0.cpus), s0.dram_gb, s0.storage_mbps,
-                 s0.nic_gbps > 0 ? s0.nic_gbps : 40.0};
-  const ProfileSet profiles = ProfileSet::load(cpu_ratio_of(r.cluster, cfg.cpu_ratio), cfg.profiles);
+    throw InputError(c.name, 0, "servers", "the round model needs cpus, dram_gb and storage_mbps > 0");
+  return {static_cast<double>(s0.gpus), static_cast<double>(s0.cpus), s0.dram_gb, s0.storage_mbps,
+          s0.nic_gbps > 0 ? s0.nic_gbps : 40.0};
+}
 
-  RoundOptions o;
+synergy::RoundOptions round_options(const RunPlan& plan, const RoundPolicy& pol) {
+  const SimConfig& cfg = plan.options;
+  synergy::RoundOptions o;
   o.order_plugin = pol.order;
   o.order = pol.order->name();
   o.mech = pol.mech;
@@ -161,45 +163,50 @@ void run_round_model(const RunPlan& plan, SimResult& r) {
   if (o.compat && cfg.round_s != 300)
     throw InputError("--round", 0, std::to_string(cfg.round_s), "--compat synergy runs the authors' 300-s rounds");
   o.progress = cfg.progress;
-  std::unique_ptr<JobSource> src;
-  ProfileRuleCount profile_rule;
+  return o;
+}
+
+// The jobs: a synergy-* generator, a Synergy replay CSV or any other trace (by the profile rule). Sets the
+// measured window. Null for a dry run (`validate`), after every job's checks.
+std::unique_ptr<synergy::JobSource> round_source(const RunPlan& plan, SimResult& r, const synergy::ProfileSet& profiles,
+                                                 synergy::RoundOptions& o, ProfileRuleCount& rule) {
+  using namespace synergy;
+  const SimConfig& cfg = plan.options;
   if (!cfg.workload.empty()) {
-    if (cfg.dry_run) return;
-    src = generator(cfg, plan.split, profiles);
+    if (cfg.dry_run) return nullptr;
     const auto [lo, hi] = plan.measure_ids.value_or(std::pair<std::int64_t, std::int64_t>{4000, 4999});
     o.window_lo = lo;
     o.window_hi = hi;
+    return generator(cfg, plan.split, profiles);
+  }
+  std::vector<JobInit> jobs;
+  if (is_synergy_replay(cfg)) {
+    jobs = read_replay(cfg.trace, cfg.errors);
   } else {
-    std::vector<JobInit> jobs;
-    if (is_synergy_replay(cfg)) {
-      jobs = read_replay(cfg.trace, cfg.errors);
-    } else {
-      jobs = jobs_from_trace(cfg, r, profiles, profile_rule);
-      o.synergy_gpu_counts = false;
-    }
-    if (cfg.dry_run) {  // `validate`: every job's arrival checks, up front
-      for (const auto& ji : jobs) check_job(ji, static_cast<int>(servers.size()), s0.gpus, profiles, o.synergy_gpu_counts);
-      return;
-    }
-    src = replay_source(std::move(jobs));
-    if (plan.measure_ids) {
-      o.window_lo = plan.measure_ids->first;
-      o.window_hi = plan.measure_ids->second;
-    }
+    jobs = jobs_from_trace(cfg, r, profiles, rule);
+    o.synergy_gpu_counts = false;
   }
-  if (profile_rule.jobs > 0) {
-    r.record.extra.push_back({"profiles_by_name", static_cast<double>(profile_rule.jobs - profile_rule.hashed)});
-    r.record.extra.push_back({"profiles_by_hash", static_cast<double>(profile_rule.hashed)});
+  if (cfg.dry_run) {  // `validate`: every job's arrival checks, up front
+    const int servers = static_cast<int>(r.cluster.servers.size()), gpus = r.cluster.servers[0].gpus;
+    for (const auto& ji : jobs) check_job(ji, servers, gpus, profiles, o.synergy_gpu_counts);
+    return nullptr;
   }
-  RoundResult rr = run_rounds(static_cast<int>(servers.size()), s0.gpus, P, profiles, *src, o);
+  if (plan.measure_ids) {
+    o.window_lo = plan.measure_ids->first;
+    o.window_hi = plan.measure_ids->second;
+  }
+  return replay_source(std::move(jobs));
+}
 
-  // The measured jobs become the run's records (jobs.csv); the others are counted in the summary.
+// The measured jobs become the run's records (jobs.csv); the others are counted in the summary.
+void record_rounds(synergy::RoundResult& rr, const synergy::RoundOptions& o, const std::string& file, SimResult& r) {
   std::int64_t finished = 0;
   double last_finish = 0;
+  const auto measured = [&](const auto& j) { return j.finished && j.id >= o.window_lo && j.id <= o.window_hi; };
   for (const auto& j : rr.jobs) {
     finished += j.finished;
     if (j.finished) last_finish = std::max(last_finish, j.finish_time);
-    if (!j.finished || j.id < o.window_lo || j.id > o.window_hi) continue;
+    if (!measured(j)) continue;
     JobSpec sp;
     sp.id = static_cast<JobId>(r.workload.jobs.size());
     sp.name = j.name;
@@ -207,13 +214,13 @@ void run_round_model(const RunPlan& plan, SimResult& r) {
     sp.num_gpus = j.g;
     sp.model = j.model;
     sp.iterations = j.N;
-    sp.file = cfg.workload.empty() ? cfg.trace : "workload:" + cfg.workload;
+    sp.file = file;
     r.workload.jobs.push_back(sp);
   }
   r.record.jobs.reserve(r.workload.jobs.size());
   std::size_t k = 0;
   for (const auto& j : rr.jobs) {
-    if (!j.finished || j.id < o.window_lo || j.id > o.window_hi) continue;
+    if (!measured(j)) continue;
     JobRecord jr;
     jr.spec = &r.workload.jobs[k++];
     jr.first_start = from_seconds(j.first_start);
@@ -243,6 +250,26 @@ void run_round_model(const RunPlan& plan, SimResult& r) {
   r.summary = summarize(r.record, r.unschedulable.size());  // non-Synergy traces may skip some
   r.summary.gpu_util = rr.end_time > 0 ? rr.busy_gpu_s / (r.cluster.total_gpus() * rr.end_time) : 0;
   r.summary.makespan_s = last_finish;
+}
+
+}  // namespace
+
+void run_round_model(const RunPlan& plan, SimResult& r) {
+  using namespace synergy;
+  const SimConfig& cfg = plan.options;
+  const RoundPolicy pol = round_policy(plan.policy, cfg.seed);
+  const Vec P = round_capacity(r.cluster);
+  const ProfileSet profiles = ProfileSet::load(cpu_ratio_of(r.cluster, cfg.cpu_ratio), cfg.profiles);
+  RoundOptions o = round_options(plan, pol);
+  ProfileRuleCount profile_rule;
+  const std::unique_ptr<JobSource> src = round_source(plan, r, profiles, o, profile_rule);
+  if (!src) return;  // a dry run
+  if (profile_rule.jobs > 0) {
+    r.record.extra.push_back({"profiles_by_name", static_cast<double>(profile_rule.jobs - profile_rule.hashed)});
+    r.record.extra.push_back({"profiles_by_hash", static_cast<double>(profile_rule.hashed)});
+  }
+  RoundResult rr = run_rounds(static_cast<int>(r.cluster.servers.size()), r.cluster.servers[0].gpus, P, profiles, *src, o);
+  record_rounds(rr, o, cfg.workload.empty() ? cfg.trace : "workload:" + cfg.workload, r);
 }
 
 }  // namespace rm

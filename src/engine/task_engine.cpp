@@ -372,11 +372,10 @@ void TaskEngine::dispatch(int g, Ns t) {
   changed_ = true;
 }
 
-void TaskEngine::step(Ns t) {
-  now_ = t;
+// P1: retire compute, then all-reduces (and, by default, single-server jobs whose workers all wait).
+void TaskEngine::retire(Ns t) {
   const double t_ms = ms_from(t);  // compat: whole ms, exact
   auto flow_done = [&](const Job& j) { return opt_.compat ? t_ms >= j.flow.end : t >= j.flow.end_ns; };
-  // P1: retire compute, then all-reduces.
   while (!ends_.empty() && ends_.front().first <= t) {
     const int g = ends_.front().second;
     std::pop_heap(ends_.begin(), ends_.end(), Later{});
@@ -406,7 +405,10 @@ void TaskEngine::step(Ns t) {
     for (int id : single_ready_) sync(jobs_[id], t);
     single_ready_.clear();
   }
-  // P2: release finished jobs' memory.
+}
+
+// P2: release finished jobs' memory.
+void TaskEngine::release_finished() {
   if (unreleased_finished_ > 0) {
     if (opt_.compat) {
       for (std::size_t i = 0; i < running_.size(); ++i) {  // i advances after a deletion too (item 5)
@@ -423,15 +425,21 @@ void TaskEngine::step(Ns t) {
                      running_.end());
     }
   }
-  // P3: arrivals join the end of the queue.
+}
+
+// P3: arrivals join the end of the queue.
+void TaskEngine::admit_arrivals(Ns t) {
   while (next_arrival_ < jobs_.size() && jobs_[next_arrival_].arrival <= t) {
     queue_.push_back(static_cast<int>(next_arrival_++));
     queue_sorted_ = false;
     ++events_;
     changed_ = true;
   }
-  // P4: placement in queue-key order. Attempts are pure given memory, workloads and the queue, so a
-  // pass is skipped when none of them moved since the last one.
+}
+
+// P4: placement in queue-key order. Attempts are pure given memory, workloads and the queue, so a
+// pass is skipped when none of them moved since the last one.
+void TaskEngine::place_queue(Ns t) {
   if (!queue_.empty() &&
       (!queue_sorted_ || placed_at_version_ != mem_version_ || placed_at_wl_ != wl_version_)) {
     // Versions as of before the pass: a placement in it moves them, so the next instant tries again
@@ -454,8 +462,12 @@ void TaskEngine::step(Ns t) {
       queue_.swap(left);
     }
   }
-  // P5: all-reduces of jobs whose workers all finished backward. Event-driven, a stable admission
-  // rule is re-asked only when a job became ready or the flow set changed since the last pass.
+}
+
+// P5: all-reduces of jobs whose workers all finished backward. Event-driven, a stable admission
+// rule is re-asked only when a job became ready or the flow set changed since the last pass.
+void TaskEngine::admit_flows(Ns t) {
+  const double t_ms = ms_from(t);  // compat: whole ms, exact
   const bool p5 = opt_.compat || new_ready_ || flows_changed_ || !policy_.admission->stable();
   new_ready_ = false;
   if (!ready_.empty() && p5) {
@@ -479,6 +491,15 @@ void TaskEngine::step(Ns t) {
     for (int id : cands_)
       if (policy_.admission->admit(jobs_[id].v, t_ms, *this)) start_flow(jobs_[id], t);
   }
+}
+
+void TaskEngine::step(Ns t) {
+  now_ = t;
+  retire(t);
+  release_finished();
+  admit_arrivals(t);
+  place_queue(t);
+  admit_flows(t);
   // P6-P7: re-rate the flows (every step in compat, at every change of the flow set otherwise).
   if (opt_.compat || flows_changed_)
     for (int id : comm_)

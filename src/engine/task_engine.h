@@ -107,6 +107,12 @@ class TaskEngine : public task::TaskView {
   };
 
   void step(Ns t);
+  // step's phases (task_engine.cpp), in order
+  void retire(Ns t);
+  void release_finished();
+  void admit_arrivals(Ns t);
+  void place_queue(Ns t);
+  void admit_flows(Ns t);
   void retire_gpu(int g);
   void sync(Job& j, Ns t);
   void release(Job& j);
@@ -169,6 +175,11 @@ class TaskEngine : public task::TaskView {
   void after_step(Ns t);
   void snapshot(const Comp& c, Ns t, Snap& s) const;
   bool try_jump(Comp& c, const Snap& now);
+  // try_jump's parts (task_fast_forward.cpp)
+  Ns outside_guard(const Comp& c, const std::vector<std::int64_t>& m, Ns ref_t, Ns t, Ns guard);
+  void set_earliest_change(Comp& c, const std::vector<std::int64_t>& m, Ns t, Ns period, Ns guard);
+  void apply_jump(Comp& c, const Snap& ref, Ns t, Ns period, std::int64_t k, const std::vector<std::int64_t>& m,
+                  std::int64_t events, std::int64_t per_period);
   std::int64_t key_periods(const Comp& c, const std::vector<std::int64_t>& m) const;
   Ns sync_bound(const Job& p, Ns t) const;
   std::size_t index_in(const Comp& c, int id) const;

@@ -542,6 +542,95 @@ bool TaskEngine::harmless(const Job& p, const Comp& c, const std::vector<std::in
   return true;
 }
 
+// The guard lowered to the syncs of detached jobs that touch group c and could change its decisions.
+TaskEngine::Ns TaskEngine::outside_guard(const Comp& c, const std::vector<std::int64_t>& m, Ns ref_t, Ns t, Ns guard) {
+  const int self = jobs_[c.jobs.front()].comp;
+  std::vector<int>& seen = scratch_;
+  seen.clear();
+  auto outside = [&](int id) {
+    if (std::find(seen.begin(), seen.end(), id) != seen.end()) return;
+    seen.push_back(id);
+    const Job& p = jobs_[id];
+    for (std::size_t x = 0; x < p.v.gpus.size(); ++x)
+      if (p.phase[x] != WAIT && gpu_comp_[p.v.gpus[x]] == self) return;
+    if (harmless(p, c, m, ref_t)) return;
+    guard = std::min(guard, sync_bound(p, t));
+  };
+  for (int g : c.gpus)
+    for (const auto& [id, w] : rt_[g].jobs)
+      if (jobs_[id].comp != self) outside(id);
+  if (!c.servers.empty())
+    for (int id : running_) {
+      const Job& p = jobs_[id];
+      if (p.comp == self || p.finished || p.v.servers.size() < 2) continue;
+      for (int s : p.v.servers)
+        if (std::binary_search(c.servers.begin(), c.servers.end(), s)) {
+          outside(id);
+          break;
+        }
+    }
+  return guard;
+}
+
+void TaskEngine::set_earliest_change(Comp& c, const std::vector<std::int64_t>& m, Ns t, Ns period, Ns guard) {
+  // No job of the group finishes before its guard, nor sooner after it than its remaining iterations alone.
+  if (guard >= kNever) {
+    c.earliest_change = kNever;
+  } else {
+    const std::int64_t guard_periods = (guard - t + period - 1) / period;
+    Ns change = kNever;
+    for (std::size_t i = 0; i < c.jobs.size(); ++i) {
+      const Job& j = jobs_[c.jobs[i]];
+      const Ns iter_ns = j.fw_ns + j.bw_ns;
+      change = std::min(change, rest_bound(j.time_ns - guard_periods * m[i] * iter_ns, iter_ns));
+    }
+    c.earliest_change = guard + change;
+  }
+
+}
+
+// Jumps group c k periods ahead (m[i] iterations of its job i per period): iterations, remaining service and
+// time, GPU workloads and busy times, flows and heap entries shifted, in exact sums.
+void TaskEngine::apply_jump(Comp& c, const Snap& ref, Ns t, Ns period, std::int64_t k, const std::vector<std::int64_t>& m,
+                            std::int64_t events, std::int64_t per_period) {
+  const Ns shift = k * period;
+  for (std::size_t i = 0; i < c.jobs.size(); ++i) {
+    Job& j = jobs_[c.jobs[i]];
+    if (j.in_comm) {
+      j.flow.last_ns += shift;
+      j.flow.end_ns += shift;
+      j.flow.end = ms_from(j.flow.end_ns);
+    }
+    if (m[i] == 0) continue;
+    const std::int64_t its = k * m[i], iter_ns = j.fw_ns + j.bw_ns;
+    j.iter += its;
+    add_exact(j.v.rem_service, j.service_ns, 0, -its * j.v.n * iter_ns);  // (default mode only)
+    add_exact(j.v.rem_time, j.time_ns, 0, -its * iter_ns);
+    for (int g : j.v.gpus) {
+      add_exact(rt_[g].active, rt_[g].active_ns, 0, its * iter_ns);
+      add_exact(gpus_[g].workload, rt_[g].wl_ns, 0, -its * (iter_ns + j.comm_ns));
+    }
+  }
+  for (int g : c.gpus) {
+    if (rt_[g].busy) rt_[g].end += shift;
+    if (rt_[g].busy_since >= ref.t) rt_[g].busy_since += shift;  // it idles in every period
+  }
+  // One heap entry per busy GPU, at its end: re-time them all, heapify in linear time.
+  for (auto& e : ends_) e.first = rt_[e.second].end;
+  std::make_heap(ends_.begin(), ends_.end(), Later{});
+  events_ += k * events;
+  ++wl_version_;
+  c.frozen_until = t + shift;
+  for (Snap& s : c.hist) {
+    s.t += shift;
+    for (std::size_t i = 0; i < m.size(); ++i) s.iter[i] += k * m[i];
+  }
+  ++ff_stats_.jumps;
+  ff_stats_.periods += k;
+  ff_stats_.iterations += k * per_period;
+  ff_stats_.skipped_ms += ms_from(shift);
+}
+
 bool TaskEngine::try_jump(Comp& c, const Snap& now) {
   const Snap& ref = c.hist.front();
   const Ns t = now.t, period = t - ref.t;
@@ -587,46 +676,10 @@ bool TaskEngine::try_jump(Comp& c, const Snap& now) {
   // syncs, and a split one would start its all-reduce on the group's NICs; one with a worker still to
   // run here cannot sync while the cycle holds (key_periods).
   Ns guard = std::min(foreign, after(k_free));
-  std::vector<int>& seen = scratch_;
-  seen.clear();
-  auto outside = [&](int id) {
-    if (std::find(seen.begin(), seen.end(), id) != seen.end()) return;
-    seen.push_back(id);
-    const Job& p = jobs_[id];
-    for (std::size_t x = 0; x < p.v.gpus.size(); ++x)
-      if (p.phase[x] != WAIT && gpu_comp_[p.v.gpus[x]] == self) return;
-    if (harmless(p, c, m, ref.t)) return;
-    guard = std::min(guard, sync_bound(p, t));
-  };
-  for (int g : c.gpus)
-    for (const auto& [id, w] : rt_[g].jobs)
-      if (jobs_[id].comp != self) outside(id);
-  if (!c.servers.empty())
-    for (int id : running_) {
-      const Job& p = jobs_[id];
-      if (p.comp == self || p.finished || p.v.servers.size() < 2) continue;
-      for (int s : p.v.servers)
-        if (std::binary_search(c.servers.begin(), c.servers.end(), s)) {
-          outside(id);
-          break;
-        }
-    }
+  guard = outside_guard(c, m, ref.t, t, guard);
   c.guard = guard;
   c.self_guard = guard == after(k_free);
-  // No job of the group finishes before its guard, nor sooner after it than its remaining iterations alone.
-  if (guard >= kNever) {
-    c.earliest_change = kNever;
-  } else {
-    const std::int64_t guard_periods = (guard - t + period - 1) / period;
-    Ns change = kNever;
-    for (std::size_t i = 0; i < c.jobs.size(); ++i) {
-      const Job& j = jobs_[c.jobs[i]];
-      const Ns iter_ns = j.fw_ns + j.bw_ns;
-      change = std::min(change, rest_bound(j.time_ns - guard_periods * m[i] * iter_ns, iter_ns));
-    }
-    c.earliest_change = guard + change;
-  }
-
+  set_earliest_change(c, m, t, period, guard);
   if (guard - t < period) return false;  // not a whole period: spare the horizon
   // An arrival or a finish at the horizon's instant comes before the group's dispatches there (P3 before
   // P8), so the jump stops short of it: the group's decisions at its new time must be those recorded.
@@ -636,42 +689,7 @@ bool TaskEngine::try_jump(Comp& c, const Snap& now) {
   if (hz < kNever) k = std::min(k, (hz - t - 1) / period);
   if (k < 1) return false;
 
-  const Ns shift = k * period;
-  for (std::size_t i = 0; i < c.jobs.size(); ++i) {
-    Job& j = jobs_[c.jobs[i]];
-    if (j.in_comm) {
-      j.flow.last_ns += shift;
-      j.flow.end_ns += shift;
-      j.flow.end = ms_from(j.flow.end_ns);
-    }
-    if (m[i] == 0) continue;
-    const std::int64_t its = k * m[i], iter_ns = j.fw_ns + j.bw_ns;
-    j.iter += its;
-    add_exact(j.v.rem_service, j.service_ns, 0, -its * j.v.n * iter_ns);  // (default mode only)
-    add_exact(j.v.rem_time, j.time_ns, 0, -its * iter_ns);
-    for (int g : j.v.gpus) {
-      add_exact(rt_[g].active, rt_[g].active_ns, 0, its * iter_ns);
-      add_exact(gpus_[g].workload, rt_[g].wl_ns, 0, -its * (iter_ns + j.comm_ns));
-    }
-  }
-  for (int g : c.gpus) {
-    if (rt_[g].busy) rt_[g].end += shift;
-    if (rt_[g].busy_since >= ref.t) rt_[g].busy_since += shift;  // it idles in every period
-  }
-  // One heap entry per busy GPU, at its end: re-time them all, heapify in linear time.
-  for (auto& e : ends_) e.first = rt_[e.second].end;
-  std::make_heap(ends_.begin(), ends_.end(), Later{});
-  events_ += k * events;
-  ++wl_version_;
-  c.frozen_until = t + shift;
-  for (Snap& s : c.hist) {
-    s.t += shift;
-    for (std::size_t i = 0; i < m.size(); ++i) s.iter[i] += k * m[i];
-  }
-  ++ff_stats_.jumps;
-  ff_stats_.periods += k;
-  ff_stats_.iterations += k * per_period;
-  ff_stats_.skipped_ms += ms_from(shift);
+  apply_jump(c, ref, t, period, k, m, events, per_period);
   return true;
 }
 

@@ -88,6 +88,51 @@ std::string quoted(const std::string& s) {  // for sbatch --wrap (sh)
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return q + "'";
 }
+// The payload re-reads its slowdown as it works: written atomically.
+void write_slowdown(const fs::path& dir, double slowdown) {
+  fs::create_directories(dir);
+  std::ofstream f(dir / "slowdown.tmp", std::ios::trunc);
+  f.precision(17);
+  f << slowdown << "\n";
+  f.close();
+  fs::rename(dir / "slowdown.tmp", dir / "slowdown");
+}
+
+// One trace job as replay submits it: its name, model and hints, GPUs, submit time and work (both scaled).
+struct Sub {
+  std::string name, model, hints;  // hints: the trace's user and recurrence key, for a-srpt's predictor
+  int gpus;
+  double at_s, work_s;
+};
+
+// The scaled trace and the cluster as ringmaster saw it (trace_scaled.csv, cluster.yaml), for `simulate` to compare.
+std::vector<Sub> write_scaled_inputs(const Workload& w, const ClusterSpec& cluster, double time_scale, const fs::path& out) {
+  std::vector<Sub> subs;
+  std::ofstream t(out / "trace_scaled.csv");
+  t << "job_id,submit_s,num_gpus,model,duration_s,user,recurrence_key\n";
+  t.precision(12);
+  for (const auto& j : w.jobs) {
+    const double work = j.iterations * ideal_iteration_time_s(j, cluster) / time_scale;
+    // The user and recurrence key travel in the hints and the scaled trace alike (left out where a ',' or ';'
+    // would break either).
+    const auto plain = [](const std::string& v) { return v.find_first_of(",;\"") == std::string::npos ? v : std::string(); };
+    const std::string user = plain(j.user), key = plain(j.recurrence_key);
+    std::string hints;
+    if (!user.empty()) hints += ";user=" + user;
+    if (!key.empty()) hints += ";key=" + key;
+    subs.push_back({j.name, j.model, hints, j.num_gpus, to_seconds(j.submit) / time_scale, work});
+    t << j.name << "," << subs.back().at_s << "," << j.num_gpus << "," << j.model << "," << work << "," << user << ","
+      << key << "\n";
+  }
+  std::ofstream c(out / "cluster.yaml");
+  c << "# the Slurm partition as ringmaster saw it (replay), for `simulate --cluster`\nname: slurm-replay\n"
+    << "network: {contention_a: " << cluster.network.contention_a << "}\nservers:\n";
+  for (const auto& s : cluster.servers)
+    c << "  - {count: 1, gpus: " << s.gpus << ", gpu_mem_gb: " << s.gpu_mem_gb << ", cpus: " << s.cpus
+      << ", dram_gb: " << s.dram_gb << ", nic_gbps: " << s.nic_gbps << "}\n";
+  return subs;
+}
+
 }  // namespace
 
 int run_replay(const ReplayArgs& a) {
@@ -96,15 +141,7 @@ int run_replay(const ReplayArgs& a) {
   ServeOptions o = a.serve.backend;
   o.log = stderr_log("replay");
   const fs::path out = fs::absolute(a.serve.out);
-  o.on_rate = [out](const JobSpec& j, double slowdown) {  // the payload re-reads it as it works
-    const fs::path dir = out / "work" / j.name;
-    fs::create_directories(dir);
-    std::ofstream f(dir / "slowdown.tmp", std::ios::trunc);
-    f.precision(17);
-    f << slowdown << "\n";
-    f.close();
-    fs::rename(dir / "slowdown.tmp", dir / "slowdown");
-  };
+  o.on_rate = [out](const JobSpec& j, double slowdown) { write_slowdown(out / "work" / j.name, slowdown); };
   const auto backend = make_backend(a.serve.backend_kind, o);
   const Backend& b = *backend;
   LiveScheduler sched(*backend, o.policy, o.seed, o.log);
@@ -114,41 +151,12 @@ int run_replay(const ReplayArgs& a) {
   if (!unsched.empty()) throw InputError(unsched.front().reason);
   fs::create_directories(out / "work");
   const std::string bin = a.binary.empty() ? fs::read_symlink("/proc/self/exe").string() : a.binary;
-  struct Sub {
-    std::string name, model, hints;  // hints: the trace's user and recurrence key, for a-srpt's predictor
-    int gpus;
-    double at_s, work_s;
-  };
-  std::vector<Sub> subs;
-  {
-    std::ofstream t(out / "trace_scaled.csv");
-    t << "job_id,submit_s,num_gpus,model,duration_s,user,recurrence_key\n";
-    t.precision(12);
-    for (const auto& j : w.jobs) {
-      const double work = j.iterations * ideal_iteration_time_s(j, b.cluster()) / a.time_scale;
-      // The user and recurrence key travel in the hints and the scaled trace alike (left out where a ',' or ';'
-      // would break either).
-      const auto plain = [](const std::string& v) { return v.find_first_of(",;\"") == std::string::npos ? v : std::string(); };
-      const std::string user = plain(j.user), key = plain(j.recurrence_key);
-      std::string hints;
-      if (!user.empty()) hints += ";user=" + user;
-      if (!key.empty()) hints += ";key=" + key;
-      subs.push_back({j.name, j.model, hints, j.num_gpus, to_seconds(j.submit) / a.time_scale, work});
-      t << j.name << "," << subs.back().at_s << "," << j.num_gpus << "," << j.model << "," << work << "," << user << ","
-        << key << "\n";
-    }
-    std::ofstream c(out / "cluster.yaml");
-    c << "# the Slurm partition as ringmaster saw it (replay), for `simulate --cluster`\nname: slurm-replay\n"
-      << "network: {contention_a: " << b.cluster().network.contention_a << "}\nservers:\n";
-    for (const auto& s : b.cluster().servers)
-      c << "  - {count: 1, gpus: " << s.gpus << ", gpu_mem_gb: " << s.gpu_mem_gb << ", cpus: " << s.cpus
-        << ", dram_gb: " << s.dram_gb << ", nic_gbps: " << s.nic_gbps << "}\n";
-  }
+  const std::vector<Sub> subs = write_scaled_inputs(w, b.cluster(), a.time_scale, out);
   o.log(fmt::format("replaying {} jobs at time scale {} (last submission at {:.1f} s)", subs.size(), a.time_scale,
                     subs.empty() ? 0.0 : subs.back().at_s));
   const double start = wall_now();
   std::size_t next = 0;
-  std::map<std::int64_t, std::pair<std::string, double>> submitted;  // Slurm id -> trace id, when submitted
+  std::map<std::int64_t, std::pair<std::string, double>> submitted;  // the manager's id -> trace id, when submitted
   while (true) {
     const double now = wall_now();
     for (; next < subs.size() && subs[next].at_s <= now - start; ++next) {
@@ -172,7 +180,7 @@ int run_replay(const ReplayArgs& a) {
     try {
       left = sched.step(now);
     } catch (const BackendError& e) {
-      o.log(std::string("Slurm unreachable, retrying: ") + e.what());
+      o.log(b.manager() + " unreachable, retrying: " + e.what());
     }
     if (next == subs.size() && left == 0 && b.jobs().size() == subs.size()) break;
     if (now - start > a.timeout_s) {

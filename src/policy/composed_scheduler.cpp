@@ -176,9 +176,10 @@ void ComposedScheduler::preempt_and_start(const SchedContext& ctx, Decisions& d,
 // The preemptive pass of schedule_preemptive, decided from the indexes: the same decisions, at the cost of
 // the running jobs after the boundary (step 1 below; the others are chosen whatever happens) and of the
 // waiting jobs the walk reaches.
-void ComposedScheduler::schedule_preemptive_indexed(const SchedContext& ctx, Decisions& d) {
+// The indexes brought to `now`: finished jobs out, preempted ones back, arrivals in, 2D-LAS threshold crossings.
+void ComposedScheduler::refresh_indexes(const SchedContext& ctx) {
   const Time now = ctx.now;
-  auto change_of = [&](const JobState& j) { return order_->has_next_change() ? order_->next_change(j, now) : kNever; };
+  const auto change_of = [&](const JobState& j) { return order_->has_next_change() ? order_->next_change(j, now) : kNever; };
   for (const JobState* j : ctx.finished)
     if (running_.contains(*j)) running_.erase(*j);
   for (const JobState* j : requeue_) waiting_.insert(*j, order_->key(*j, now));
@@ -188,6 +189,78 @@ void ComposedScheduler::schedule_preemptive_indexed(const SchedContext& ctx, Dec
   running_.take_due(now, due_);  // 2D-LAS: jobs that crossed a threshold
   for (const JobState* j : due_) running_.rekey(*j, order_->key(*j, now), change_of(*j));
 
+}
+
+// Step 1 of the indexed pass when the free GPUs do not cover every waiting job: who should run, by GPU count
+// in pass order, keying only the running jobs after the boundary.
+void ComposedScheduler::choose_indexed(const SchedContext& ctx, std::vector<const JobState*>& victims,
+                                       std::vector<const JobState*>& starters) {
+  const Time now = ctx.now;
+  auto change_of = [&](const JobState& j) { return order_->has_next_change() ? order_->next_change(j, now) : kNever; };
+  // 1. Who should run, by GPU count in pass order. A running job before the first waiting job is chosen, and
+  // so is every job before a boundary b when the running jobs after b hold at least the GPUs the waiting
+  // jobs before b ask for beyond the free ones (each finds its GPUs left). So only the tail after b needs
+  // its order: it is found from the top of the snapshot order, each job keyed now (a snapshot is its key
+  // for Steps, an upper bound of it for Falls), until the next snapshot b satisfies that.
+  const PassKey first = waiting_.first();
+  const long free_now = ctx.cluster.free_gpus();
+  std::priority_queue<PassKey, std::vector<PassKey>, std::less<>> above;  // keyed, not yet in the tail
+  std::vector<PassKey> tail, refresh;
+  long tail_gpus = 0;
+  PassKey boundary = first;
+  running_.from_top(first, [&](const PassKey& snap) {
+    const PassKey k = pass_key(*snap.job, order_->key(*snap.job, now));
+    if (k.key != snap.key) refresh.push_back(k);
+    above.push(k);
+    // Everyone not yet keyed comes before `snap`; so does the tail's complement.
+    while (!above.empty() && !(above.top() < snap)) {
+      tail.push_back(above.top());
+      tail_gpus += above.top().job->spec->num_gpus;
+      above.pop();
+    }
+    if (tail_gpus >= waiting_.gpus_below(snap) - free_now) {
+      boundary = snap;
+      return false;
+    }
+    return true;
+  });
+  if (boundary.id == first.id)  // the walk reached the first waiting job: the tail is whoever comes after it
+    for (; !above.empty() && first < above.top(); above.pop()) {
+      tail.push_back(above.top());
+      tail_gpus += above.top().job->spec->num_gpus;
+    }
+  for (const PassKey& k : refresh) running_.rekey(*k.job, k.key, change_of(*k.job));
+  std::sort(tail.begin(), tail.end());
+  const int used = ctx.cluster.total_gpus() - ctx.cluster.free_gpus();
+  long budget = ctx.cluster.total_gpus() - (used - tail_gpus);
+  WaitingIndex::Walk walk(waiting_);
+  const PassKey* w = walk.next();
+  for (; w && *w < boundary; w = walk.next()) {  // chosen, whatever comes after
+    starters.push_back(w->job);
+    budget -= w->job->spec->num_gpus;
+  }
+  auto next_waiting = [&] { return walk.next(opt_.backfill ? static_cast<int>(budget) : INT_MAX); };
+  std::size_t ci = 0;
+  while (ci < tail.size() || w) {
+    const bool running_next = ci < tail.size() && (!w || tail[ci] < *w);
+    const JobState* j = running_next ? tail[ci++].job : w->job;
+    const int n = j->spec->num_gpus;
+    if (n <= budget) {
+      budget -= n;
+      if (!running_next) starters.push_back(j);
+    } else {
+      if (running_next) victims.push_back(j);
+      if (!opt_.backfill) break;
+    }
+    if (!running_next) w = next_waiting();
+  }
+  for (; ci < tail.size(); ++ci) victims.push_back(tail[ci].job);
+}
+
+void ComposedScheduler::schedule_preemptive_indexed(const SchedContext& ctx, Decisions& d) {
+  const Time now = ctx.now;
+  auto change_of = [&](const JobState& j) { return order_->has_next_change() ? order_->next_change(j, now) : kNever; };
+  refresh_indexes(ctx);
   std::vector<const JobState*> victims, starters;
   if (!waiting_.empty() && waiting_.gpus() <= ctx.cluster.free_gpus()) {
     // The free GPUs are enough for every waiting job, so each is chosen, and so is every running job (the
@@ -195,64 +268,7 @@ void ComposedScheduler::schedule_preemptive_indexed(const SchedContext& ctx, Dec
     WaitingIndex::Walk walk(waiting_);
     while (const PassKey* w = walk.next()) starters.push_back(w->job);
   } else if (!waiting_.empty()) {
-    // 1. Who should run, by GPU count in pass order. A running job before the first waiting job is chosen, and
-    // so is every job before a boundary b when the running jobs after b hold at least the GPUs the waiting
-    // jobs before b ask for beyond the free ones (each finds its GPUs left). So only the tail after b needs
-    // its order: it is found from the top of the snapshot order, each job keyed now (a snapshot is its key
-    // for Steps, an upper bound of it for Falls), until the next snapshot b satisfies that.
-    const PassKey first = waiting_.first();
-    const long free_now = ctx.cluster.free_gpus();
-    std::priority_queue<PassKey, std::vector<PassKey>, std::less<>> above;  // keyed, not yet in the tail
-    std::vector<PassKey> tail, refresh;
-    long tail_gpus = 0;
-    PassKey boundary = first;
-    running_.from_top(first, [&](const PassKey& snap) {
-      const PassKey k = pass_key(*snap.job, order_->key(*snap.job, now));
-      if (k.key != snap.key) refresh.push_back(k);
-      above.push(k);
-      // Everyone not yet keyed comes before `snap`; so does the tail's complement.
-      while (!above.empty() && !(above.top() < snap)) {
-        tail.push_back(above.top());
-        tail_gpus += above.top().job->spec->num_gpus;
-        above.pop();
-      }
-      if (tail_gpus >= waiting_.gpus_below(snap) - free_now) {
-        boundary = snap;
-        return false;
-      }
-      return true;
-    });
-    if (boundary.id == first.id)  // the walk reached the first waiting job: the tail is whoever comes after it
-      for (; !above.empty() && first < above.top(); above.pop()) {
-        tail.push_back(above.top());
-        tail_gpus += above.top().job->spec->num_gpus;
-      }
-    for (const PassKey& k : refresh) running_.rekey(*k.job, k.key, change_of(*k.job));
-    std::sort(tail.begin(), tail.end());
-    const int used = ctx.cluster.total_gpus() - ctx.cluster.free_gpus();
-    long budget = ctx.cluster.total_gpus() - (used - tail_gpus);
-    WaitingIndex::Walk walk(waiting_);
-    const PassKey* w = walk.next();
-    for (; w && *w < boundary; w = walk.next()) {  // chosen, whatever comes after
-      starters.push_back(w->job);
-      budget -= w->job->spec->num_gpus;
-    }
-    auto next_waiting = [&] { return walk.next(opt_.backfill ? static_cast<int>(budget) : INT_MAX); };
-    std::size_t ci = 0;
-    while (ci < tail.size() || w) {
-      const bool running_next = ci < tail.size() && (!w || tail[ci] < *w);
-      const JobState* j = running_next ? tail[ci++].job : w->job;
-      const int n = j->spec->num_gpus;
-      if (n <= budget) {
-        budget -= n;
-        if (!running_next) starters.push_back(j);
-      } else {
-        if (running_next) victims.push_back(j);
-        if (!opt_.backfill) break;
-      }
-      if (!running_next) w = next_waiting();
-    }
-    for (; ci < tail.size(); ++ci) victims.push_back(tail[ci].job);
+    choose_indexed(ctx, victims, starters);
   }
   if (!starters.empty() || !victims.empty()) {
     // 2, 3. Place the chosen waiting jobs where the victims' GPUs allow.

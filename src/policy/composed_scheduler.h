@@ -30,6 +30,9 @@ class ComposedScheduler final : public Scheduler {
   void schedule_nonpreemptive(const SchedContext& ctx, Decisions& d, Source&& next);
   void schedule_preemptive(const SchedContext& ctx, Decisions& d);
   void schedule_preemptive_indexed(const SchedContext& ctx, Decisions& d);
+  void refresh_indexes(const SchedContext& ctx);
+  void choose_indexed(const SchedContext& ctx, std::vector<const JobState*>& victims,
+                      std::vector<const JobState*>& starters);
   void preempt_and_start(const SchedContext& ctx, Decisions& d, const std::vector<const JobState*>& victims,
                          const std::vector<const JobState*>& starters);
   void sync_waiting(const SchedContext& ctx);
