@@ -90,6 +90,37 @@ std::string replacement_model(const std::string& name, const ModelCatalogue& cat
   return names[mix_seed(seed, h) % names.size()];
 }
 
+// The catalogue row of job j (row `row` of its trace): a missing model by the seeded default mix, then
+// --model-alias, then --unknown-model; null when the trace gives every figure itself. InputError naming the row.
+std::optional<ModelProfile> resolve_model(JobSpec& j, const RawTimes& raw, const std::string& qualifier, std::size_t row,
+                                  const ModelCatalogue& cat, const ResolveOptions& opt) {
+  if (j.model.empty()) j.model = kDefaultMix[mix_seed(opt.seed, static_cast<std::uint64_t>(row)) % 4];
+  if (const auto a = opt.model_alias.find(ModelCatalogue::normalise(j.model)); a != opt.model_alias.end()) {
+    j.model = a->second;
+    if (opt.mapping) ++opt.mapping->aliased;
+  }
+  auto prof = cat.find(j.model, j.batch_size, qualifier);
+  const bool explicit_all = raw.compute_s > 0 && raw.grad_mb >= 0 && raw.gpu_mem_mb >= 0;
+  if (!prof && !explicit_all && opt.unknown_model != "error") {
+    const std::string to = replacement_model(j.model, cat, opt.unknown_model, opt.seed);
+    if (opt.mapping) {
+      ++opt.mapping->unknown;
+      opt.mapping->replaced[j.model] = to;
+    }
+    j.model = to;
+    prof = cat.find(j.model, j.batch_size);
+  }
+  if (!prof && !explicit_all) {
+    std::vector<std::string> names;
+    for (const auto& r : cat.rows()) names.push_back(r.name);
+    throw InputError(j.file, j.line, "model",
+                     "unknown model '" + j.model + "'" + did_you_mean(j.model, names) +
+                         " (see `ringmaster list-models`; --model-alias " + j.model +
+                         "=KNOWN or --unknown-model nearest|by-hash map it to one)");
+  }
+  return prof;
+}
+
 }  // namespace
 
 void resolve_workload(Workload& w, const ModelCatalogue& cat, const ClusterSpec& cluster,
@@ -112,30 +143,7 @@ void resolve_workload(Workload& w, const ModelCatalogue& cat, const ClusterSpec&
   for (std::size_t i = 0; i < w.jobs.size(); ++i) per_row(w, [&] {
     JobSpec& j = w.jobs[i];
     const RawTimes& raw = w.raw[i];
-    if (j.model.empty()) j.model = kDefaultMix[mix_seed(opt.seed, static_cast<std::uint64_t>(i)) % 4];
-    if (const auto a = opt.model_alias.find(ModelCatalogue::normalise(j.model)); a != opt.model_alias.end()) {
-      j.model = a->second;
-      if (opt.mapping) ++opt.mapping->aliased;
-    }
-    auto prof = cat.find(j.model, j.batch_size, w.model_qualifier[i]);
-    const bool explicit_all = raw.compute_s > 0 && raw.grad_mb >= 0 && raw.gpu_mem_mb >= 0;
-    if (!prof && !explicit_all && opt.unknown_model != "error") {
-      const std::string to = replacement_model(j.model, cat, opt.unknown_model, opt.seed);
-      if (opt.mapping) {
-        ++opt.mapping->unknown;
-        opt.mapping->replaced[j.model] = to;
-      }
-      j.model = to;
-      prof = cat.find(j.model, j.batch_size);
-    }
-    if (!prof && !explicit_all) {
-      std::vector<std::string> names;
-      for (const auto& r : cat.rows()) names.push_back(r.name);
-      throw InputError(j.file, j.line, "model",
-                       "unknown model '" + j.model + "'" + did_you_mean(j.model, names) +
-                           " (see `ringmaster list-models`; --model-alias " + j.model +
-                           "=KNOWN or --unknown-model nearest|by-hash map it to one)");
-    }
+    const auto prof = resolve_model(j, raw, w.model_qualifier[i], i, cat, opt);
     if (prof) j.model = prof->name;
     j.compute_s = raw.compute_s > 0 ? raw.compute_s : prof->compute_ms / 1000.0;
     if (raw.compute_s > 0 && raw.forward_s > 0) j.forward_s = raw.forward_s;
