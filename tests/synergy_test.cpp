@@ -107,7 +107,7 @@ RoundResult tiny_run(bool compat, std::vector<JobInit> jobs, const std::string& 
   o.compat = compat;
   o.is_static = true;
   o.order = policy;
-  o.mech = mech;
+  o.mech = mechanism_of(mech);
   return run_rounds(1, 1, {1, 3, 62.5, 62.5, 5}, prof, *src, o);
 }
 

@@ -26,7 +26,7 @@ RoundPolicy round_policy(const PolicySpec& spec, std::uint64_t seed) {
   make_placement(*spec.part(Point::Placement), seed);  // its parameters are checked like anywhere else
   if (const PartSpec* a = spec.part(Point::Allocation)) {
     make_allocation(*a, seed);
-    p.mech = a->name;
+    p.mech = synergy::mechanism_of(a->name);
   }
   p.consolidated = spec.part(Point::Placement)->name == "consolidated";
   return p;

@@ -8,6 +8,7 @@
 #include "cluster/cluster.h"
 #include "policy/plugin.h"
 #include "policy/policy_spec.h"
+#include "synergy/round_sim.h"
 
 namespace rm {
 
@@ -27,7 +28,7 @@ std::string synergy_workload_csv(const SimConfig& cfg, int jobs);
 // first-fit or consolidated, no preempt/backfill flags (exec_refusal). Throws InputError.
 struct RoundPolicy {
   std::shared_ptr<QueueOrder> order;
-  std::string mech = "fair";
+  synergy::Mechanism mech = synergy::Mechanism::Fair;
   bool consolidated = false;
 };
 RoundPolicy round_policy(const PolicySpec& spec, std::uint64_t seed);

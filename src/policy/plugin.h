@@ -147,6 +147,11 @@ class QueueOrder {
   virtual bool default_preemptive() const { return false; }
   // Called once by the backend before the first key, with the cluster's totals.
   virtual void bind(const ClusterTotals&) {}
+  // The round model (Synergy, spec S.10 items 16-17) asks two properties instead of names: a fair-share order
+  // (las) loops each pass over the prefix of jobs that fit, by deficit under TUNE; an arrival order (fifo)
+  // does not take the starvation priority.
+  virtual bool fair_share() const { return false; }
+  virtual bool arrival_order() const { return false; }
 };
 
 // Placement: choose GPUs for a job from the free map, or nothing if it cannot be placed now. A job asking for

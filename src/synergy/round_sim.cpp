@@ -12,9 +12,12 @@
 
 namespace rm::synergy {
 
-void check_mechanism(const std::string& mech) {
-  if (mech != "fair" && mech != "greedy" && mech != "tune" && mech != "opt")
-    throw InputError("--policy", 0, mech, "unknown Synergy mechanism '" + mech + "' (available: fair, greedy, tune, opt)");
+Mechanism mechanism_of(const std::string& mech) {
+  if (mech == "fair") return Mechanism::Fair;
+  if (mech == "greedy") return Mechanism::Greedy;
+  if (mech == "tune") return Mechanism::Tune;
+  if (mech == "opt") return Mechanism::Opt;
+  throw InputError("--policy", 0, mech, "unknown Synergy mechanism '" + mech + "' (available: fair, greedy, tune, opt)");
 }
 
 void init_job(Job& j, const Profile& p, int g, const Vec& P) {
@@ -66,10 +69,9 @@ class Sim {
       : P_(P), profiles_(profiles), src_(src), o_(o), cl_(servers, gps, P), order_(o.order_plugin ? o.order_plugin : std::shared_ptr<QueueOrder>(make_order(o.order, 0))) {
     const Vec& tot = cl_.totals();
     order_->bind({tot[kGpu], tot[kCpu], tot[kMem]});
-    las_ = order_->name() == "las";
-    fair_ = o.mech == "fair";
-    starvation_flag_ = order_->name() != "fifo";
-    check_mechanism(o.mech);
+    las_ = order_->fair_share();
+    fair_ = o.mech == Mechanism::Fair;
+    starvation_flag_ = !order_->arrival_order();
     if (!(o.round_s > 0)) throw InputError("--round", 0, "", "must be > 0");
     ctx_ = std::make_unique<PassCtx>(PassCtx{cl_, o.consolidated, o.matrix_speed, true, o.compat, {}, {}});
     ctx_->credit = [this](Job& j, bool prop) { credit(j, prop); };
@@ -268,8 +270,8 @@ class Sim {
   int deficit(const Job& j) const { return j.g - static_cast<int>(j.gpus.size()); }
 
   bool allocate(Job& j) {
-    if (o_.mech == "fair") return allocate_proportional(*ctx_, j);
-    if (o_.mech == "greedy") return allocate_greedy(*ctx_, j);
+    if (o_.mech == Mechanism::Fair) return allocate_proportional(*ctx_, j);
+    if (o_.mech == Mechanism::Greedy) return allocate_greedy(*ctx_, j);
     return allocate_tune(*ctx_, j);
   }
 
@@ -289,7 +291,7 @@ class Sim {
 
   // One scheduling pass over `loop`; its wall time is a decision latency (summary.json "timing").
   void run_pass(std::vector<Job*>& loop, std::chrono::steady_clock::time_point t0) {
-    if (o_.mech == "opt") {
+    if (o_.mech == Mechanism::Opt) {
       for (Job* j : allocate_opt(*ctx_, loop)) start_lease(*j);
     } else {
       for (Job* j : loop)
@@ -308,14 +310,14 @@ class Sim {
     cl_.new_round();
     for (Job* j : runnable_) j->sigma = j->sigma0;
     std::vector<Job*> jobs_this_round;  // the loop set of LAS and OPT (others loop over the whole list)
-    if (las_ || o_.mech == "opt") jobs_this_round = prefix_set();
+    if (las_ || o_.mech == Mechanism::Opt) jobs_this_round = prefix_set();
     for (Job* j : runnable_)
       if (now_ - (j->last_exec >= 0 ? j->last_exec : j->arrival) > o_.starvation_s) j->prio = true;
-    if (las_ && o_.mech == "tune")
+    if (las_ && o_.mech == Mechanism::Tune)
       std::stable_sort(jobs_this_round.begin(), jobs_this_round.end(),
                        [this](const Job* a, const Job* b) { return -deficit(*a) < -deficit(*b); });
     ctx_->allow_peers = true;
-    if (las_ || o_.mech == "opt") {
+    if (las_ || o_.mech == Mechanism::Opt) {
       run_pass(jobs_this_round, t0);
     } else {
       loop_ = runnable_;  // allocation never changes the runnable list, but keep the pass on a snapshot
@@ -347,7 +349,7 @@ class Sim {
         j->sigma = j->sigma0;
         loop.push_back(j);
       }
-    if (o_.mech == "opt") {
+    if (o_.mech == Mechanism::Opt) {
       std::vector<Job*> fit;
       int left = cl_.free_gpus();
       for (Job* j : loop)

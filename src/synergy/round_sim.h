@@ -42,10 +42,15 @@ class JobSource {
   virtual std::optional<JobInit> next() = 0;
 };
 
+// The CPU/DRAM allocation mechanisms of the round model (the registry's allocations of that name).
+enum class Mechanism { Fair, Greedy, Tune, Opt };
+// "fair", "greedy", "tune", "opt" -> the mechanism; InputError naming --policy otherwise.
+Mechanism mechanism_of(const std::string& name);
+
 struct RoundOptions {
   std::string order = "fifo";  // any queue order of the registry (policy/order), "name[:key=value;...]"
   std::shared_ptr<QueueOrder> order_plugin;  // if set, used instead of `order`
-  std::string mech = "tune";   // fair | greedy | tune | opt
+  Mechanism mech = Mechanism::Tune;
   bool consolidated = false;   // placement: first-fit by GPU id (default) or consolidated
   bool matrix_speed = false;   // speed from the throughput matrix instead of the binary sigma
   bool compat = false;
@@ -82,9 +87,6 @@ void check_job(const JobInit& ji, int servers, int gpus_per_server, const Profil
 
 RoundResult run_rounds(int servers, int gpus_per_server, const Vec& per_server, const ProfileSet& profiles,
                        JobSource& source, const RoundOptions& opt);
-
-// Throws InputError unless `mech` is fair, greedy, tune or opt.
-void check_mechanism(const std::string& mech);
 
 // The best-case demand and speedup of a job with g GPUs on servers of size P (S.2.3).
 void init_job(Job& j, const Profile& p, int g, const Vec& P);

@@ -9,6 +9,7 @@ class Las final : public QueueOrder {
   std::string name() const override { return "las"; }
   double key(const JobState& j, Time now) const override { return j.attained_gpu_s(now); }
   bool default_preemptive() const override { return true; }
+  bool fair_share() const override { return true; }
 };
 }  // namespace
 std::unique_ptr<QueueOrder> make_las(PluginParams&) { return std::make_unique<Las>(); }
