@@ -116,18 +116,7 @@ void SlurmBackend::adopt(const SlurmJob& j) {
     s.tp = s.pp = 1;
     r = resolve_spec(s);
   }
-  r.id = static_cast<JobId>(specs_.size());
-  specs_.push_back(r);
-  JobState& st = states_.emplace_back();
-  st.spec = &specs_.back();
-  st.status = JobStatus::Queued;
-  st.remaining = r.iterations;
-  st.ideal_iter_time = ideal_iteration_time_s(r, spec_);
-  st.arrival_s = to_seconds(r.submit);
-  const ClusterTotals tot = totals_of(spec_);
-  st.cpu_demand = tot.gpus > 0 ? r.num_gpus * tot.cpus / tot.gpus : 0;
-  st.mem_demand = tot.gpus > 0 ? r.num_gpus * tot.mem_gb / tot.gpus : 0;
-  LiveJob& l = live_.emplace_back();
+  LiveJob l;
   l.slurm_id = j.id;
   l.submit_s = j.submit_s >= 0 ? j.submit_s : origin_s_;
   l.slurm_state = j.state;
@@ -136,7 +125,10 @@ void SlurmBackend::adopt(const SlurmJob& j) {
   l.per_node = j.gpus_per_job == 0;
   l.cpus = std::max(1, j.cpus);
   l.mem_mb = j.mem_mb();
-  by_slurm_[j.id] = r.id;
+  JobState& st = add_job(r, std::move(l));
+  const ClusterTotals tot = totals_of(spec_);
+  st.cpu_demand = tot.gpus > 0 ? r.num_gpus * tot.cpus / tot.gpus : 0;
+  st.mem_demand = tot.gpus > 0 ? r.num_gpus * tot.mem_gb / tot.gpus : 0;
   log("job " + std::to_string(j.id) + ": adopted (" + std::to_string(r.num_gpus) + " GPUs, model " + r.model + ", " +
       std::to_string(r.iterations) + " iterations, ideal " + std::to_string(st.ideal_iter_time * r.iterations) + " s)");
 }

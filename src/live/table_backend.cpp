@@ -115,6 +115,20 @@ std::vector<JobId> TableBackend::refresh_views(double now_s, int& queued, int& r
   return order;
 }
 
+JobState& TableBackend::add_job(JobSpec r, LiveJob l) {
+  r.id = static_cast<JobId>(specs_.size());
+  specs_.push_back(std::move(r));
+  JobState& st = states_.emplace_back();
+  st.spec = &specs_.back();
+  st.status = JobStatus::Queued;
+  st.remaining = st.spec->iterations;
+  st.ideal_iter_time = ideal_iteration_time_s(*st.spec, spec_);
+  st.arrival_s = to_seconds(st.spec->submit);
+  by_slurm_[l.slurm_id] = st.spec->id;
+  live_.push_back(std::move(l));
+  return st;
+}
+
 void TableBackend::save() const {
   json js;
   js["partition"] = opt_.partition;
@@ -189,15 +203,7 @@ void TableBackend::load() {
     s.pp = jj.value("pp", 1);
     const double submit_s = jj.at("submit_s").get<double>();
     s.submit = at(submit_s);
-    JobSpec r = resolve_spec(s);
-    r.id = static_cast<JobId>(specs_.size());
-    specs_.push_back(r);
-    JobState& st = states_.emplace_back();
-    st.spec = &specs_.back();
-    st.ideal_iter_time = ideal_iteration_time_s(r, spec_);
-    st.arrival_s = to_seconds(r.submit);
-    st.remaining = r.iterations;
-    LiveJob& l = live_.emplace_back();
+    LiveJob l;
     l.slurm_id = sid;
     l.status = jj.at("status").get<std::string>();
     l.slurm_state = jj.value("slurm_state", "");
@@ -218,11 +224,13 @@ void TableBackend::load() {
     for (const auto& r : jj.value("runs", json::array()))
       l.runs.push_back({r.at("start_s").get<double>(), r.at("end_s").get<double>(), r.value("decided_s", -1.0),
                         r.value("noticed_s", -1.0), r.at("gpus").get<std::vector<std::pair<std::string, int>>>()});
-    if (l.status == "finished") {
+    const bool finished = l.status == "finished";
+    const double end_s = l.end_s;
+    JobState& st = add_job(resolve_spec(s), std::move(l));
+    if (finished) {
       st.status = JobStatus::Finished;
-      st.finish = at(l.end_s);
+      st.finish = at(end_s);
     }
-    by_slurm_[sid] = r.id;
   }
 }
 

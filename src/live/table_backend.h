@@ -36,6 +36,9 @@ class TableBackend : public Backend {
   // job's stretch is recorded and its service counted; `next` is "queued" or "finished".
   void stop(std::size_t i, double end_s, const char* next);
   void record_run(std::size_t i, double end_s);  // the stretch since started_s, GPUs per node (runs.csv)
+  // A job joins the table: its resolved spec (its id set here), its view (queued, its ideal iteration time),
+  // what the backend knows of it, and its manager id. Returns the view.
+  JobState& add_job(JobSpec r, LiveJob l);
   // The views: what the simulator's engine would show the policy at this instant. Returns the unfinished jobs in
   // submit order; counts the queued and running ones.
   std::vector<JobId> refresh_views(double now_s, int& queued, int& running);

@@ -60,21 +60,13 @@ void FakeBackend::adopt(const Pending& p) {
     log("job " + std::to_string(p.id) + ": cannot be scheduled, dropped: " + e.what());
     return;
   }
-  r.id = static_cast<JobId>(specs_.size());
-  specs_.push_back(r);
-  JobState& st = states_.emplace_back();
-  st.spec = &specs_.back();
-  st.status = JobStatus::Queued;
-  st.remaining = r.iterations;
-  st.ideal_iter_time = ideal_iteration_time_s(r, spec_);
-  st.arrival_s = to_seconds(r.submit);
-  LiveJob& l = live_.emplace_back();
+  LiveJob l;
   l.slurm_id = p.id;
   l.submit_s = p.submit_s;
   l.slurm_state = "PENDING";
   l.adopted_s = now_s_;
   l.hint_errors = h.errors;
-  by_slurm_[p.id] = r.id;
+  add_job(r, std::move(l));
   log("job " + std::to_string(p.id) + ": adopted (" + std::to_string(r.num_gpus) + " GPUs, model " + r.model + ")");
 }
 
