@@ -373,7 +373,7 @@ void TaskEngine::dispatch(int g, Ns t) {
 }
 
 // P1: retire compute, then all-reduces (and, by default, single-server jobs whose workers all wait).
-void TaskEngine::retire(Ns t) {
+[[gnu::always_inline]] inline void TaskEngine::retire(Ns t) {
   const double t_ms = ms_from(t);  // compat: whole ms, exact
   auto flow_done = [&](const Job& j) { return opt_.compat ? t_ms >= j.flow.end : t >= j.flow.end_ns; };
   while (!ends_.empty() && ends_.front().first <= t) {
@@ -408,7 +408,7 @@ void TaskEngine::retire(Ns t) {
 }
 
 // P2: release finished jobs' memory.
-void TaskEngine::release_finished() {
+[[gnu::always_inline]] inline void TaskEngine::release_finished() {
   if (unreleased_finished_ > 0) {
     if (opt_.compat) {
       for (std::size_t i = 0; i < running_.size(); ++i) {  // i advances after a deletion too (item 5)
@@ -428,7 +428,7 @@ void TaskEngine::release_finished() {
 }
 
 // P3: arrivals join the end of the queue.
-void TaskEngine::admit_arrivals(Ns t) {
+[[gnu::always_inline]] inline void TaskEngine::admit_arrivals(Ns t) {
   while (next_arrival_ < jobs_.size() && jobs_[next_arrival_].arrival <= t) {
     queue_.push_back(static_cast<int>(next_arrival_++));
     queue_sorted_ = false;
@@ -439,7 +439,7 @@ void TaskEngine::admit_arrivals(Ns t) {
 
 // P4: placement in queue-key order. Attempts are pure given memory, workloads and the queue, so a
 // pass is skipped when none of them moved since the last one.
-void TaskEngine::place_queue(Ns t) {
+[[gnu::always_inline]] inline void TaskEngine::place_queue(Ns t) {
   if (!queue_.empty() &&
       (!queue_sorted_ || placed_at_version_ != mem_version_ || placed_at_wl_ != wl_version_)) {
     // Versions as of before the pass: a placement in it moves them, so the next instant tries again
@@ -466,7 +466,7 @@ void TaskEngine::place_queue(Ns t) {
 
 // P5: all-reduces of jobs whose workers all finished backward. Event-driven, a stable admission
 // rule is re-asked only when a job became ready or the flow set changed since the last pass.
-void TaskEngine::admit_flows(Ns t) {
+[[gnu::always_inline]] inline void TaskEngine::admit_flows(Ns t) {
   const double t_ms = ms_from(t);  // compat: whole ms, exact
   const bool p5 = opt_.compat || new_ready_ || flows_changed_ || !policy_.admission->stable();
   new_ready_ = false;

@@ -7,16 +7,13 @@
 namespace rm::plan {
 
 bool first_fit_capped(const PJob& j, double theta, ListSim& sim, std::vector<int>& out, double u) {
-  // The one first-fit walk (policy/placement/first_fit_walk.h): servers in order, their GPUs in id order.
+  // The one first-fit walk (policy/placement/first_fit_walk.h) over the GPUs in id order (server-major).
   const int need = j.G - static_cast<int>(out.size());
-  const int got = first_fit_walk(
-      ServerRange{sim.num_servers()}, need, [&](int s) { return static_cast<int>(sim.server_gpu_ids(s).size()); },
-      [&](int s, int k) {
-        const int g = sim.server_gpu_ids(s)[k];
-        if (!sim.idle(g) || sim.load[g] + j.rho_hat / u > theta) return FitStep::kSkip;
-        out.push_back(g);
-        return FitStep::kTake;
-      });
+  const int got = first_fit_walk(ServerRange{1}, need, [&](int) { return sim.num_gpus(); }, [&](int, int g) {
+    if (!sim.idle(g) || sim.load[g] + j.rho_hat / u > theta) return FitStep::kSkip;
+    out.push_back(g);
+    return FitStep::kTake;
+  });
   if (got == need) return true;
   out.clear();
   return false;

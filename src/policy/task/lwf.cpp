@@ -14,7 +14,6 @@
 #include <numeric>
 
 #include "core/error.h"
-#include "policy/placement/first_fit_walk.h"
 #include "policy/task/task_placements.h"
 
 namespace rm::task {
@@ -45,17 +44,18 @@ class Lwf : public TaskPlacement {
     }
     sort_servers(v);
     if (v.eligible_count(j.mem) < j.n) return false;
-    // The one first-fit walk (policy/placement/first_fit_walk.h) scored: servers by the order above, a server's
-    // eligible GPUs (the filter: enough free memory) least loaded first.
     std::vector<int> e;
-    const auto eligible = [&](int s) {
+    for (int s : order_) {
       e.clear();
       for (int i : v.server_gpus(s))
         if (g[i].free_mem >= j.mem) e.push_back(i);
       std::stable_sort(e.begin(), e.end(), [&](int a, int b) { return g[a].workload < g[b].workload; });
-      return static_cast<int>(e.size());
-    };
-    return first_fit_walk(order_, j.n, eligible, [&](int, int k) { return out.push_back(e[k]), FitStep::kTake; }) == j.n;
+      for (int i : e) {
+        out.push_back(i);
+        if (static_cast<int>(out.size()) == j.n) return true;
+      }
+    }
+    return false;  // unreachable: eligible_count said there are enough
   }
 
  private:
