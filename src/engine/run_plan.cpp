@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "engine/round_runner.h"
+#include "policy/a_srpt.h"
 #include "policy/params.h"
 #include "policy/registry.h"
 #include "policy/task/task_registry.h"
@@ -39,7 +40,7 @@ Compat parse_compat(const std::string& s) {
 ExecModel auto_exec(const RunPlan& p) {
   const PolicySpec& s = p.policy;
   if (p.compat == Compat::Synergy || p.synergy_workload()) return ExecModel::Round;
-  if (s.family == PolicyFamily::Scheduler && s.parts.front().name.rfind("a-srpt", 0) == 0) return ExecModel::Graph;
+  if (s.family == PolicyFamily::Scheduler && is_a_srpt(s.parts.front().name)) return ExecModel::Graph;
   if (s.family == PolicyFamily::Composed) {
     if (s.has(Point::Allocation, "opt")) return ExecModel::Round;
     for (const auto& preset : s.presets)
