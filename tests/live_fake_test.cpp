@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "core/error.h"
+#include "engine/simulation.h"
 #include "live/backends.h"
 #include "live/fake/fake_backend.h"
 #include "live/live_scheduler.h"
@@ -22,13 +23,13 @@ struct FakeRun {
   double t = 999;  // the scripted clock: one second per call
   Clock clock = [this] { return t++; };
 
-  explicit FakeRun(const std::string& policy, const std::string& state = "") {
+  explicit FakeRun(const std::string& policy, const std::string& state = "", bool rate_law = false) {
     ServeOptions o;
     o.policy = policy;
     o.partition = "rm";
     o.state_dir = state;
     o.log = log;
-    b = std::make_unique<FakeBackend>(o, clock);
+    b = std::make_unique<FakeBackend>(o, clock, rate_law);
     s = std::make_unique<LiveScheduler>(*b, policy, 1, log);
     s->connect(1000);
   }
@@ -111,6 +112,29 @@ TEST(FakeBackend, ARestartRecoversTheJobsFromTheStateFile) {
   EXPECT_EQ(again.s->step(1005), 1);
   EXPECT_EQ(again.s->step(1010), 0);
   EXPECT_NEAR(again.job("A").end_s, 1010, 1e-9);
+}
+
+// The sim backend runs the rate law of the simulator: two 6-GPU jobs on tiny (4 x 4 GPUs) split over servers
+// 0-1 and 1-2 share server 1's NIC, and end when `simulate` says they end.
+TEST(FakeBackend, TheSimBackendFollowsTheSimulatorsRateLaw) {
+  FakeRun r("fifo", "", true);
+  EXPECT_EQ(r.b->name(), "sim");
+  r.b->add("rm:name=a;model=resnet50;duration=100", 6, 1000);
+  r.b->add("rm:name=b;model=resnet50;duration=100", 6, 1000);
+  EXPECT_EQ(r.loop(), 0);
+  SimConfig cfg;
+  cfg.cluster = "tiny";
+  cfg.trace = test::write_file(test::temp_dir(), "two.csv",
+                               "job_id,submit_s,num_gpus,model,duration_s\na,0,6,resnet50,100\nb,0,6,resnet50,100\n");
+  cfg.policy = "fifo";
+  const auto sim = simulate(cfg);
+  for (const char* j : {"a", "b"}) {
+    double finish = -1;
+    for (const auto& rec : sim->record.jobs)
+      if (rec.spec->name == j) finish = to_seconds(rec.finish);
+    EXPECT_GT(finish, 100.5) << j;  // slowed by the shared NIC
+    EXPECT_NEAR(r.job(j).end_s - 1000, finish, 1e-5) << j;
+  }
 }
 
 TEST(Backends, ServeAndReplayPickTheBackendByName) {

@@ -17,6 +17,9 @@ const std::vector<Entry>& entries() {
   static const std::vector<Entry> v = {
       {"slurm", [](const ServeOptions& o) -> std::unique_ptr<Backend> { return std::make_unique<SlurmBackend>(o); }},
       {"fake", [](const ServeOptions& o) -> std::unique_ptr<Backend> { return std::make_unique<FakeBackend>(o); }},
+      {"sim", [](const ServeOptions& o) -> std::unique_ptr<Backend> {
+         return std::make_unique<FakeBackend>(o, wall_now, true);
+       }},
   };
   return v;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "cluster/cluster_config.h"
 #include "core/error.h"
@@ -10,7 +11,16 @@
 
 namespace rm::live {
 
-FakeBackend::FakeBackend(ServeOptions opt, Clock clock) : TableBackend(std::move(opt)), clock_(std::move(clock)) {}
+FakeBackend::FakeBackend(ServeOptions opt, Clock clock, bool rate_law)
+    : TableBackend(std::move(opt)), clock_(std::move(clock)), rate_law_(rate_law) {}
+
+void FakeBackend::save_extra(nlohmann::json& js) const {
+  if (rate_law_) js["work_done_s"] = done_;
+}
+
+void FakeBackend::load_extra(const nlohmann::json& js) {
+  if (rate_law_) done_ = js.value("work_done_s", std::vector<double>{});
+}
 
 void FakeBackend::connect(double now_s) {
   spec_ = load_cluster(opt_.cluster.empty() ? "tiny" : opt_.cluster);
@@ -26,6 +36,8 @@ void FakeBackend::connect(double now_s) {
     for (const auto& l : live_) next_id_ = std::max(next_id_, l.slurm_id + 1);
   }
   if (origin_s_ < 0) origin_s_ = now_s;
+  done_.resize(live_.size(), 0.0);
+  advanced_s_ = now_s;
   if (!opt_.state_dir.empty()) save();
 }
 
@@ -70,17 +82,44 @@ void FakeBackend::adopt(const Pending& p) {
   log("job " + std::to_string(p.id) + ": adopted (" + std::to_string(r.num_gpus) + " GPUs, model " + r.model + ")");
 }
 
+void FakeBackend::end_job(std::size_t i, double end_s) {
+  LiveJob& l = live_[i];
+  stop(i, end_s, "finished");
+  l.slurm_state = "COMPLETED";
+  log("job " + std::to_string(l.slurm_id) + ": COMPLETED after " + std::to_string(end_s - l.submit_s) + " s");
+}
+
 void FakeBackend::finish_done(double now_s) {
   for (std::size_t i = 0; i < live_.size(); ++i) {
-    LiveJob& l = live_[i];
+    const LiveJob& l = live_[i];
     if (l.status != "running") continue;
     const double work = specs_[i].iterations * states_[i].ideal_iter_time;
     const double end = l.started_s + std::max(0.0, work - l.run_s);
-    if (end > now_s) continue;
-    stop(i, end, "finished");
-    l.slurm_state = "COMPLETED";
-    log("job " + std::to_string(l.slurm_id) + ": COMPLETED after " + std::to_string(end - l.submit_s) + " s");
+    if (end <= now_s) end_job(i, end);
   }
+}
+
+void FakeBackend::advance(double now_s) {
+  done_.resize(live_.size(), 0.0);
+  while (advanced_s_ < now_s) {
+    // Each running job's slowdown now, and the first end at these rates.
+    const std::vector<int> split = split_counts();
+    std::vector<std::pair<std::size_t, double>> rates;  // job, slowdown
+    double first = now_s;
+    std::size_t who = live_.size();
+    for (std::size_t i = 0; i < live_.size(); ++i) {
+      if (live_[i].status != "running") continue;
+      const double sd = slowdown_of(static_cast<JobId>(i), live_[i].gpus, split);
+      rates.push_back({i, sd});
+      const double end = advanced_s_ + std::max(0.0, specs_[i].iterations * states_[i].ideal_iter_time - done_[i]) * sd;
+      if (end <= first && (who == live_.size() || end < first)) first = end, who = i;
+    }
+    for (const auto& [i, sd] : rates) done_[i] += (first - advanced_s_) / sd;
+    advanced_s_ = first;
+    if (who == live_.size()) break;  // nobody ends by now_s
+    end_job(who, first);
+  }
+  advanced_s_ = now_s;
 }
 
 Observation FakeBackend::observe(double now_s) {
@@ -90,7 +129,8 @@ Observation FakeBackend::observe(double now_s) {
   }
   ++steps_;
   now_s_ = now_s;
-  finish_done(now_s);
+  if (rate_law_) advance(now_s);
+  else finish_done(now_s);
   std::stable_sort(pending_.begin(), pending_.end(), [](const Pending& a, const Pending& b) { return a.id < b.id; });
   const auto arrived = std::stable_partition(pending_.begin(), pending_.end(), [&](const Pending& p) { return p.submit_s <= now_s; });
   for (auto it = pending_.begin(); it != arrived; ++it) adopt(*it);

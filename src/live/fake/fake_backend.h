@@ -5,6 +5,9 @@
 // time, as the views count progress), ending at that exact instant. It keeps the same table, state file and
 // outputs as every backend (live/table_backend.h), so a restart recovers its jobs; it can be told to be
 // unreachable for a few observations, to exercise the loop's retries.
+// With the rate law (`--backend sim`) a running job progresses at its ideal speed over the rate model's slowdown
+// on its placement (split jobs sharing a server slow each other, exec/comm_model.h: the law the simulator's rate
+// model and `replay`'s payloads follow), integrated exactly between observations: the simulated cluster.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -18,9 +21,9 @@ namespace rm::live {
 class FakeBackend final : public TableBackend {
  public:
   // `clock` stamps submissions (what `replay` submits); tests pass a scripted one.
-  explicit FakeBackend(ServeOptions opt, Clock clock = wall_now);
-  std::string name() const override { return "fake"; }
-  std::string manager() const override { return "the fake cluster"; }
+  explicit FakeBackend(ServeOptions opt, Clock clock = wall_now, bool rate_law = false);
+  std::string name() const override { return rate_law_ ? "sim" : "fake"; }
+  std::string manager() const override { return rate_law_ ? "the simulated cluster" : "the fake cluster"; }
   void connect(double now_s) override;
   std::string describe() const override;
   Observation observe(double now_s) override;
@@ -44,8 +47,15 @@ class FakeBackend final : public TableBackend {
   };
   void adopt(const Pending& p);
   void finish_done(double now_s);  // jobs whose work is done by now_s end when it was done
+  void advance(double now_s);      // the rate law: progress at each job's slowdown, ends in time order
+  void end_job(std::size_t i, double end_s);
+  void save_extra(nlohmann::json& js) const override;
+  void load_extra(const nlohmann::json& js) override;
 
   Clock clock_;
+  bool rate_law_;
+  std::vector<double> done_;        // rate law: ideal seconds of work done, per job
+  double advanced_s_ = -1;          // rate law: the time progress is integrated to
   std::vector<Pending> pending_;
   std::int64_t next_id_ = 1;
   int fail_ = 0;
