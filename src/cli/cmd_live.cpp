@@ -15,7 +15,8 @@ class Serve final : public Subcommand {
  public:
   CLI::App* add(CLI::App& app) override {
     auto* srv = app.add_subcommand("serve", "schedule a real cluster's jobs with a policy (a long-running daemon; docs/slurm.md)");
-    srv->add_option("--backend", sa_.backend_kind, "cluster manager: slurm")->capture_default_str();
+    srv->add_option("--backend", sa_.backend_kind, "cluster manager: slurm, or fake / sim (in-process; docs/slurm.md)")
+        ->capture_default_str();
     srv->add_option("--policy", sa_.backend.policy, "a job-level policy (list-policies): fifo, srsf, tiresias, a-srpt-p, ...")
         ->capture_default_str();
     srv->add_option("--partition", sa_.backend.partition, "the Slurm partition whose held jobs ringmaster schedules")->required();
@@ -49,7 +50,8 @@ class Replay final : public Subcommand {
   CLI::App* add(CLI::App& app) override {
     auto* rep = app.add_subcommand(
         "replay", "submit a trace's jobs to a real Slurm at scaled times and schedule them with a policy (docs/slurm.md)");
-    rep->add_option("--backend", ra_.serve.backend_kind, "cluster manager: slurm")->capture_default_str();
+    rep->add_option("--backend", ra_.serve.backend_kind, "cluster manager: slurm, or fake / sim (in-process; docs/slurm.md)")
+        ->capture_default_str();
     rep->add_option("--trace", ra_.trace.trace, "trace file, or builtin:demo")->required();
     rep->add_option("--format", ra_.trace.format, "trace format")->capture_default_str();
     rep->add_option("--max-jobs", ra_.trace.max_jobs, "keep only the first N jobs (0 = all)")->capture_default_str();
