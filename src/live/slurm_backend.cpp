@@ -515,14 +515,7 @@ Observation SlurmBackend::observe(double now_s) {
   book_ = std::make_unique<StepBook>(spec_);
   book_nodes(*book_, nodes);
   book_jobs(*book_, jobs, now_s);
-  queued_ = running_ = 0;
-  Observation o;
-  o.now = at(now_s);
-  o.cluster = &book_->c;
-  for (JobId i : refresh_views(now_s, queued_, running_)) o.active.push_back(&states_[i]);
-  o.queued = queued_;
-  o.running = running_;
-  return o;
+  return observation(now_s, book_->c);
 }
 
 void SlurmBackend::apply(const Decisions& d, double now_s, float decision_us) {

@@ -115,6 +115,17 @@ std::vector<JobId> TableBackend::refresh_views(double now_s, int& queued, int& r
   return order;
 }
 
+Observation TableBackend::observation(double now_s, const Cluster& book) {
+  queued_ = running_ = 0;
+  Observation o;
+  o.now = at(now_s);
+  o.cluster = &book;
+  for (JobId i : refresh_views(now_s, queued_, running_)) o.active.push_back(&states_[i]);
+  o.queued = queued_;
+  o.running = running_;
+  return o;
+}
+
 JobState& TableBackend::add_job(JobSpec r, LiveJob l) {
   r.id = static_cast<JobId>(specs_.size());
   specs_.push_back(std::move(r));

@@ -42,6 +42,8 @@ class TableBackend : public Backend {
   // The views: what the simulator's engine would show the policy at this instant. Returns the unfinished jobs in
   // submit order; counts the queued and running ones.
   std::vector<JobId> refresh_views(double now_s, int& queued, int& running);
+  // The step's Observation over `book` (the backend's GPUs as it books them): views refreshed, counts kept.
+  Observation observation(double now_s, const Cluster& book);
   std::vector<int> split_counts() const;  // split jobs running or starting, per server
   // The rate model's iteration time of job id on gpus, with split_on split jobs per server, over the ideal one.
   double slowdown_of(JobId id, const std::vector<GpuRef>& gpus, const std::vector<int>& split_on) const;

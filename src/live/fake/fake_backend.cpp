@@ -138,14 +138,7 @@ Observation FakeBackend::observe(double now_s) {
   book_ = std::make_unique<Cluster>(spec_);
   for (std::size_t i = 0; i < live_.size(); ++i)
     if (live_[i].status == "running") book_->allocate(static_cast<JobId>(i), live_[i].gpus);
-  queued_ = running_ = 0;
-  Observation o;
-  o.now = at(now_s);
-  o.cluster = book_.get();
-  for (JobId i : refresh_views(now_s, queued_, running_)) o.active.push_back(&states_[i]);
-  o.queued = queued_;
-  o.running = running_;
-  return o;
+  return observation(now_s, *book_);
 }
 
 void FakeBackend::apply(const Decisions& d, double now_s, float decision_us) {
