@@ -20,9 +20,13 @@ Cluster::Cluster(ClusterSpec spec) : spec_(std::move(spec)) {
     free_per_server_.push_back(s.gpus);
     free_cpus_.push_back(s.cpus);
     free_mem_.push_back(s.dram_gb);
+    free_storage_.push_back(s.storage_mbps);
     total_gpus_ += s.gpus;
   }
   offset_.push_back(total_gpus_);
+  used_cpus_.assign(spec_.servers.size(), 0.0);
+  used_mem_.assign(spec_.servers.size(), 0.0);
+  used_storage_.assign(spec_.servers.size(), 0.0);
   owner_.assign(total_gpus_, kNoJob);
   free_total_ = total_gpus_;
   int most = 0;
@@ -53,21 +57,54 @@ void Cluster::take_shares(JobId job, const std::vector<ServerShare>& shares) {
     if (sh.cpus > free_cpus_[sh.server] + eps || sh.mem_gb > free_mem_[sh.server] + eps)
       throw InvariantError("job " + std::to_string(job) + " takes more CPUs or DRAM than server " +
                            std::to_string(sh.server) + " has free");
-    free_cpus_[sh.server] -= sh.cpus;
-    free_mem_[sh.server] -= sh.mem_gb;
+    used_cpus_[sh.server] += sh.cpus;
+    used_mem_[sh.server] += sh.mem_gb;
+    free_cpus_[sh.server] = spec_.servers[sh.server].cpus - used_cpus_[sh.server];
+    free_mem_[sh.server] = spec_.servers[sh.server].dram_gb - used_mem_[sh.server];
   }
 }
 
 void Cluster::give_shares(JobId job, const std::vector<ServerShare>& shares) {
   constexpr double eps = 1e-6;
   for (const auto& sh : shares) {
-    free_cpus_[sh.server] += sh.cpus;
-    free_mem_[sh.server] += sh.mem_gb;
-    if (free_cpus_[sh.server] > spec_.servers[sh.server].cpus + eps ||
-        free_mem_[sh.server] > spec_.servers[sh.server].dram_gb + eps)
+    used_cpus_[sh.server] -= sh.cpus;
+    used_mem_[sh.server] -= sh.mem_gb;
+    free_cpus_[sh.server] = spec_.servers[sh.server].cpus - used_cpus_[sh.server];
+    free_mem_[sh.server] = spec_.servers[sh.server].dram_gb - used_mem_[sh.server];
+    if (used_cpus_[sh.server] < -eps || used_mem_[sh.server] < -eps)
       throw InvariantError("job " + std::to_string(job) + " gives back more CPUs or DRAM than server " +
                            std::to_string(sh.server) + " has");
   }
+}
+
+void Cluster::take_storage(JobId job, int server, double mbps) {
+  constexpr double eps = 1e-9;
+  if (server < 0 || server >= num_servers() || !(mbps >= 0))
+    throw InvariantError("job " + std::to_string(job) + ": bad storage share");
+  if (mbps > free_storage_[server] + eps)
+    throw InvariantError("job " + std::to_string(job) + " takes more storage bandwidth than server " +
+                         std::to_string(server) + " has free");
+  used_storage_[server] += mbps;
+  free_storage_[server] = spec_.servers[server].storage_mbps - used_storage_[server];
+}
+
+void Cluster::give_storage(JobId job, int server, double mbps) {
+  constexpr double eps = 1e-6;
+  used_storage_[server] -= mbps;
+  free_storage_[server] = spec_.servers[server].storage_mbps - used_storage_[server];
+  if (used_storage_[server] < -eps)
+    throw InvariantError("job " + std::to_string(job) + " gives back more storage bandwidth than server " +
+                         std::to_string(server) + " has");
+}
+
+void Cluster::settle_idle(int server) {
+  const ServerSpec& sv = spec_.servers[server];
+  if (free_per_server_[server] != sv.gpus)
+    throw InvariantError("server " + std::to_string(server) + " settled while a GPU there is held");
+  used_cpus_[server] = used_mem_[server] = used_storage_[server] = 0;
+  free_cpus_[server] = sv.cpus;
+  free_mem_[server] = sv.dram_gb;
+  free_storage_[server] = sv.storage_mbps;
 }
 
 void Cluster::allocate(JobId job, const std::vector<GpuRef>& gpus) {

@@ -133,6 +133,13 @@ class Cluster {
   double free_mem_gb(int server) const { return free_mem_[server]; }
   void take_shares(JobId job, const std::vector<ServerShare>& shares);
   void give_shares(JobId job, const std::vector<ServerShare>& shares);
+  // Storage bandwidth MB/s free per server (the round model books it beside CPUs and DRAM, spec S.1).
+  double free_storage(int server) const { return free_storage_[server]; }
+  void take_storage(JobId job, int server, double mbps);
+  void give_storage(JobId job, int server, double mbps);
+  // Server s holds no job's GPU: its free CPUs, DRAM and storage become its capacity exactly (drops the
+  // rounding drift that shares which are not dyadic fractions leave). Throws InvariantError if a GPU is held.
+  void settle_idle(int server);
 
  private:
   int index(GpuRef g) const;
@@ -142,7 +149,9 @@ class Cluster {
   std::vector<int> offset_;
   std::vector<JobId> owner_;
   std::vector<int> free_per_server_;
-  std::vector<double> free_cpus_, free_mem_;
+  // CPUs, DRAM and storage held per server (the sums of the shares taken) and free = capacity - held, kept
+  // beside them: free is computed from the sum, never by adding and subtracting shares from it.
+  std::vector<double> used_cpus_, used_mem_, used_storage_, free_cpus_, free_mem_, free_storage_;
   int total_gpus_ = 0;
   int free_total_ = 0;
 };

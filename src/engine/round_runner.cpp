@@ -24,10 +24,9 @@ RoundPolicy round_policy(const PolicySpec& spec, std::uint64_t seed) {
   RoundPolicy p;
   p.order = std::shared_ptr<QueueOrder>(make_order(*spec.part(Point::Order), seed));
   make_placement(*spec.part(Point::Placement), seed);  // its parameters are checked like anywhere else
-  if (const PartSpec* a = spec.part(Point::Allocation)) {
-    make_allocation(*a, seed);
-    p.mech = synergy::mechanism_of(a->name);
-  }
+  const PartSpec fair{Point::Allocation, "fair", {}};
+  const PartSpec* a = spec.part(Point::Allocation);
+  p.allocation = std::shared_ptr<Allocation>(make_allocation(a ? *a : fair, seed));
   p.consolidated = spec.part(Point::Placement)->name == "consolidated";
   return p;
 }
@@ -152,7 +151,7 @@ synergy::RoundOptions round_options(const RunPlan& plan, const RoundPolicy& pol)
   synergy::RoundOptions o;
   o.order_plugin = pol.order;
   o.order = pol.order->name();
-  o.mech = pol.mech;
+  o.allocation = pol.allocation;
   o.consolidated = pol.consolidated;
   o.matrix_speed = plan.matrix_speed;
   o.compat = plan.compat == Compat::Synergy;

@@ -28,7 +28,7 @@ std::string synergy_workload_csv(const SimConfig& cfg, int jobs);
 // first-fit or consolidated, no preempt/backfill flags (exec_refusal). Throws InputError.
 struct RoundPolicy {
   std::shared_ptr<QueueOrder> order;
-  synergy::Mechanism mech = synergy::Mechanism::Fair;
+  std::shared_ptr<Allocation> allocation;  // fair when the policy names none
   bool consolidated = false;
 };
 RoundPolicy round_policy(const PolicySpec& spec, std::uint64_t seed);

@@ -165,6 +165,11 @@ class Placement {
 
 // CPU and DRAM allocation for a job placed on `d.gpus` (Synergy's mechanisms on the job-level engine):
 // fills d.shares from what `free` has and takes it, or returns false (the job cannot start now).
+namespace synergy {
+struct Job;
+class RoundPass;
+}  // namespace synergy
+
 class Allocation {
  public:
   virtual ~Allocation() = default;
@@ -183,6 +188,20 @@ class Allocation {
   // True if allocate() can fail when the GPUs are free (then whole schedulers, which assume their starts
   // happen, cannot use it).
   virtual bool may_refuse() const { return false; }
+
+  // The round model (--exec round; policy/allocation/round_pass.h): the mechanism over one pass of a round,
+  // the jobs `loop` in priority order, each job it allocates handed to pass.start. Default: in order, each job
+  // whose missing GPUs are free and that round_allocate places.
+  virtual void round_pass(synergy::RoundPass& pass, const std::vector<synergy::Job*>& loop);
+  // Places and sizes one job of the pass on the pass's book, or leaves it waiting (false).
+  virtual bool round_allocate(synergy::RoundPass& /*pass*/, synergy::Job& /*j*/) { return false; }
+  // How the round loop treats the mechanism (the authors' loop, spec S.10 item 16).
+  struct RoundTraits {
+    bool whole_pass = false;     // one decision over the round's GPU-count-greedy prefix (OPT's ILP)
+    bool sigma_speedup = true;   // the orders see the job's best-case speedup (false: 1, GPU-proportional)
+    bool deficit_first = false;  // under a fair-share order the pass goes most missing GPUs first (TUNE)
+  };
+  virtual RoundTraits round_traits() const { return {}; }
 };
 
 class Scheduler {

@@ -67,7 +67,7 @@ const std::vector<NameEntry>& flags() {
 }
 
 // CPU and DRAM allocation (the Synergy mechanisms). The job-level engines run these plugins
-// (src/policy/allocation); the round model runs its pass-wide versions (src/synergy).
+// (src/policy/allocation): one plugin each, whose round_pass is the round model's pass-wide version.
 const std::vector<AllocationEntry>& allocations() {
   static const std::vector<AllocationEntry> v = {
       {"fair", make_fair_allocation, "GPU-proportional CPUs and DRAM (the default; alias proportional)"},

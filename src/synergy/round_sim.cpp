@@ -12,25 +12,6 @@
 
 namespace rm::synergy {
 
-Mechanism mechanism_of(const std::string& mech) {
-  if (mech == "fair") return Mechanism::Fair;
-  if (mech == "greedy") return Mechanism::Greedy;
-  if (mech == "tune") return Mechanism::Tune;
-  if (mech == "opt") return Mechanism::Opt;
-  throw InputError("--policy", 0, mech, "unknown Synergy mechanism '" + mech + "' (available: fair, greedy, tune, opt)");
-}
-
-void init_job(Job& j, const Profile& p, int g, const Vec& P) {
-  j.prof = &p;
-  j.g = g;
-  j.t = p.iter_time_s;
-  const BestCase b = best_case(p, g, {P[kGpu], P[kCpu], P[kMem], P[kSto]});
-  j.c = b.cpus;
-  j.m = b.mem_gb;
-  j.s = b.storage;
-  j.sigma0 = j.sigma = b.sigma;
-}
-
 namespace {
 
 enum EvType { kArrival = 1, kJobEnd = 2, kLeaseEnd = 3, kSchedule = 4 };
@@ -66,16 +47,21 @@ namespace {
 class Sim {
  public:
   Sim(int servers, int gps, const Vec& P, const ProfileSet& profiles, JobSource& src, const RoundOptions& o)
-      : P_(P), profiles_(profiles), src_(src), o_(o), cl_(servers, gps, P), order_(o.order_plugin ? o.order_plugin : std::shared_ptr<QueueOrder>(make_order(o.order, 0))) {
+      : P_(P), profiles_(profiles), src_(src), o_(o), book_(round_cluster(servers, gps, P)), cl_(book_, P),
+        order_(o.order_plugin ? o.order_plugin : std::shared_ptr<QueueOrder>(make_order(o.order, 0))),
+        alloc_(o.allocation ? o.allocation : std::shared_ptr<Allocation>(make_allocation(PartSpec{Point::Allocation, "fair", {}}, 0))),
+        traits_(alloc_->round_traits()) {
     const Vec& tot = cl_.totals();
     order_->bind({tot[kGpu], tot[kCpu], tot[kMem]});
     las_ = order_->fair_share();
-    fair_ = o.mech == Mechanism::Fair;
     starvation_flag_ = !order_->arrival_order();
     if (!(o.round_s > 0)) throw InputError("--round", 0, "", "must be > 0");
-    ctx_ = std::make_unique<PassCtx>(PassCtx{cl_, o.consolidated, o.matrix_speed, true, o.compat, {}, {}});
-    ctx_->credit = [this](Job& j, bool prop) { credit(j, prop); };
-    ctx_->rollback = [this](Job& j) { rollback(j); };
+    cl_.consolidated = o.consolidated;
+    cl_.matrix_speed = o.matrix_speed;
+    cl_.compat = o.compat;
+    cl_.credit = [this](Job& j, bool prop) { credit(j, prop); };
+    cl_.rollback = [this](Job& j) { rollback(j); };
+    cl_.start = [this](Job& j) { start_lease(j); };
   }
 
   RoundResult run() {
@@ -245,7 +231,7 @@ class Sim {
     JobState& v = *j.view;
     v.status = j.gpus.empty() ? JobStatus::Queued : JobStatus::Running;
     v.remaining = j.N - j.done;
-    v.speedup = fair_ ? 1.0 : j.sigma;
+    v.speedup = traits_.sigma_speedup ? j.sigma : 1.0;
     v.run_us = from_seconds(j.attained);  // seconds of leases credited, as of now
     v.last_start = now;
     v.iter_time = 0;
@@ -269,12 +255,6 @@ class Sim {
 
   int deficit(const Job& j) const { return j.g - static_cast<int>(j.gpus.size()); }
 
-  bool allocate(Job& j) {
-    if (o_.mech == Mechanism::Fair) return allocate_proportional(*ctx_, j);
-    if (o_.mech == Mechanism::Greedy) return allocate_greedy(*ctx_, j);
-    return allocate_tune(*ctx_, j);
-  }
-
   // The GPU-count-greedy prefix of the sorted list (LAS's and OPT's loop set).
   std::vector<Job*> prefix_set() const {
     std::vector<Job*> out;
@@ -291,12 +271,7 @@ class Sim {
 
   // One scheduling pass over `loop`; its wall time is a decision latency (summary.json "timing").
   void run_pass(std::vector<Job*>& loop, std::chrono::steady_clock::time_point t0) {
-    if (o_.mech == Mechanism::Opt) {
-      for (Job* j : allocate_opt(*ctx_, loop)) start_lease(*j);
-    } else {
-      for (Job* j : loop)
-        if (deficit(*j) > 0 && cl_.free_gpus() >= deficit(*j) && allocate(*j)) start_lease(*j);
-    }
+    alloc_->round_pass(cl_, loop);  // each job it allocates starts its lease (cl_.start)
     r_.decision_us.push_back(static_cast<float>(
         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count()));
   }
@@ -310,14 +285,14 @@ class Sim {
     cl_.new_round();
     for (Job* j : runnable_) j->sigma = j->sigma0;
     std::vector<Job*> jobs_this_round;  // the loop set of LAS and OPT (others loop over the whole list)
-    if (las_ || o_.mech == Mechanism::Opt) jobs_this_round = prefix_set();
+    if (las_ || traits_.whole_pass) jobs_this_round = prefix_set();
     for (Job* j : runnable_)
       if (now_ - (j->last_exec >= 0 ? j->last_exec : j->arrival) > o_.starvation_s) j->prio = true;
-    if (las_ && o_.mech == Mechanism::Tune)
+    if (las_ && traits_.deficit_first)
       std::stable_sort(jobs_this_round.begin(), jobs_this_round.end(),
                        [this](const Job* a, const Job* b) { return -deficit(*a) < -deficit(*b); });
-    ctx_->allow_peers = true;
-    if (las_ || o_.mech == Mechanism::Opt) {
+    cl_.allow_peers = true;
+    if (las_ || traits_.whole_pass) {
       run_pass(jobs_this_round, t0);
     } else {
       loop_ = runnable_;  // allocation never changes the runnable list, but keep the pass on a snapshot
@@ -349,7 +324,7 @@ class Sim {
         j->sigma = j->sigma0;
         loop.push_back(j);
       }
-    if (o_.mech == Mechanism::Opt) {
+    if (traits_.whole_pass) {
       std::vector<Job*> fit;
       int left = cl_.free_gpus();
       for (Job* j : loop)
@@ -359,7 +334,7 @@ class Sim {
         }
       loop = fit;
     }
-    ctx_->allow_peers = false;
+    cl_.allow_peers = false;
     run_pass(loop, t0);
   }
 
@@ -367,10 +342,12 @@ class Sim {
   const ProfileSet& profiles_;
   JobSource& src_;
   RoundOptions o_;
-  ResCluster cl_;
+  Cluster book_;    // the one cluster book: GPUs, CPUs, DRAM, storage
+  RoundPass cl_;    // the passes over it (holds, round lists, the loop's callbacks)
   std::shared_ptr<QueueOrder> order_;
-  bool las_ = false, starvation_flag_ = true, fair_ = false;  // LAS's loop set (S.10 item 16); FIFO ignores the flag
-  std::unique_ptr<PassCtx> ctx_;
+  std::shared_ptr<Allocation> alloc_;
+  Allocation::RoundTraits traits_;
+  bool las_ = false, starvation_flag_ = true;  // LAS's loop set (S.10 item 16); FIFO ignores the flag
   RoundResult r_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> pq_;
   std::uint64_t seq_ = 0;

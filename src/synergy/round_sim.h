@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "policy/allocation/round_pass.h"
 #include "policy/plugin.h"
 #include "workload/cpu_profiles.h"
-#include "synergy/state.h"
 
 namespace rm::synergy {
 
@@ -42,15 +42,11 @@ class JobSource {
   virtual std::optional<JobInit> next() = 0;
 };
 
-// The CPU/DRAM allocation mechanisms of the round model (the registry's allocations of that name).
-enum class Mechanism { Fair, Greedy, Tune, Opt };
-// "fair", "greedy", "tune", "opt" -> the mechanism; InputError naming --policy otherwise.
-Mechanism mechanism_of(const std::string& name);
-
 struct RoundOptions {
   std::string order = "fifo";  // any queue order of the registry (policy/order), "name[:key=value;...]"
   std::shared_ptr<QueueOrder> order_plugin;  // if set, used instead of `order`
-  Mechanism mech = Mechanism::Tune;
+  // The CPU/DRAM allocation mechanism: the registry's plugin (policy/allocation), its round_pass; null: fair.
+  std::shared_ptr<Allocation> allocation;
   bool consolidated = false;   // placement: first-fit by GPU id (default) or consolidated
   bool matrix_speed = false;   // speed from the throughput matrix instead of the binary sigma
   bool compat = false;
@@ -85,10 +81,8 @@ struct RoundResult {
 void check_job(const JobInit& ji, int servers, int gpus_per_server, const ProfileSet& profiles,
                bool synergy_gpu_counts);
 
+// The servers are booked on one Cluster (cluster/cluster.h) of `servers` such servers (P's CPUs a whole number).
 RoundResult run_rounds(int servers, int gpus_per_server, const Vec& per_server, const ProfileSet& profiles,
                        JobSource& source, const RoundOptions& opt);
-
-// The best-case demand and speedup of a job with g GPUs on servers of size P (S.2.3).
-void init_job(Job& j, const Profile& p, int g, const Vec& P);
 
 }  // namespace rm::synergy

@@ -1,6 +1,6 @@
-// CPU/DRAM allocation plugins for the job-level engine (Synergy's mechanisms, spec S.6; the round model has
-// its own pass-wide versions in src/synergy). One file each: proportional.cpp ("fair"), greedy.cpp, tune.cpp,
-// opt.cpp (its ILP in opt_ilp.cpp, shared with the round model).
+// CPU/DRAM allocation plugins (Synergy's mechanisms, spec S.6), one file each: proportional.cpp ("fair"),
+// greedy.cpp, tune.cpp, opt.cpp (its ILP in opt_ilp.cpp). Each plugin serves the job-level engines (allocate,
+// plan, upgrade) and the round model (round_pass over round_pass.h's pass on the one cluster book).
 #pragma once
 #include <memory>
 #include <vector>

@@ -1,7 +1,9 @@
-// Synergy-GREEDY (spec S.6.4) on the job-level engine: the job's best-case CPUs and DRAM on every server of
+// Synergy-GREEDY (spec S.6.4). On the job-level engine: the job's best-case CPUs and DRAM on every server of
 // its placement if they are free there, else its GPU-proportional share; if even that is not free (greedy
-// jobs before it took more than their share), it cannot start now.
+// jobs before it took more than their share), it cannot start now. On the round model (the authors'): the
+// best case or nothing this round (even with its GPUs free; later jobs may take them).
 #include "policy/allocation/allocations.h"
+#include "policy/allocation/round_pass.h"
 
 namespace rm {
 namespace {
@@ -16,6 +18,13 @@ class Greedy final : public Allocation {
       prop.push_back({x.server, x.prop_cpus, x.prop_mem});
     }
     return commit_shares(std::move(best), d, free) || commit_shares(std::move(prop), d, free);
+  }
+  bool round_allocate(synergy::RoundPass& pass, synergy::Job& j) override {
+    const synergy::Vec d = synergy::best_case_demand(j);
+    if (!pass.first_fit(j, d)) return false;
+    j.speed = synergy::speed_of(j, d, pass, true);
+    pass.credit(j, false);
+    return true;
   }
 };
 }  // namespace

@@ -6,11 +6,102 @@
 // held above it), and one whose size does not fit is topped up toward it from what is free. A job runs at
 // the throughput-matrix cell of what it holds. Unlike the round model, where the ILP re-sizes every job of a
 // round, running jobs keep their sizes: the ILP sees the jobs a pass starts.
+// On the round model (with the capacity fix of S.9 Q6 for every policy), LP1 sizes every job of the round's
+// GPU-count-greedy prefix; LP2 (placing the chosen sizes on servers) is replaced by TUNE's placement with the
+// ILP's sizes as the jobs' demands: always feasible, and never below the proportional share (a job that does
+// not fit at its size runs at its proportional share, shrinking peers to theirs if needed).
 #include <algorithm>
 #include <cmath>
 
 #include "policy/allocation/allocations.h"
 #include "policy/allocation/opt_ilp.h"
+#include "policy/allocation/round_pass.h"
+
+namespace rm::synergy {
+namespace {
+
+struct Type {
+  const Profile* prof = nullptr;
+  int g = 0;
+  std::vector<Job*> jobs;
+  std::vector<OptOption> opts;  // Pareto front, best throughput first
+};
+
+std::vector<OptOption> options_of(const Profile& p, int g, const RoundPass& pass) {
+  const Vec& f = pass.fair();
+  return opt_options(p, g, f[kCpu], f[kMem], pass.gpus_per_server(), pass.per_server()[kCpu],
+                     pass.per_server()[kMem]);
+}
+
+// The jobs of the pass grouped by (profile, GPUs), in order; those needing more GPUs than are free are left out.
+std::vector<Type> types_of(const RoundPass& pass, const std::vector<Job*>& jobs) {
+  std::vector<Type> types;
+  for (Job* j : jobs) {
+    if (j->g > pass.free_gpus()) continue;
+    auto it = std::find_if(types.begin(), types.end(), [&](const Type& t) { return t.prof == j->prof && t.g == j->g; });
+    if (it == types.end()) {
+      types.push_back({j->prof, j->g, {}, options_of(*j->prof, j->g, pass)});
+      it = types.end() - 1;
+    }
+    it->jobs.push_back(j);
+  }
+  return types;
+}
+
+// LP1 over the free CPUs and DRAM: each job's size becomes its demand (c, m) for this pass (the better options
+// go to the jobs first in scheduling order; a job without an option gets the proportional share). Returns
+// every changed job's own (c, m), to be put back after the pass.
+std::vector<std::pair<Job*, std::pair<double, double>>> size_jobs(RoundPass& pass, const std::vector<Type>& types) {
+  double cpu = 0, mem = 0;
+  for (int s = 0; s < pass.num_servers(); ++s) {
+    const Vec a = pass.avail(s);
+    cpu += a[kCpu];
+    mem += a[kMem];
+  }
+  std::vector<OptType> ilp;
+  for (const auto& t : types) ilp.push_back({t.prof->model, t.g, static_cast<int>(t.jobs.size()), t.opts});
+  const auto counts = solve_opt(ilp, cpu, mem);
+  std::vector<std::pair<Job*, std::pair<double, double>>> saved;
+  for (std::size_t t = 0; t < types.size(); ++t) {
+    std::size_t next = 0;
+    for (std::size_t o = 0; o < types[t].opts.size(); ++o)
+      for (int k = 0; k < counts[t][o] && next < types[t].jobs.size(); ++k) {
+        Job* j = types[t].jobs[next++];
+        saved.push_back({j, {j->c, j->m}});
+        j->c = types[t].opts[o].c * j->g;
+        j->m = types[t].opts[o].m * j->g;
+      }
+    for (; next < types[t].jobs.size(); ++next) {  // no option (the ILP's fallback): the proportional share
+      Job* j = types[t].jobs[next];
+      saved.push_back({j, {j->c, j->m}});
+      j->c = pass.fair()[kCpu] * j->g;
+      j->m = pass.fair()[kMem] * j->g;
+    }
+  }
+  return saved;
+}
+
+}  // namespace
+
+// One ILP over the pass's jobs, then TUNE places them at their sizes (speed: the matrix cell of what they get).
+std::vector<Job*> opt_round(RoundPass& pass, const std::vector<Job*>& jobs) {
+  const std::vector<Type> types = types_of(pass, jobs);
+  if (types.empty()) return {};
+  const auto saved = size_jobs(pass, types);
+  const bool matrix = pass.matrix_speed;
+  pass.matrix_speed = true;  // OPT's speed is the matrix cell of the allocation
+  std::vector<Job*> placed;
+  for (Job* j : jobs)
+    if (j->gpus.empty() && j->g <= pass.free_gpus() && tune_round(pass, *j)) placed.push_back(j);
+  pass.matrix_speed = matrix;
+  for (auto& [j, cm] : saved) {
+    j->c = cm.first;
+    j->m = cm.second;
+  }
+  return placed;
+}
+
+}  // namespace rm::synergy
 
 namespace rm {
 namespace {
@@ -19,6 +110,14 @@ class Opt final : public Allocation {
  public:
   std::string name() const override { return "opt"; }
   bool matrix_speed() const override { return true; }
+  void round_pass(synergy::RoundPass& pass, const std::vector<synergy::Job*>& loop) override {
+    for (synergy::Job* j : synergy::opt_round(pass, loop)) pass.start(*j);
+  }
+  RoundTraits round_traits() const override {
+    RoundTraits t;
+    t.whole_pass = true;
+    return t;
+  }
   bool allocate(const JobState& j, StartDecision& d, FreeMap& free) override { return tune_floor(j, d, free); }
 
   void plan(const std::vector<const JobState*>& jobs, std::vector<StartDecision>& starts, FreeMap& free) override {

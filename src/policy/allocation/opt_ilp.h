@@ -1,4 +1,4 @@
-// Synergy-OPT's LP1 (spec S.6.6) as an integer program, shared by the round model (src/synergy/opt.cpp) and
+// Synergy-OPT's LP1 (spec S.6.6) as an integer program, shared by the round model's pass and
 // the job-level `opt` allocation: jobs of one type (model profile, GPU count, server shape) are
 // interchangeable, so the variables are counts per (type, option) over the type's Pareto-optimal
 // (CPU, DRAM) matrix cells whose throughput is at least the proportional cell's; the ILP maximises the summed

@@ -1,9 +1,10 @@
 // "fair": GPU-proportional CPUs and DRAM, a server's cores and DRAM divided by its GPUs (Synergy's baseline,
-// spec S.6.3). Also the shared helpers of the allocation plugins.
+// spec S.6.3), on the job-level engines and the round model. Also the shared helpers of the allocation plugins.
 #include <algorithm>
 #include <map>
 
 #include "policy/allocation/allocations.h"
+#include "policy/allocation/round_pass.h"
 
 namespace rm {
 
@@ -61,6 +62,18 @@ namespace {
 class Fair final : public Allocation {
  public:
   std::string name() const override { return "fair"; }
+  // The round model (spec S.6.3): P/G per GPU, network included in FIRST_FIT's test, speed 1.
+  bool round_allocate(synergy::RoundPass& pass, synergy::Job& j) override {
+    if (!pass.first_fit(j, synergy::proportional_demand(j, pass, true))) return false;
+    j.speed = 1;
+    pass.credit(j, true);
+    return true;
+  }
+  RoundTraits round_traits() const override {
+    RoundTraits t;
+    t.sigma_speedup = false;
+    return t;
+  }
   bool allocate(const JobState& j, StartDecision& d, FreeMap& free) override {
     std::vector<ServerShare> sh;
     for (const auto& x : share_needs(j, d.gpus, free.spec())) sh.push_back({x.server, x.prop_cpus, x.prop_mem});

@@ -1,5 +1,9 @@
-// Internal state of the round simulator (round_sim.cpp) shared by its plugins: multi-resource servers with
-// allocation holds, jobs with their Synergy attributes, and the free-GPU list of one scheduling pass.
+// What the allocation plugins see in one scheduling pass of the round model (--exec round; spec
+// synergy-and-a-srpt.md S.4, S.6, S.10): the round model's jobs, and a pass over the one cluster book
+// (cluster/cluster.h: who holds each GPU, free CPUs, DRAM and storage per server) with the pass's own scratch:
+// FIRST_FIT's transient holds and each server's list of the jobs committed there this round (TUNE's peers).
+// The mechanisms themselves are the allocation plugins (policy/allocation/{proportional,greedy,tune,opt}.cpp),
+// one file each, beside their job-level versions.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -7,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster/cluster.h"
 #include "sched/job_state.h"
 #include "workload/cpu_profiles.h"
 
@@ -16,13 +21,7 @@ namespace rm::synergy {
 using Vec = std::array<double, 5>;
 enum Dim { kGpu = 0, kCpu = 1, kMem = 2, kSto = 3, kNet = 4 };
 
-struct Server {
-  Vec cap{}, used{}, hold{};
-  std::vector<bool> gpu_free;
-  int free_gpus = 0;                   // GPUs not held by any job (= free ones of F in a pass)
-  std::vector<struct Job*> round_jobs; // jobs FIRST_FIT committed here this round (TUNE's peers)
-};
-
+// A job of the round model: its Synergy attributes, progress and current lease.
 struct Job {
   std::int64_t id = 0;
   std::string model;
@@ -38,7 +37,7 @@ struct Job {
   bool prio = false;
   double last_exec = -1;               // last lease end (-1: never ran)
   // Current allocation (empty when waiting).
-  std::vector<int> gpus;                              // global GPU ids, ascending
+  std::vector<int> gpus;                              // global GPU ids (server * GPUs per server + index), ascending
   std::vector<std::pair<int, Vec>> res;               // server -> allocated vector
   double speed = 1;                                   // throughput factor of this lease
   double lease_start = 0, lease_end = 0;
@@ -63,53 +62,39 @@ struct Job {
   }
 };
 
-}  // namespace rm::synergy
+// The best-case demand and speedup of a job with g GPUs on servers of size P (S.2.3).
+void init_job(Job& j, const Profile& p, int g, const Vec& P);
 
-namespace rm::synergy {
+// `servers` identical servers of capacity P (GPUs, CPUs, GB, MB/s, Gbps; CPUs a whole number) as a cluster
+// book's spec. Throws InvariantError otherwise.
+ClusterSpec round_cluster(int servers, int gpus_per_server, const Vec& per_server);
 
-// The servers of one cluster (homogeneous, spec S.1): counters, holds, which GPUs are free.
-class ResCluster {
+// One round model's pass over the cluster book. The servers are identical (spec S.1); P is one server's
+// capacity vector, whose network entry bounds FIRST_FIT's holds only (the network is never consumed).
+class RoundPass {
  public:
-  ResCluster(int servers, int gpus_per_server, const Vec& per_server);
+  RoundPass(Cluster& book, const Vec& per_server);
+  Cluster& book() { return book_; }
   int gpus_per_server() const { return gps_; }
-  int num_servers() const { return static_cast<int>(servers_.size()); }
-  Server& server(int s) { return servers_[s]; }
-  const Vec& fair() const { return f_; }          // proportional share per GPU, P / G
+  int num_servers() const { return book_.num_servers(); }
+  const Vec& fair() const { return f_; }  // proportional share per GPU, P / G
   const Vec& per_server() const { return P_; }
   const Vec& totals() const { return tot_; }
-  int free_gpus() const { return free_; }
+  int free_gpus() const { return book_.free_gpus(); }
+  int free_gpus(int s) const { return book_.free_gpus(s); }
+  Vec avail(int s) const;  // what server s has free (the network: all of it)
+  std::vector<Job*>& round_jobs(int s) { return round_jobs_[s]; }
 
   // FIRST_FIT (S.6.2, S.10 item 13): per-GPU demand u = d / d[0]; GPUs of the free list in ascending id
   // (consolidated: the feasible server with the fewest free GPUs first). Commits on success: GPUs taken,
-  // counters += allocation (network never consumed), job appended to each server's round list.
-  bool first_fit(Job& j, const Vec& d, bool consolidated);
-  // Takes exactly `gpus` with per-server vectors (TUNE's peer re-allocation, OPT's resizing).
+  // CPUs, DRAM and storage booked (network never consumed), the job appended to each server's round list.
+  bool first_fit(Job& j, const Vec& d);
+  // Takes exactly `gpus` with per-server vectors (TUNE's peer re-allocation).
   void assign(Job& j, const std::vector<int>& gpus, const std::vector<std::pair<int, Vec>>& res);
-  void resize(Job& j, int server, const Vec& v);  // change one server's share of a running job
   void release(Job& j);
   void new_round();  // clears the per-round job lists
-  Vec avail(int s) const;  // capacity - used
-  // Throws InvariantError when a counter leaves [0, capacity] (allocations are exact multiples of 1/64).
-  void check(int s) const;
 
- private:
-  bool fits(const Server& sv, const Vec& u) const;
-  void commit(Job& j, const std::vector<int>& gpus, const std::vector<std::pair<int, Vec>>& res, bool append);
-  std::vector<Server> servers_;
-  int gps_;
-  Vec P_{}, f_{}, tot_{};
-  int free_ = 0;
-  std::vector<int> chosen_;                 // FIRST_FIT scratch
-  std::vector<std::pair<int, Vec>> res_;
-};
-
-}  // namespace rm::synergy
-
-namespace rm::synergy {
-
-// What an allocation mechanism sees in one scheduling pass.
-struct PassCtx {
-  ResCluster& cl;
+  // The pass's settings and the loop's callbacks.
   bool consolidated = false;
   bool matrix_speed = false;  // speed = T[c][m] of the allocation instead of the binary sigma
   bool allow_peers = true;    // TUNE may shrink peers (round boundaries only)
@@ -117,19 +102,30 @@ struct PassCtx {
   // Credit this lease's progress (S.10 item 14); `proportional_path`: te = t whatever the speed.
   std::function<void(Job&, bool proportional_path)> credit;
   std::function<void(Job&)> rollback;  // undo this lease's credit (TUNE's peers)
+  std::function<void(Job&)> start;     // the job got its allocation this pass: its lease starts
+
+ private:
+  bool fits(int s, const Vec& u) const;
+  void commit(Job& j, const std::vector<int>& gpus, const std::vector<std::pair<int, Vec>>& res, bool append);
+  Cluster& book_;
+  int gps_;
+  Vec P_{}, f_{}, tot_{};
+  std::vector<Vec> hold_;                       // FIRST_FIT's transient holds, per server
+  std::vector<std::vector<Job*>> round_jobs_;   // jobs FIRST_FIT committed on each server this round
+  std::vector<int> chosen_;                     // FIRST_FIT scratch
+  std::vector<std::pair<int, Vec>> res_;
+  std::vector<GpuRef> refs_;
+  std::vector<ServerShare> shares_;
 };
 
 // Throughput factor of a job holding `total` (GPUs, CPUs, GB, ...): sigma when it got its best-case demand,
 // 1 otherwise (binary, the authors'); or the matrix cell of its per-GPU allocation (matrix_speed).
-double speed_of(const Job& j, const Vec& total, const PassCtx& ctx, bool best_case);
+double speed_of(const Job& j, const Vec& total, const RoundPass& pass, bool best_case);
 Vec best_case_demand(const Job& j);  // (g, c, m, s, 0)
-Vec proportional_demand(const Job& j, const ResCluster& cl, bool with_network);
-
-// The mechanisms (one file each): allocate `j` on the free GPUs or leave it waiting.
-bool allocate_proportional(PassCtx& ctx, Job& j);  // "fair"   (S.6.3)
-bool allocate_greedy(PassCtx& ctx, Job& j);        // GREEDY   (S.6.4)
-bool allocate_tune(PassCtx& ctx, Job& j);          // TUNE     (S.6.5, S.10 items 18-20)
-// OPT (S.6.6): one ILP over the pass's jobs, then placement; returns the jobs it allocated.
-std::vector<Job*> allocate_opt(PassCtx& ctx, const std::vector<Job*>& jobs);
+Vec proportional_demand(const Job& j, const RoundPass& pass, bool with_network);
+// Synergy-TUNE's placement of one job (policy/allocation/tune.cpp), which OPT runs with its sizes.
+bool tune_round(RoundPass& pass, Job& j);
+// Synergy-OPT over one pass (policy/allocation/opt.cpp): the jobs it allocated, in the pass's order.
+std::vector<Job*> opt_round(RoundPass& pass, const std::vector<Job*>& jobs);
 
 }  // namespace rm::synergy
