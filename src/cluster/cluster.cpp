@@ -67,13 +67,14 @@ void Cluster::take_shares(JobId job, const std::vector<ServerShare>& shares) {
 void Cluster::give_shares(JobId job, const std::vector<ServerShare>& shares) {
   constexpr double eps = 1e-6;
   for (const auto& sh : shares) {
+    if (sh.server < 0 || sh.server >= num_servers() || used_cpus_[sh.server] - sh.cpus < -eps ||
+        used_mem_[sh.server] - sh.mem_gb < -eps)
+      throw InvariantError("job " + std::to_string(job) + " gives back more CPUs or DRAM than server " +
+                           std::to_string(sh.server) + " has");
     used_cpus_[sh.server] -= sh.cpus;
     used_mem_[sh.server] -= sh.mem_gb;
     free_cpus_[sh.server] = spec_.servers[sh.server].cpus - used_cpus_[sh.server];
     free_mem_[sh.server] = spec_.servers[sh.server].dram_gb - used_mem_[sh.server];
-    if (used_cpus_[sh.server] < -eps || used_mem_[sh.server] < -eps)
-      throw InvariantError("job " + std::to_string(job) + " gives back more CPUs or DRAM than server " +
-                           std::to_string(sh.server) + " has");
   }
 }
 
@@ -90,11 +91,11 @@ void Cluster::take_storage(JobId job, int server, double mbps) {
 
 void Cluster::give_storage(JobId job, int server, double mbps) {
   constexpr double eps = 1e-6;
-  used_storage_[server] -= mbps;
-  free_storage_[server] = spec_.servers[server].storage_mbps - used_storage_[server];
-  if (used_storage_[server] < -eps)
+  if (used_storage_[server] - mbps < -eps)
     throw InvariantError("job " + std::to_string(job) + " gives back more storage bandwidth than server " +
                          std::to_string(server) + " has");
+  used_storage_[server] -= mbps;
+  free_storage_[server] = spec_.servers[server].storage_mbps - used_storage_[server];
 }
 
 void Cluster::settle_idle(int server) {
