@@ -5,9 +5,8 @@
 // (not free), or leave the server (none of it can be taken: GPU memory too small, or the round model's
 // CPU/DRAM holds full, which only grow). Its users: the job-level `first-fit` and `consolidated` placements
 // (fill_in_order), the round model's FIRST_FIT (src/policy/allocation/round_pass.cpp), the task model's `first-fit`
-// (src/policy/task/first_fit.cpp), the planners' FF (src/policy/planner/ff.cpp) and A-SRPT's placement=first-fit.
-// Dependency-free so every book can use it. (LWF-kappa's consolidating branch walks the same way, written out:
-// through this walk it measured 2-5 % slower under --compat wang2020, whose 1-ms steps place very often.)
+// (src/policy/task/first_fit.cpp), LWF-kappa's consolidating branch (src/policy/task/lwf.cpp), the planners' FF
+// (src/policy/planner/ff.cpp) and A-SRPT's placement=first-fit. Dependency-free so every book can use it.
 #pragma once
 
 namespace rm {

@@ -14,6 +14,7 @@
 #include <numeric>
 
 #include "core/error.h"
+#include "policy/placement/first_fit_walk.h"
 #include "policy/task/task_placements.h"
 
 namespace rm::task {
@@ -44,18 +45,20 @@ class Lwf : public TaskPlacement {
     }
     sort_servers(v);
     if (v.eligible_count(j.mem) < j.n) return false;
-    std::vector<int> e;
-    for (int s : order_) {
-      e.clear();
+    // The one first-fit walk: servers by score (order_), a server's GPUs filtered (memory) and ordered by
+    // workload, taken until the job has n.
+    const auto gpus_of = [&](int s) {
+      e_.clear();
       for (int i : v.server_gpus(s))
-        if (g[i].free_mem >= j.mem) e.push_back(i);
-      std::stable_sort(e.begin(), e.end(), [&](int a, int b) { return g[a].workload < g[b].workload; });
-      for (int i : e) {
-        out.push_back(i);
-        if (static_cast<int>(out.size()) == j.n) return true;
-      }
-    }
-    return false;  // unreachable: eligible_count said there are enough
+        if (g[i].free_mem >= j.mem) e_.push_back(i);
+      std::stable_sort(e_.begin(), e_.end(), [&](int a, int b) { return g[a].workload < g[b].workload; });
+      return static_cast<int>(e_.size());
+    };
+    const auto take = [&](int, int k) {
+      out.push_back(e_[k]);
+      return FitStep::kTake;
+    };
+    return first_fit_walk(order_, j.n, gpus_of, take) == j.n;  // eligible_count said there are enough
   }
 
  private:
@@ -102,6 +105,7 @@ class Lwf : public TaskPlacement {
   double beta_;  // 0 = engine default
   bool nic_;     // contention-aware server order (ours, beyond the paper)
   std::vector<int> split_;
+  std::vector<int> e_;  // one server's eligible GPUs (walk scratch)
   std::vector<int> order_;
   std::vector<double> mean_;
   std::uint64_t sorted_at_ = ~std::uint64_t{0};
