@@ -23,7 +23,6 @@ using nlohmann::json;
 
 namespace {
 constexpr JobId kExternal = 1LL << 40;  // owner of GPUs held by jobs ringmaster does not own or unusable nodes
-const char* const kDefaultModel = "resnet50";
 }  // namespace
 
 SlurmBackend::SlurmBackend(SlurmCtl& ctl, ServeOptions opt) : TableBackend(std::move(opt)), ctl_(ctl) {}
@@ -93,29 +92,8 @@ std::int64_t SlurmBackend::submit(const Submission& sub) {
 void SlurmBackend::adopt(const SlurmJob& j) {
   JobHints h = parse_hints(j.comment);
   for (const auto& e : h.errors) log("job " + std::to_string(j.id) + ": hint ignored: " + e);
-  JobSpec s;
-  s.name = h.name.empty() ? std::to_string(j.id) : h.name;
-  s.file = "slurm job " + std::to_string(j.id);
-  s.submit = at(j.submit_s >= 0 ? j.submit_s : origin_s_);
-  s.num_gpus = j.gpus;
-  s.model = h.model.empty() ? kDefaultModel : h.model;
-  s.user = h.user.empty() ? j.user : h.user;
-  s.recurrence_key = !h.key.empty() ? h.key : s.user + "/" + j.name + "/" + std::to_string(j.gpus);
-  s.tp = h.tp;
-  s.pp = h.pp;
-  if (h.iterations) s.iterations = *h.iterations;
-  else s.duration_s = h.duration_s ? *h.duration_s : opt_.default_duration_s;
-  JobSpec r;
-  try {
-    r = resolve_spec(s);
-  } catch (const InputError& e) {
-    if (h.model.empty() && s.tp == 1 && s.pp == 1) throw;  // nothing of the user's to drop: cannot run
-    h.errors.push_back(std::string("model/tp/pp: ") + e.what());
-    log("job " + std::to_string(j.id) + ": hint ignored: " + e.what());
-    s.model = kDefaultModel;
-    s.tp = s.pp = 1;
-    r = resolve_spec(s);
-  }
+  const JobSpec r = spec_from_hints(h, j.id, "slurm job " + std::to_string(j.id),
+                                    j.submit_s >= 0 ? j.submit_s : origin_s_, j.gpus, j.user, j.name);
   LiveJob l;
   l.slurm_id = j.id;
   l.submit_s = j.submit_s >= 0 ? j.submit_s : origin_s_;

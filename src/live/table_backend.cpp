@@ -35,6 +35,33 @@ JobSpec TableBackend::resolve_spec(const JobSpec& s) const {
   return w.jobs.at(0);
 }
 
+JobSpec TableBackend::spec_from_hints(JobHints& h, std::int64_t id, const std::string& origin, double submit_s,
+                                      int gpus, const std::string& user, const std::string& job_name) const {
+  static const char* const kDefaultModel = "resnet50";
+  JobSpec s;
+  s.name = h.name.empty() ? std::to_string(id) : h.name;
+  s.file = origin;
+  s.submit = at(submit_s);
+  s.num_gpus = gpus;
+  s.model = h.model.empty() ? kDefaultModel : h.model;
+  s.user = h.user.empty() ? user : h.user;
+  s.recurrence_key = !h.key.empty() ? h.key : s.user + "/" + job_name + "/" + std::to_string(gpus);
+  s.tp = h.tp;
+  s.pp = h.pp;
+  if (h.iterations) s.iterations = *h.iterations;
+  else s.duration_s = h.duration_s ? *h.duration_s : opt_.default_duration_s;
+  try {
+    return resolve_spec(s);
+  } catch (const InputError& e) {
+    if (h.model.empty() && s.tp == 1 && s.pp == 1) throw;  // nothing of the user's to drop: cannot run
+    h.errors.push_back(std::string("model/tp/pp: ") + e.what());
+    log("job " + std::to_string(id) + ": hint ignored: " + e.what());
+    s.model = kDefaultModel;
+    s.tp = s.pp = 1;
+    return resolve_spec(s);
+  }
+}
+
 std::vector<int> TableBackend::split_counts() const {
   std::vector<int> split_on(spec_.servers.size(), 0);
   for (const auto& l : live_)

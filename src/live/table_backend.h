@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "live/backend.h"
+#include "live/slurm_text.h"
 #include "sched/run_record.h"
 
 namespace rm::live {
@@ -32,6 +33,12 @@ class TableBackend : public Backend {
   Time at(double epoch_s) const;
   // The catalogue's figures and the iterations of a duration, as for a trace's job (workload/trace.h).
   JobSpec resolve_spec(const JobSpec& s) const;
+  // A manager's job as a resolved spec: its hints (the rm: comment: name, model, user and recurrence key, tp/pp,
+  // iterations or duration, default --default-duration) over what the manager says (`user`, `job_name`).
+  // A model/tp/pp hint that does not resolve falls back to resnet50 on one stage, its error kept in h.errors
+  // and logged; a job with nothing of the user's to drop that still does not resolve throws InputError.
+  JobSpec spec_from_hints(JobHints& h, std::int64_t id, const std::string& origin, double submit_s, int gpus,
+                          const std::string& user, const std::string& job_name) const;
   // Job i stops holding its GPUs at end_s (finished, preempted, requeued or held by the manager): a running
   // job's stretch is recorded and its service counted; `next` is "queued" or "finished".
   void stop(std::size_t i, double end_s, const char* next);

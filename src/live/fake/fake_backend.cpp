@@ -53,21 +53,12 @@ std::int64_t FakeBackend::add(const std::string& hints, int gpus, double submit_
 std::int64_t FakeBackend::submit(const Submission& s) { return add(s.hints, s.gpus, clock_()); }
 
 void FakeBackend::adopt(const Pending& p) {
-  const JobHints h = parse_hints(p.hints);
+  JobHints h = parse_hints(p.hints);
   for (const auto& e : h.errors) log("job " + std::to_string(p.id) + ": hint ignored: " + e);
-  JobSpec s;
-  s.name = h.name.empty() ? std::to_string(p.id) : h.name;
-  s.file = "fake job " + std::to_string(p.id);
-  s.submit = at(p.submit_s);
-  s.num_gpus = p.gpus;
-  s.model = h.model.empty() ? "resnet50" : h.model;
-  s.user = h.user;
-  s.recurrence_key = h.key.empty() ? s.user + "/" + s.name + "/" + std::to_string(p.gpus) : h.key;
-  if (h.iterations) s.iterations = *h.iterations;
-  else s.duration_s = h.duration_s ? *h.duration_s : opt_.default_duration_s;
   JobSpec r;
-  try {
-    r = resolve_spec(s);
+  try {  // the fake's jobs have no user or name of their own: the hints' (the job name defaults to the id)
+    r = spec_from_hints(h, p.id, "fake job " + std::to_string(p.id), p.submit_s, p.gpus, "",
+                        h.name.empty() ? std::to_string(p.id) : h.name);
   } catch (const InputError& e) {
     log("job " + std::to_string(p.id) + ": cannot be scheduled, dropped: " + e.what());
     return;
