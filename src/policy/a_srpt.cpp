@@ -9,7 +9,7 @@
 
 #include "core/error.h"
 #include "exec/comm_model.h"
-#include "policy/placement/first_fit_walk.h"
+#include "cluster/first_fit_walk.h"
 #include "workload/job_graph_map.h"
 
 namespace rm {

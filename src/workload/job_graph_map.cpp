@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "cluster/first_fit_walk.h"
+
 namespace rm {
 namespace {
 
@@ -104,12 +106,12 @@ std::optional<MapResult> map_place(const JobGraph& g, const std::vector<std::vec
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
                      [&](int a, int b) { return free_gpus[a].size() > free_gpus[b].size(); });
-    std::vector<std::pair<int, int>> caps;  // (server, capacity)
-    for (int s : order) {
-      const int left = n - std::accumulate(caps.begin(), caps.end(), 0, [](int a, auto& c) { return a + c.second; });
-      if (left == 0) break;
-      caps.push_back({s, std::min(left, static_cast<int>(free_gpus[s].size()))});
-    }
+    std::vector<std::pair<int, int>> caps;  // (server, capacity): the one first-fit walk over that order
+    first_fit_walk(order, n, [&](int s) { return static_cast<int>(free_gpus[s].size()); }, [&](int s, int) {
+      if (caps.empty() || caps.back().first != s) caps.push_back({s, 0});
+      ++caps.back().second;
+      return FitStep::kTake;
+    });
     // Step 4: fill the servers in order along each linear order; keep the cheaper (ties: O_dp).
     double best_cut = 0;
     for (bool dp_major : {true, false}) {

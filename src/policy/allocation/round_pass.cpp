@@ -7,7 +7,7 @@
 #include <array>
 
 #include "core/error.h"
-#include "policy/placement/first_fit_walk.h"
+#include "cluster/first_fit_walk.h"
 #include "policy/plugin.h"
 
 namespace rm::synergy {

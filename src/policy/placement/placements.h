@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "policy/params.h"
-#include "policy/placement/first_fit_walk.h"
+#include "cluster/first_fit_walk.h"
 #include "policy/plugin.h"
 
 namespace rm {

@@ -1,6 +1,6 @@
 // First-fit by memory ("bp" in the authors' code, spec A.6.3): the first n eligible GPUs in the fixed
 // server-major order. With shared GPUs this piles jobs onto the lowest-numbered GPUs.
-#include "policy/placement/first_fit_walk.h"
+#include "cluster/first_fit_walk.h"
 #include "policy/task/task_placements.h"
 
 namespace rm::task {
@@ -14,7 +14,7 @@ class FirstFit : public TaskPlacement {
     if (v.eligible_count(j.mem) < j.n) return false;
     out.clear();
     const auto& g = v.gpus();
-    // The one first-fit walk over the GPUs in their server-major order (policy/placement/first_fit_walk.h).
+    // The one first-fit walk over the GPUs in their server-major order (cluster/first_fit_walk.h).
     first_fit_walk(ServerRange{1}, j.n, [&](int) { return static_cast<int>(g.size()); }, [&](int, int i) {
       if (g[i].free_mem < j.mem) return FitStep::kSkip;
       out.push_back(i);

@@ -14,7 +14,7 @@
 #include <numeric>
 
 #include "core/error.h"
-#include "policy/placement/first_fit_walk.h"
+#include "cluster/first_fit_walk.h"
 #include "policy/task/task_placements.h"
 
 namespace rm::task {
