@@ -110,7 +110,8 @@ class FakeView : public task::TaskView {
         task::TGpu g;
         g.server = s;
         g.slot = k;
-        g.mem_total = g.free_mem = 32768;
+        g.mem_total = 32768;
+        free_.push_back(32768);
         g.workload = workloads[g_.size()];
         g_.push_back(g);
       }
@@ -118,6 +119,7 @@ class FakeView : public task::TaskView {
     flows_.resize(servers);
   }
   const std::vector<task::TGpu>& gpus() const override { return g_; }
+  const std::vector<double>& free_mem() const override { return free_; }
   int num_servers() const override { return static_cast<int>(sg_.size()); }
   const std::vector<int>& server_gpus(int s) const override { return sg_[s]; }
   const std::vector<int>& server_flows(int s) const override { return flows_[s]; }
@@ -126,7 +128,7 @@ class FakeView : public task::TaskView {
   int server_split_jobs(int s) const override { return split[s]; }
   std::vector<int> split = std::vector<int>(16, 0);
   int eligible_count(double mem) const override {
-    return static_cast<int>(std::count_if(g_.begin(), g_.end(), [&](const auto& g) { return g.free_mem >= mem; }));
+    return static_cast<int>(std::count_if(free_.begin(), free_.end(), [&](double f) { return f >= mem; }));
   }
   std::uint64_t workload_version() const override { return 1; }
   double beta() const override { return 0.856; }
@@ -136,6 +138,7 @@ class FakeView : public task::TaskView {
 
  private:
   std::vector<task::TGpu> g_;
+  std::vector<double> free_;
   std::vector<std::vector<int>> sg_, flows_;
   task::TFlow flow_;
   task::TJob job_;

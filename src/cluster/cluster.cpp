@@ -28,6 +28,7 @@ Cluster::Cluster(ClusterSpec spec) : spec_(std::move(spec)) {
   used_mem_.assign(spec_.servers.size(), 0.0);
   used_storage_.assign(spec_.servers.size(), 0.0);
   owner_.assign(total_gpus_, kNoJob);
+  for (const auto& s : spec_.servers) free_gpu_mem_.insert(free_gpu_mem_.end(), s.gpus, s.gpu_mem_gb * 1024.0);
   free_total_ = total_gpus_;
   int most = 0;
   for (const auto& s : spec_.servers) most = std::max(most, s.gpus);
@@ -96,6 +97,21 @@ void Cluster::give_storage(JobId job, int server, double mbps) {
                          std::to_string(server) + " has");
   used_storage_[server] -= mbps;
   free_storage_[server] = spec_.servers[server].storage_mbps - used_storage_[server];
+}
+
+void Cluster::take_gpu_mem(JobId job, int flat_gpu, double mb) {
+  if (flat_gpu < 0 || flat_gpu >= total_gpus_ || !(mb >= 0) || free_gpu_mem_[flat_gpu] < mb)
+    throw InvariantError("job " + std::to_string(job) + " takes more memory than GPU " + std::to_string(flat_gpu) +
+                         " has free");
+  free_gpu_mem_[flat_gpu] -= mb;
+}
+
+void Cluster::give_gpu_mem(JobId job, int flat_gpu, double mb) {
+  const int s = static_cast<int>(std::upper_bound(offset_.begin(), offset_.end(), flat_gpu) - offset_.begin()) - 1;
+  if (flat_gpu < 0 || flat_gpu >= total_gpus_ || free_gpu_mem_[flat_gpu] + mb > spec_.servers[s].gpu_mem_gb * 1024.0 + 1e-6)
+    throw InvariantError("job " + std::to_string(job) + " gives back more memory than GPU " + std::to_string(flat_gpu) +
+                         " has");
+  free_gpu_mem_[flat_gpu] += mb;
 }
 
 void Cluster::settle_idle(int server) {

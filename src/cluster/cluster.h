@@ -137,6 +137,12 @@ class Cluster {
   double free_storage(int server) const { return free_storage_[server]; }
   void take_storage(JobId job, int server, double mbps);
   void give_storage(JobId job, int server, double mbps);
+  // GPU memory MB free per GPU, for models that share a GPU among jobs by memory (the task model: a job takes
+  // its memory on each GPU it is placed on; exclusive ownership above is not used there). GPU g of server s
+  // is entry gpu_offsets()[s] + g. Taking more than is free, or giving back more than the GPU has, throws.
+  const std::vector<double>& free_gpu_mem_mb() const { return free_gpu_mem_; }
+  void take_gpu_mem(JobId job, int flat_gpu, double mb);
+  void give_gpu_mem(JobId job, int flat_gpu, double mb);
   // Server s holds no job's GPU: its free CPUs, DRAM and storage become its capacity exactly (drops the
   // rounding drift that shares which are not dyadic fractions leave). Throws InvariantError if a GPU is held.
   void settle_idle(int server);
@@ -152,6 +158,7 @@ class Cluster {
   // CPUs, DRAM and storage held per server (the sums of the shares taken) and free = capacity - held, kept
   // beside them: free is computed from the sum, never by adding and subtracting shares from it.
   std::vector<double> used_cpus_, used_mem_, used_storage_, free_cpus_, free_mem_, free_storage_;
+  std::vector<double> free_gpu_mem_;  // MB, per GPU (flat)
   int total_gpus_ = 0;
   int free_total_ = 0;
 };

@@ -26,7 +26,7 @@ Time us_of(std::int64_t ns) { return (ns + (ns >= 0 ? 500 : -500)) / 1000; }  //
 
 TaskEngine::TaskEngine(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs, task::TaskPolicy& policy,
                        TaskOptions opt)
-    : opt_(std::move(opt)), policy_(policy) {
+    : opt_(std::move(opt)), policy_(policy), book_(cluster) {
   double min_nic = kInf;
   for (const auto& s : cluster.servers) {
     std::vector<int> ids;
@@ -35,7 +35,7 @@ TaskEngine::TaskEngine(const ClusterSpec& cluster, const std::vector<JobSpec>& j
       task::TGpu g;
       g.server = static_cast<int>(server_gpus_.size());
       g.slot = k;
-      g.mem_total = g.free_mem = s.gpu_mem_gb * 1024.0;
+      g.mem_total = s.gpu_mem_gb * 1024.0;
       gpus_.push_back(g);
     }
     server_gpus_.push_back(std::move(ids));
@@ -107,13 +107,13 @@ int TaskEngine::eligible_count(double mem) const {
     if (m == mem) {
       if (ver != mem_version_) {
         count = 0;
-        for (const auto& g : gpus_) count += g.free_mem >= mem;
+        for (double f : book_.free_gpu_mem_mb()) count += f >= mem;
         ver = mem_version_;
       }
       return count;
     }
   int count = 0;
-  for (const auto& g : gpus_) count += g.free_mem >= mem;
+  for (double f : book_.free_gpu_mem_mb()) count += f >= mem;
   eligible_cache_.emplace_back(mem, mem_version_, count);
   return count;
 }
@@ -230,7 +230,7 @@ void TaskEngine::sync(Job& j, Ns t) {
 void TaskEngine::release(Job& j) {
   for (std::size_t i = 0; i < j.v.gpus.size(); ++i) {
     const int g = j.v.gpus[i];
-    gpus_[g].free_mem += j.v.mem;
+    book_.give_gpu_mem(j.v.id, g, j.v.mem);
     auto& list = rt_[g].jobs;
     list.erase(std::find(list.begin(), list.end(), std::make_pair(j.v.id, static_cast<int>(i))));
   }
@@ -260,7 +260,7 @@ bool TaskEngine::try_place(Job& j, Ns t) {
   servers.clear();
   for (std::size_t i = 0; i < chosen_.size(); ++i) {
     const int g = chosen_[i];
-    if (g < 0 || g >= total_gpus_ || gpus_[g].free_mem < j.v.mem ||
+    if (g < 0 || g >= total_gpus_ || book_.free_gpu_mem_mb()[g] < j.v.mem ||
         std::find(chosen_.begin(), chosen_.begin() + static_cast<long>(i), g) != chosen_.begin() + static_cast<long>(i))
       throw InvariantError("placement " + policy_.placement->name() + " chose a full or repeated GPU");
     if (std::find(servers.begin(), servers.end(), gpus_[g].server) == servers.end())
@@ -280,7 +280,7 @@ bool TaskEngine::try_place(Job& j, Ns t) {
     max_sharing_ = std::max<std::int64_t>(max_sharing_, static_cast<std::int64_t>(rt_[g].jobs.size()));
     add_exact(gpus_[g].workload, rt_[g].wl_ns, iters * (j.v.fw + j.v.bw) + comm_total,
               j.v.iters * (j.fw_ns + j.bw_ns + j.comm_ns));
-    gpus_[g].free_mem -= j.v.mem;
+    book_.take_gpu_mem(j.v.id, g, j.v.mem);
     mark_dirty(g);
   }
   j.placed_at = t;
@@ -579,8 +579,8 @@ void TaskEngine::check_final() const {
   got = gpu_active_ms();
   if (std::abs(want - got) > 1e-9 * (1 + want))
     throw InvariantError("task engine: GPU busy time " + std::to_string(got) + " ms != work " + std::to_string(want));
-  for (const auto& g : gpus_)
-    if (g.free_mem != g.mem_total) throw InvariantError("task engine: GPU memory not returned");
+  for (std::size_t g = 0; g < gpus_.size(); ++g)
+    if (book_.free_gpu_mem_mb()[g] != gpus_[g].mem_total) throw InvariantError("task engine: GPU memory not returned");
   for (const auto& f : server_flows_)
     if (!f.empty()) throw InvariantError("task engine: a flow outlived its job");
 }

@@ -58,6 +58,7 @@ class TaskEngine : public task::TaskView {
 
   // TaskView
   const std::vector<task::TGpu>& gpus() const override { return gpus_; }
+  const std::vector<double>& free_mem() const override { return book_.free_gpu_mem_mb(); }
   int num_servers() const override { return static_cast<int>(server_gpus_.size()); }
   const std::vector<int>& server_gpus(int s) const override { return server_gpus_[s]; }
   const std::vector<int>& server_flows(int s) const override { return server_flows_[s]; }
@@ -191,6 +192,7 @@ class TaskEngine : public task::TaskView {
   task::TaskPolicy& policy_;
   int total_gpus_ = 0;
   double beta_ = 0, eta_ = 0, lwf_beta_ = 0;
+  Cluster book_;  // the one cluster book: GPU memory, shared by the jobs placed on a GPU
   std::vector<task::TGpu> gpus_;
   std::vector<GpuRt> rt_;
   std::vector<std::vector<int>> server_gpus_, server_flows_;

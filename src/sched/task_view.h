@@ -46,7 +46,7 @@ struct TJob {
 struct TGpu {
   int server = 0;
   int slot = 0;          // index inside the server
-  double mem_total = 0, free_mem = 0;
+  double mem_total = 0;  // MB (what is free is the cluster book's: TaskView::free_mem)
   double workload = 0;   // LWF bookkeeping (spec A.6.2)
 };
 
@@ -62,6 +62,8 @@ class TaskView {
  public:
   virtual ~TaskView() = default;
   virtual const std::vector<TGpu>& gpus() const = 0;
+  // GPU memory MB free per GPU, indexed as gpus() (the cluster book's, cluster/cluster.h).
+  virtual const std::vector<double>& free_mem() const = 0;
   virtual int num_servers() const = 0;
   virtual const std::vector<int>& server_gpus(int s) const = 0;   // global ids, slot order
   virtual const std::vector<int>& server_flows(int s) const = 0;  // communicating job ids, start order

@@ -13,10 +13,10 @@ class FirstFit : public TaskPlacement {
   bool place(const TJob& j, const TaskView& v, std::vector<int>& out) override {
     if (v.eligible_count(j.mem) < j.n) return false;
     out.clear();
-    const auto& g = v.gpus();
+    const std::vector<double>& free = v.free_mem();
     // The one first-fit walk over the GPUs in their server-major order (cluster/first_fit_walk.h).
-    first_fit_walk(ServerRange{1}, j.n, [&](int) { return static_cast<int>(g.size()); }, [&](int, int i) {
-      if (g[i].free_mem < j.mem) return FitStep::kSkip;
+    first_fit_walk(ServerRange{1}, j.n, [&](int) { return static_cast<int>(free.size()); }, [&](int, int i) {
+      if (free[i] < j.mem) return FitStep::kSkip;
       out.push_back(i);
       return FitStep::kTake;
     });

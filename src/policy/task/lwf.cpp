@@ -30,12 +30,13 @@ class Lwf : public TaskPlacement {
 
   bool place(const TJob& j, const TaskView& v, std::vector<int>& out) override {
     const auto& g = v.gpus();
+    const std::vector<double>& free = v.free_mem();
     out.clear();
     if (j.n <= kappa_) {
       if (v.eligible_count(j.mem) < j.n) return false;
       std::vector<int> e;
       for (int i = 0; i < static_cast<int>(g.size()); ++i)
-        if (g[i].free_mem >= j.mem) e.push_back(i);
+        if (free[i] >= j.mem) e.push_back(i);
       // Stable sort by (workload, server) over the server-major order = sort by (workload, id).
       std::partial_sort(e.begin(), e.begin() + j.n, e.end(), [&](int a, int b) {
         return g[a].workload != g[b].workload ? g[a].workload < g[b].workload : a < b;
@@ -50,7 +51,7 @@ class Lwf : public TaskPlacement {
     const auto gpus_of = [&](int s) {
       e_.clear();
       for (int i : v.server_gpus(s))
-        if (g[i].free_mem >= j.mem) e_.push_back(i);
+        if (free[i] >= j.mem) e_.push_back(i);
       std::stable_sort(e_.begin(), e_.end(), [&](int a, int b) { return g[a].workload < g[b].workload; });
       return static_cast<int>(e_.size());
     };

@@ -11,10 +11,10 @@ class RandomPlacement : public TaskPlacement {
   explicit RandomPlacement(std::uint64_t seed) : rng_(mix_seed(seed, 0x7a5c)) {}
   std::string name() const override { return "random"; }
   bool place(const TJob& j, const TaskView& v, std::vector<int>& out) override {
-    const auto& g = v.gpus();
+    const std::vector<double>& free = v.free_mem();
     std::vector<int> e;
-    for (int i = 0; i < static_cast<int>(g.size()); ++i)
-      if (g[i].free_mem >= j.mem) e.push_back(i);
+    for (int i = 0; i < static_cast<int>(free.size()); ++i)
+      if (free[i] >= j.mem) e.push_back(i);
     rng_.shuffle(e.begin(), e.end());  // like the authors' code: shuffled even when too few are eligible
     if (static_cast<int>(e.size()) < j.n) return false;
     out.assign(e.begin(), e.begin() + j.n);
