@@ -136,6 +136,16 @@ TEST(RoundModel, SrtfOrdersByRemainingTime) {
   EXPECT_EQ(r.jobs[0].finish_time, 901);
 }
 
+// A Synergy replay's ids may be any integers: jobs -1 and -2 are two jobs in the book (one GPU: one after the
+// other) and both are measured.
+TEST(RoundModel, NegativeIdsAreBookedApartAndMeasured) {
+  const auto r = tiny_run(false, {{-1, "gnmt", 0.0, 1000, 1}, {-2, "gnmt", 0.001, 1000, 1}});
+  ASSERT_EQ(r.jobs.size(), 2u);
+  EXPECT_DOUBLE_EQ(r.jobs[0].finish_time, 121);
+  EXPECT_DOUBLE_EQ(r.jobs[1].finish_time, 241);
+  EXPECT_EQ(r.measured_jct.size(), 2u);
+}
+
 // A pass of TUNE over random jobs on a 4 x 8-GPU cluster; checks S.6.5's two guarantees.
 TEST(Tune, NeverBelowProportionalUnlessNeedsLessAndNeverIdleWithFreeGpus) {
   const ProfileSet prof = ProfileSet::load(3);
@@ -152,7 +162,7 @@ TEST(Tune, NeverBelowProportionalUnlessNeedsLessAndNeverIdleWithFreeGpus) {
     const int n = 5 + rnd.randint(0, 30);
     for (int i = 0; i < n; ++i) {
       Job& j = jobs.emplace_back();
-      j.id = i;
+      j.id = j.key = i;
       const int gs[] = {1, 1, 1, 2, 4, 8};
       init_job(j, prof.get(models[rnd.randint(0, static_cast<int>(models.size()) - 1)]), gs[rnd.randint(0, 5)], P);
     }
@@ -192,7 +202,7 @@ TEST(Opt, FeasibleAndAtLeastProportionalThroughput) {
     int gpus = 0;
     while (gpus < 16) {
       Job& j = jobs.emplace_back();
-      j.id = static_cast<std::int64_t>(jobs.size());
+      j.id = j.key = static_cast<std::int64_t>(jobs.size());
       const int g = std::min(16 - gpus, rnd.randint(1, 2));
       init_job(j, prof.get(models[rnd.randint(0, 6)]), g, P);
       gpus += g;

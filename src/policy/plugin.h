@@ -163,13 +163,14 @@ class Placement {
   virtual std::optional<std::vector<GpuRef>> place(const JobState& j, const FreeMap& free) = 0;
 };
 
-// CPU and DRAM allocation for a job placed on `d.gpus` (Synergy's mechanisms on the job-level engine):
-// fills d.shares from what `free` has and takes it, or returns false (the job cannot start now).
 namespace synergy {
 struct Job;
 class RoundPass;
 }  // namespace synergy
 
+// CPU and DRAM allocation (Synergy's mechanisms). On the job-level engines, for a job placed on `d.gpus`: fills
+// d.shares from what `free` has and takes it, or returns false (the job cannot start now). On the round model:
+// round_pass below.
 class Allocation {
  public:
   virtual ~Allocation() = default;

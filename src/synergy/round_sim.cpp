@@ -111,6 +111,7 @@ class Sim {
     check_job(ji, cl_.num_servers(), cl_.gpus_per_server(), profiles_, o_.synergy_gpu_counts);
     Job& j = r_.jobs.emplace_back();
     j.id = ji.id;
+    j.key = static_cast<JobId>(r_.jobs.size() - 1);
     j.model = ji.model;
     j.arrival = ji.arrival;
     j.N = ji.N;

@@ -52,7 +52,7 @@ struct RoundOptions {
   bool compat = false;
   bool is_static = false;      // --static: first round at t = 1 s (replay)
   double round_s = 300;
-  std::int64_t window_lo = 0;  // measured ids [lo, hi]
+  std::int64_t window_lo = std::numeric_limits<std::int64_t>::min();  // measured ids [lo, hi] (default: all)
   std::int64_t window_hi = std::numeric_limits<std::int64_t>::max();
   double starvation_s = 1000.0 * 3600;
   bool synergy_gpu_counts = true;  // demands must be 1, 2, 4, 8 or 16 (Synergy's traces); else any that fits

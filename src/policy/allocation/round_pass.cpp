@@ -110,17 +110,17 @@ void RoundPass::commit(Job& j, const std::vector<int>& gpus, const std::vector<s
   if (!j.gpus.empty()) throw InvariantError("job " + std::to_string(j.id) + " allocated twice");
   refs_.clear();
   for (int id : gpus) refs_.push_back({id / gps_, id % gps_});
-  book_.allocate(j.id, refs_);  // throws on a GPU already held
+  book_.allocate(j.key, refs_);  // throws on a GPU already held
   j.gpus.assign(gpus.begin(), gpus.end());
   j.res.assign(res.begin(), res.end());
   shares_.clear();
   for (auto& [s, v] : j.res) {
     v[kNet] = 0;  // the network is never consumed (S.10 item 12)
     shares_.push_back({s, v[kCpu], v[kMem]});
-    book_.take_storage(j.id, s, v[kSto]);
+    book_.take_storage(j.key, s, v[kSto]);
     if (append) round_jobs_[s].push_back(&j);
   }
-  book_.take_shares(j.id, shares_);
+  book_.take_shares(j.key, shares_);
 }
 
 void RoundPass::assign(Job& j, const std::vector<int>& gpus, const std::vector<std::pair<int, Vec>>& res) {
@@ -130,13 +130,13 @@ void RoundPass::assign(Job& j, const std::vector<int>& gpus, const std::vector<s
 void RoundPass::release(Job& j) {
   refs_.clear();
   for (int id : j.gpus) refs_.push_back({id / gps_, id % gps_});
-  book_.release(j.id, refs_);  // throws on a GPU this job does not hold
+  book_.release(j.key, refs_);  // throws on a GPU this job does not hold
   shares_.clear();
   for (const auto& [s, v] : j.res) {
     shares_.push_back({s, v[kCpu], v[kMem]});
-    book_.give_storage(j.id, s, v[kSto]);
+    book_.give_storage(j.key, s, v[kSto]);
   }
-  book_.give_shares(j.id, shares_);
+  book_.give_shares(j.key, shares_);
   // OPT's memory levels (62.5/3 GB) are not dyadic: drop the rounding drift when a server empties.
   for (const auto& [s, v] : j.res)
     if (free_gpus(s) == gps_) book_.settle_idle(s);

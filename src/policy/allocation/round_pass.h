@@ -23,7 +23,8 @@ enum Dim { kGpu = 0, kCpu = 1, kMem = 2, kSto = 3, kNet = 4 };
 
 // A job of the round model: its Synergy attributes, progress and current lease.
 struct Job {
-  std::int64_t id = 0;
+  std::int64_t id = 0;                 // the trace's (any integer)
+  JobId key = 0;                       // its id in the cluster book: dense, >= 0 (the run's job index)
   std::string model;
   const Profile* prof = nullptr;
   double arrival = 0;
