@@ -114,17 +114,17 @@ TEST(Invariants, ClusterRefusesOverbookedSharesAndSettlesOnlyIdleServers) {
   Cluster c(spec);
   c.allocate(1, {{0, 0}});
   c.take_shares(1, {{0, 3, 62.5 / 3}});
-  c.take_storage(1, 0, 40);
+  c.take_share(1, 0, 0, 0, 40);
   EXPECT_DOUBLE_EQ(c.free_cpus(0), 5);
   EXPECT_DOUBLE_EQ(c.free_storage(0), 60);
   EXPECT_THROW(c.take_shares(2, {{0, 6, 1}}), InvariantError);  // 6 CPUs of 5 free
-  EXPECT_THROW(c.take_storage(2, 0, 61), InvariantError);
-  EXPECT_THROW(c.give_storage(1, 0, 41), InvariantError);    // more than it holds
+  EXPECT_THROW(c.take_share(2, 0, 0, 0, 61), InvariantError);
+  EXPECT_THROW(c.give_share(1, 0, 0, 0, 41), InvariantError);  // more than it holds
   EXPECT_THROW(c.settle_idle(0), InvariantError);            // a GPU there is held
   c.take_shares(1, {{0, 0, 62.5 / 7}});
   c.give_shares(1, {{0, 3, 62.5 / 3}});
   c.give_shares(1, {{0, 0, 62.5 / 7}});
-  c.give_storage(1, 0, 39);
+  c.give_share(1, 0, 0, 0, 39);
   c.release(1, {{0, 0}});
   c.settle_idle(0);  // the rounding drift and the storage left behind go
   EXPECT_EQ(c.free_cpus(0), 8);

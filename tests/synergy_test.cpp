@@ -208,7 +208,8 @@ TEST(Opt, FeasibleAndAtLeastProportionalThroughput) {
       gpus += g;
       ptrs.push_back(&j);
     }
-    const auto placed = opt_round(cl, ptrs);
+    OptOptionsMemo memo;
+    const auto placed = opt_round(cl, ptrs, memo);
     EXPECT_EQ(placed.size(), ptrs.size());
     double sum = 0;
     for (const Job* j : placed) {

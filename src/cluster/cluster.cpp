@@ -24,6 +24,7 @@ Cluster::Cluster(ClusterSpec spec) : spec_(std::move(spec)) {
     total_gpus_ += s.gpus;
   }
   offset_.push_back(total_gpus_);
+  for (const auto& s : spec_.servers) cap_.push_back({static_cast<double>(s.cpus), s.dram_gb, s.storage_mbps});
   used_cpus_.assign(spec_.servers.size(), 0.0);
   used_mem_.assign(spec_.servers.size(), 0.0);
   used_storage_.assign(spec_.servers.size(), 0.0);
@@ -37,66 +38,18 @@ Cluster::Cluster(ClusterSpec spec) : spec_(std::move(spec)) {
   for (int s = 0; s < num_servers(); ++s) by_free_[free_per_server_[s]].set(s, true);
 }
 
-void Cluster::set_free(int server, int n) {
-  by_free_[free_per_server_[server]].set(server, false);
-  free_per_server_[server] = n;
-  by_free_[n].set(server, true);
+void Cluster::refuse_gpu(GpuRef g) const {
+  throw InvariantError("GPU " + std::to_string(g.server) + "/" + std::to_string(g.gpu) + " does not exist");
 }
 
-int Cluster::index(GpuRef g) const {
-  if (g.server < 0 || g.server >= num_servers() || g.gpu < 0 || g.gpu >= spec_.servers[g.server].gpus)
-    throw InvariantError("GPU " + std::to_string(g.server) + "/" + std::to_string(g.gpu) +
-                         " does not exist");
-  return offset_[g.server] + g.gpu;
+void Cluster::refuse_take(JobId job, int server) const {
+  throw InvariantError("job " + std::to_string(job) + " takes more CPUs, DRAM or storage than server " +
+                       std::to_string(server) + " has free (or a share that is not a number >= 0)");
 }
 
-void Cluster::take_shares(JobId job, const std::vector<ServerShare>& shares) {
-  constexpr double eps = 1e-9;
-  for (const auto& sh : shares) {
-    if (sh.server < 0 || sh.server >= num_servers() || !(sh.cpus >= 0) || !(sh.mem_gb >= 0))
-      throw InvariantError("job " + std::to_string(job) + ": bad CPU/memory share");
-    if (sh.cpus > free_cpus_[sh.server] + eps || sh.mem_gb > free_mem_[sh.server] + eps)
-      throw InvariantError("job " + std::to_string(job) + " takes more CPUs or DRAM than server " +
-                           std::to_string(sh.server) + " has free");
-    used_cpus_[sh.server] += sh.cpus;
-    used_mem_[sh.server] += sh.mem_gb;
-    free_cpus_[sh.server] = spec_.servers[sh.server].cpus - used_cpus_[sh.server];
-    free_mem_[sh.server] = spec_.servers[sh.server].dram_gb - used_mem_[sh.server];
-  }
-}
-
-void Cluster::give_shares(JobId job, const std::vector<ServerShare>& shares) {
-  constexpr double eps = 1e-6;
-  for (const auto& sh : shares) {
-    if (sh.server < 0 || sh.server >= num_servers() || used_cpus_[sh.server] - sh.cpus < -eps ||
-        used_mem_[sh.server] - sh.mem_gb < -eps)
-      throw InvariantError("job " + std::to_string(job) + " gives back more CPUs or DRAM than server " +
-                           std::to_string(sh.server) + " has");
-    used_cpus_[sh.server] -= sh.cpus;
-    used_mem_[sh.server] -= sh.mem_gb;
-    free_cpus_[sh.server] = spec_.servers[sh.server].cpus - used_cpus_[sh.server];
-    free_mem_[sh.server] = spec_.servers[sh.server].dram_gb - used_mem_[sh.server];
-  }
-}
-
-void Cluster::take_storage(JobId job, int server, double mbps) {
-  constexpr double eps = 1e-9;
-  if (server < 0 || server >= num_servers() || !(mbps >= 0))
-    throw InvariantError("job " + std::to_string(job) + ": bad storage share");
-  if (mbps > free_storage_[server] + eps)
-    throw InvariantError("job " + std::to_string(job) + " takes more storage bandwidth than server " +
-                         std::to_string(server) + " has free");
-  used_storage_[server] += mbps;
-  free_storage_[server] = spec_.servers[server].storage_mbps - used_storage_[server];
-}
-
-void Cluster::give_storage(JobId job, int server, double mbps) {
-  constexpr double eps = 1e-6;
-  if (used_storage_[server] - mbps < -eps)
-    throw InvariantError("job " + std::to_string(job) + " gives back more storage bandwidth than server " +
-                         std::to_string(server) + " has");
-  used_storage_[server] -= mbps;
-  free_storage_[server] = spec_.servers[server].storage_mbps - used_storage_[server];
+void Cluster::refuse_give(JobId job, int server) const {
+  throw InvariantError("job " + std::to_string(job) + " gives back more CPUs, DRAM or storage than server " +
+                       std::to_string(server) + " has");
 }
 
 void Cluster::take_gpu_mem(JobId job, int flat_gpu, double mb) {
@@ -124,36 +77,22 @@ void Cluster::settle_idle(int server) {
   free_storage_[server] = sv.storage_mbps;
 }
 
-void Cluster::allocate(JobId job, const std::vector<GpuRef>& gpus) {
-  for (std::size_t i = 0; i < gpus.size(); ++i) {
-    const int k = index(gpus[i]);
-    if (owner_[k] != kNoJob) {
-      for (std::size_t j = 0; j < i; ++j) {  // roll back so the cluster stays consistent
-        owner_[index(gpus[j])] = kNoJob;
-        set_free(gpus[j].server, free_per_server_[gpus[j].server] + 1);
-        ++free_total_;
-      }
-      throw InvariantError("GPU " + std::to_string(gpus[i].server) + "/" +
-                           std::to_string(gpus[i].gpu) + " double-booked: held by job " +
-                           std::to_string(owner_[k]) + ", asked for by job " + std::to_string(job));
-    }
-    owner_[k] = job;
-    set_free(gpus[i].server, free_per_server_[gpus[i].server] - 1);
-    --free_total_;
-  }
-}
-
-void Cluster::release(JobId job, const std::vector<GpuRef>& gpus) {
-  for (const auto& g : gpus) {
-    const int k = index(g);
-    if (owner_[k] != job)
-      throw InvariantError("job " + std::to_string(job) + " releases GPU " +
-                           std::to_string(g.server) + "/" + std::to_string(g.gpu) +
-                           " it does not hold");
-    owner_[k] = kNoJob;
-    set_free(g.server, free_per_server_[g.server] + 1);
+void Cluster::refuse_allocate(JobId job, const std::vector<GpuRef>& gpus, std::size_t i) {
+  const GpuRef bad = gpus[i];
+  const JobId holder = owner_[index(bad)];
+  for (std::size_t j = 0; j < i; ++j) {  // roll back so the cluster stays consistent
+    owner_[index(gpus[j])] = kNoJob;
+    set_free(gpus[j].server, free_per_server_[gpus[j].server] + 1);
     ++free_total_;
   }
+  throw InvariantError("GPU " + std::to_string(bad.server) + "/" + std::to_string(bad.gpu) +
+                       " double-booked: held by job " + std::to_string(holder) + ", asked for by job " +
+                       std::to_string(job));
+}
+
+void Cluster::refuse_release(JobId job, GpuRef g) const {
+  throw InvariantError("job " + std::to_string(job) + " releases GPU " + std::to_string(g.server) + "/" +
+                       std::to_string(g.gpu) + " it does not hold");
 }
 
 }  // namespace rm

@@ -1,6 +1,7 @@
 // The cluster: servers with capacities, and who holds which GPU. Refuses to double-book.
 #pragma once
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -124,19 +125,58 @@ class Cluster {
   int max_server_gpus() const { return static_cast<int>(by_free_.size()) - 1; }
 
   // Throws InvariantError if any GPU is already owned (no double-booking) or out of range.
-  void allocate(JobId job, const std::vector<GpuRef>& gpus);
+  void allocate(JobId job, const std::vector<GpuRef>& gpus) {
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+      const int k = index(gpus[i]);
+      if (owner_[k] != kNoJob) refuse_allocate(job, gpus, i);
+      owner_[k] = job;
+      set_free(gpus[i].server, free_per_server_[gpus[i].server] - 1);
+      --free_total_;
+    }
+  }
   // Throws InvariantError if a GPU is not owned by this job.
-  void release(JobId job, const std::vector<GpuRef>& gpus);
+  void release(JobId job, const std::vector<GpuRef>& gpus) {
+    for (const auto& g : gpus) {
+      const int k = index(g);
+      if (owner_[k] != job) refuse_release(job, g);
+      owner_[k] = kNoJob;
+      set_free(g.server, free_per_server_[g.server] + 1);
+      ++free_total_;
+    }
+  }
   // CPU cores and DRAM GB: free per server; taking more than is free, or giving back more than the server
   // has, throws InvariantError.
   double free_cpus(int server) const { return free_cpus_[server]; }
   double free_mem_gb(int server) const { return free_mem_[server]; }
-  void take_shares(JobId job, const std::vector<ServerShare>& shares);
-  void give_shares(JobId job, const std::vector<ServerShare>& shares);
+  void take_shares(JobId job, const std::vector<ServerShare>& shares) {
+    for (const auto& sh : shares) take_share(job, sh.server, sh.cpus, sh.mem_gb, 0);
+  }
+  void give_shares(JobId job, const std::vector<ServerShare>& shares) {
+    for (const auto& sh : shares) give_share(job, sh.server, sh.cpus, sh.mem_gb, 0);
+  }
   // Storage bandwidth MB/s free per server (the round model books it beside CPUs and DRAM, spec S.1).
   double free_storage(int server) const { return free_storage_[server]; }
-  void take_storage(JobId job, int server, double mbps);
-  void give_storage(JobId job, int server, double mbps);
+  // One server's CPUs, DRAM and storage at once.
+  void take_share(JobId job, int s, double cpus, double mem, double storage) {
+    constexpr double eps = 1e-9;
+    if (s < 0 || s >= num_servers() || !(cpus >= 0) || !(mem >= 0) || !(storage >= 0) ||
+        cpus > free_cpus_[s] + eps || mem > free_mem_[s] + eps || storage > free_storage_[s] + eps)
+      refuse_take(job, s);
+    used_cpus_[s] += cpus;
+    used_mem_[s] += mem;
+    used_storage_[s] += storage;
+    set_free_shares(s);
+  }
+  void give_share(JobId job, int s, double cpus, double mem, double storage) {
+    constexpr double eps = 1e-6;
+    if (s < 0 || s >= num_servers() || used_cpus_[s] - cpus < -eps || used_mem_[s] - mem < -eps ||
+        used_storage_[s] - storage < -eps)
+      refuse_give(job, s);
+    used_cpus_[s] -= cpus;
+    used_mem_[s] -= mem;
+    used_storage_[s] -= storage;
+    set_free_shares(s);
+  }
   // GPU memory MB free per GPU, for models that share a GPU among jobs by memory (the task model: a job takes
   // its memory on each GPU it is placed on; exclusive ownership above is not used there). GPU g of server s
   // is entry gpu_offsets()[s] + g. Taking more than is free, or giving back more than the GPU has, throws.
@@ -148,8 +188,27 @@ class Cluster {
   void settle_idle(int server);
 
  private:
-  int index(GpuRef g) const;
-  void set_free(int server, int n);
+  int index(GpuRef g) const {
+    if (g.server < 0 || g.server >= num_servers() || g.gpu < 0 || offset_[g.server] + g.gpu >= offset_[g.server + 1])
+      refuse_gpu(g);
+    return offset_[g.server] + g.gpu;
+  }
+  void set_free(int server, int n) {
+    by_free_[free_per_server_[server]].set(server, false);
+    free_per_server_[server] = n;
+    by_free_[n].set(server, true);
+  }
+  void set_free_shares(int s) {  // free = capacity - held, from the sums
+    free_cpus_[s] = cap_[s][0] - used_cpus_[s];
+    free_mem_[s] = cap_[s][1] - used_mem_[s];
+    free_storage_[s] = cap_[s][2] - used_storage_[s];
+  }
+  // The error paths (out of line: the paths above stay small enough to inline).
+  [[noreturn, gnu::cold]] void refuse_gpu(GpuRef g) const;
+  [[noreturn, gnu::cold]] void refuse_allocate(JobId job, const std::vector<GpuRef>& gpus, std::size_t i);
+  [[noreturn, gnu::cold]] void refuse_release(JobId job, GpuRef g) const;
+  [[noreturn, gnu::cold]] void refuse_take(JobId job, int server) const;
+  [[noreturn, gnu::cold]] void refuse_give(JobId job, int server) const;
   ClusterSpec spec_;
   std::vector<ServerBits> by_free_;
   std::vector<int> offset_;
@@ -159,6 +218,7 @@ class Cluster {
   // beside them: free is computed from the sum, never by adding and subtracting shares from it.
   std::vector<double> used_cpus_, used_mem_, used_storage_, free_cpus_, free_mem_, free_storage_;
   std::vector<double> free_gpu_mem_;  // MB, per GPU (flat)
+  std::vector<std::array<double, 3>> cap_;  // CPUs, DRAM GB, storage MB/s per server (the spec's, compact)
   int total_gpus_ = 0;
   int free_total_ = 0;
 };

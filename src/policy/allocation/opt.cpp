@@ -27,20 +27,19 @@ struct Type {
   std::vector<OptOption> opts;  // Pareto front, best throughput first
 };
 
-std::vector<OptOption> options_of(const Profile& p, int g, const RoundPass& pass) {
+const std::vector<OptOption>& options_of(const Profile& p, int g, const RoundPass& pass, OptOptionsMemo& memo) {
   const Vec& f = pass.fair();
-  return opt_options(p, g, f[kCpu], f[kMem], pass.gpus_per_server(), pass.per_server()[kCpu],
-                     pass.per_server()[kMem]);
+  return memo.get(p, g, f[kCpu], f[kMem], pass.gpus_per_server(), pass.per_server()[kCpu], pass.per_server()[kMem]);
 }
 
 // The jobs of the pass grouped by (profile, GPUs), in order; those needing more GPUs than are free are left out.
-std::vector<Type> types_of(const RoundPass& pass, const std::vector<Job*>& jobs) {
+std::vector<Type> types_of(const RoundPass& pass, const std::vector<Job*>& jobs, OptOptionsMemo& memo) {
   std::vector<Type> types;
   for (Job* j : jobs) {
     if (j->g > pass.free_gpus()) continue;
     auto it = std::find_if(types.begin(), types.end(), [&](const Type& t) { return t.prof == j->prof && t.g == j->g; });
     if (it == types.end()) {
-      types.push_back({j->prof, j->g, {}, options_of(*j->prof, j->g, pass)});
+      types.push_back({j->prof, j->g, {}, options_of(*j->prof, j->g, pass, memo)});
       it = types.end() - 1;
     }
     it->jobs.push_back(j);
@@ -84,8 +83,8 @@ std::vector<std::pair<Job*, std::pair<double, double>>> size_jobs(RoundPass& pas
 }  // namespace
 
 // One ILP over the pass's jobs, then TUNE places them at their sizes (speed: the matrix cell of what they get).
-std::vector<Job*> opt_round(RoundPass& pass, const std::vector<Job*>& jobs) {
-  const std::vector<Type> types = types_of(pass, jobs);
+std::vector<Job*> opt_round(RoundPass& pass, const std::vector<Job*>& jobs, OptOptionsMemo& memo) {
+  const std::vector<Type> types = types_of(pass, jobs, memo);
   if (types.empty()) return {};
   const auto saved = size_jobs(pass, types);
   const bool matrix = pass.matrix_speed;
@@ -111,7 +110,7 @@ class Opt final : public Allocation {
   std::string name() const override { return "opt"; }
   bool matrix_speed() const override { return true; }
   void round_pass(synergy::RoundPass& pass, const std::vector<synergy::Job*>& loop) override {
-    for (synergy::Job* j : synergy::opt_round(pass, loop)) pass.start(*j);
+    for (synergy::Job* j : synergy::opt_round(pass, loop, memo_)) pass.start(*j);
   }
   RoundTraits round_traits() const override {
     RoundTraits t;
@@ -142,7 +141,7 @@ class Opt final : public Allocation {
       if (it == groups.end()) {
         const double fc = sv.gpus > 0 ? static_cast<double>(sv.cpus) / sv.gpus : 0;
         const double fm = sv.gpus > 0 ? sv.dram_gb / sv.gpus : 0;
-        groups.push_back({{j.cpu_profile->model, g, 0, opt_options(*j.cpu_profile, g, fc, fm, sv.gpus, sv.cpus, sv.dram_gb)},
+        groups.push_back({{j.cpu_profile->model, g, 0, memo_.get(*j.cpu_profile, g, fc, fm, sv.gpus, sv.cpus, sv.dram_gb)},
                           j.cpu_profile, &sv, {}});
         it = groups.end() - 1;
       }
@@ -197,6 +196,7 @@ class Opt final : public Allocation {
 
  private:
   std::vector<std::pair<JobId, OptOption>> size_;  // the ILP's per-GPU size of each start of this pass, by id
+  OptOptionsMemo memo_;
 };
 
 }  // namespace

@@ -4,7 +4,9 @@
 // (CPU, DRAM) matrix cells whose throughput is at least the proportional cell's; the ILP maximises the summed
 // throughput under the free CPUs and DRAM (COIN-OR Cbc over Clp).
 #pragma once
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "workload/cpu_profiles.h"
@@ -27,6 +29,24 @@ struct OptType {
 // server at the job's span; the proportional cell alone if none does. Best throughput first.
 std::vector<OptOption> opt_options(const synergy::Profile& p, int g, double fair_c, double fair_m,
                                    int gpus_per_server, double server_cpus, double server_mem);
+
+// opt_options remembered per (profile, GPUs, shape): the front depends on nothing else, and OPT asks for it at
+// every pass (computing it was 70 % of an OPT run). One per allocation plugin (a run), which its profiles outlive.
+class OptOptionsMemo {
+ public:
+  const std::vector<OptOption>& get(const synergy::Profile& p, int g, double fair_c, double fair_m,
+                                    int gpus_per_server, double server_cpus, double server_mem) {
+    const Key k{&p, g, fair_c, fair_m, gpus_per_server, server_cpus, server_mem};
+    auto it = memo_.find(k);
+    if (it == memo_.end())
+      it = memo_.emplace(k, opt_options(p, g, fair_c, fair_m, gpus_per_server, server_cpus, server_mem)).first;
+    return it->second;
+  }
+
+ private:
+  using Key = std::tuple<const synergy::Profile*, int, double, double, int, double, double>;
+  std::map<Key, std::vector<OptOption>> memo_;
+};
 
 // Counts per (type, option), maximising summed throughput with sum(c * g * count) <= cpu_cap and likewise
 // for memory; every job of a type gets exactly one option. No solver runs when every job's best option fits.

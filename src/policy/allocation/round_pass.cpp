@@ -50,11 +50,6 @@ RoundPass::RoundPass(Cluster& book, const Vec& per_server)
   round_jobs_.resize(servers);
 }
 
-Vec RoundPass::avail(int s) const {
-  return {static_cast<double>(book_.free_gpus(s)), book_.free_cpus(s), book_.free_mem_gb(s), book_.free_storage(s),
-          P_[kNet]};
-}
-
 bool RoundPass::fits(int s, const Vec& u) const {
   const Vec a = avail(s);
   for (int k = 0; k < 5; ++k)
@@ -113,14 +108,11 @@ void RoundPass::commit(Job& j, const std::vector<int>& gpus, const std::vector<s
   book_.allocate(j.key, refs_);  // throws on a GPU already held
   j.gpus.assign(gpus.begin(), gpus.end());
   j.res.assign(res.begin(), res.end());
-  shares_.clear();
   for (auto& [s, v] : j.res) {
     v[kNet] = 0;  // the network is never consumed (S.10 item 12)
-    shares_.push_back({s, v[kCpu], v[kMem]});
-    book_.take_storage(j.key, s, v[kSto]);
+    book_.take_share(j.key, s, v[kCpu], v[kMem], v[kSto]);
     if (append) round_jobs_[s].push_back(&j);
   }
-  book_.take_shares(j.key, shares_);
 }
 
 void RoundPass::assign(Job& j, const std::vector<int>& gpus, const std::vector<std::pair<int, Vec>>& res) {
@@ -131,15 +123,11 @@ void RoundPass::release(Job& j) {
   refs_.clear();
   for (int id : j.gpus) refs_.push_back({id / gps_, id % gps_});
   book_.release(j.key, refs_);  // throws on a GPU this job does not hold
-  shares_.clear();
   for (const auto& [s, v] : j.res) {
-    shares_.push_back({s, v[kCpu], v[kMem]});
-    book_.give_storage(j.key, s, v[kSto]);
-  }
-  book_.give_shares(j.key, shares_);
-  // OPT's memory levels (62.5/3 GB) are not dyadic: drop the rounding drift when a server empties.
-  for (const auto& [s, v] : j.res)
+    book_.give_share(j.key, s, v[kCpu], v[kMem], v[kSto]);
+    // OPT's memory levels (62.5/3 GB) are not dyadic: drop the rounding drift when a server empties.
     if (free_gpus(s) == gps_) book_.settle_idle(s);
+  }
   j.gpus.clear();
   j.res.clear();
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cluster/cluster.h"
+#include "policy/allocation/opt_ilp.h"
 #include "sched/job_state.h"
 #include "workload/cpu_profiles.h"
 
@@ -83,7 +84,10 @@ class RoundPass {
   const Vec& totals() const { return tot_; }
   int free_gpus() const { return book_.free_gpus(); }
   int free_gpus(int s) const { return book_.free_gpus(s); }
-  Vec avail(int s) const;  // what server s has free (the network: all of it)
+  Vec avail(int s) const {  // what server s has free (the network: all of it)
+    return {static_cast<double>(book_.free_gpus(s)), book_.free_cpus(s), book_.free_mem_gb(s), book_.free_storage(s),
+            P_[kNet]};
+  }
   std::vector<Job*>& round_jobs(int s) { return round_jobs_[s]; }
 
   // FIRST_FIT (S.6.2, S.10 item 13): per-GPU demand u = d / d[0]; GPUs of the free list in ascending id
@@ -116,7 +120,6 @@ class RoundPass {
   std::vector<int> chosen_;                     // FIRST_FIT scratch
   std::vector<std::pair<int, Vec>> res_;
   std::vector<GpuRef> refs_;
-  std::vector<ServerShare> shares_;
 };
 
 // Throughput factor of a job holding `total` (GPUs, CPUs, GB, ...): sigma when it got its best-case demand,
@@ -126,7 +129,8 @@ Vec best_case_demand(const Job& j);  // (g, c, m, s, 0)
 Vec proportional_demand(const Job& j, const RoundPass& pass, bool with_network);
 // Synergy-TUNE's placement of one job (policy/allocation/tune.cpp), which OPT runs with its sizes.
 bool tune_round(RoundPass& pass, Job& j);
-// Synergy-OPT over one pass (policy/allocation/opt.cpp): the jobs it allocated, in the pass's order.
-std::vector<Job*> opt_round(RoundPass& pass, const std::vector<Job*>& jobs);
+// Synergy-OPT over one pass (policy/allocation/opt.cpp): the jobs it allocated, in the pass's order. `memo`
+// keeps each job type's options between passes.
+std::vector<Job*> opt_round(RoundPass& pass, const std::vector<Job*>& jobs, OptOptionsMemo& memo);
 
 }  // namespace rm::synergy
