@@ -13,7 +13,7 @@ int ClusterSpec::total_gpus() const {
   return n;
 }
 
-Cluster::Cluster(ClusterSpec spec) : spec_(std::move(spec)) {
+Cluster::Cluster(ClusterSpec spec, bool index_by_free) : spec_(std::move(spec)), indexed_(index_by_free) {
   offset_.reserve(spec_.servers.size() + 1);
   for (const auto& s : spec_.servers) {
     offset_.push_back(total_gpus_);
@@ -40,6 +40,10 @@ Cluster::Cluster(ClusterSpec spec) : spec_(std::move(spec)) {
 
 void Cluster::refuse_gpu(GpuRef g) const {
   throw InvariantError("GPU " + std::to_string(g.server) + "/" + std::to_string(g.gpu) + " does not exist");
+}
+
+void Cluster::refuse_index() const {
+  throw InvariantError("this cluster book keeps no index of servers by free GPUs");
 }
 
 void Cluster::refuse_take(JobId job, int server) const {

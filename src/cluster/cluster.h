@@ -102,7 +102,9 @@ class ServerBits {
 // memory belongs to the task model, which keeps its own tables).
 class Cluster {
  public:
-  explicit Cluster(ClusterSpec spec);
+  // `index_by_free`: keep the servers-by-free-GPUs index (servers_with_free) that the job-level placements
+  // search; a book whose users never ask (the round model) skips its upkeep on every take and give.
+  explicit Cluster(ClusterSpec spec, bool index_by_free = true);
 
   const ClusterSpec& spec() const { return spec_; }
   int num_servers() const { return static_cast<int>(spec_.servers.size()); }
@@ -121,7 +123,10 @@ class Cluster {
   const std::vector<double>& free_mem_per_server() const { return free_mem_; }
   // The servers with exactly c free GPUs, c = 0 .. the most GPUs of a server (placements find the first
   // server with a free GPU, or the fullest that holds n, without a walk over every server).
-  const ServerBits& servers_with_free(int c) const { return by_free_[c]; }
+  const ServerBits& servers_with_free(int c) const {
+    if (!indexed_) refuse_index();
+    return by_free_[c];
+  }
   int max_server_gpus() const { return static_cast<int>(by_free_.size()) - 1; }
 
   // Throws InvariantError if any GPU is already owned (no double-booking) or out of range.
@@ -133,6 +138,21 @@ class Cluster {
       set_free(gpus[i].server, free_per_server_[gpus[i].server] - 1);
       --free_total_;
     }
+  }
+  // One GPU at a time (a caller that walks its own list): the same checks, no rollback of earlier takes.
+  void take_gpu(JobId job, GpuRef g) {
+    const int k = index(g);
+    if (owner_[k] != kNoJob) refuse_allocate(job, {g}, 0);
+    owner_[k] = job;
+    set_free(g.server, free_per_server_[g.server] - 1);
+    --free_total_;
+  }
+  void give_gpu(JobId job, GpuRef g) {
+    const int k = index(g);
+    if (owner_[k] != job) refuse_release(job, g);
+    owner_[k] = kNoJob;
+    set_free(g.server, free_per_server_[g.server] + 1);
+    ++free_total_;
   }
   // Throws InvariantError if a GPU is not owned by this job.
   void release(JobId job, const std::vector<GpuRef>& gpus) {
@@ -194,9 +214,11 @@ class Cluster {
     return offset_[g.server] + g.gpu;
   }
   void set_free(int server, int n) {
-    by_free_[free_per_server_[server]].set(server, false);
+    if (indexed_) {
+      by_free_[free_per_server_[server]].set(server, false);
+      by_free_[n].set(server, true);
+    }
     free_per_server_[server] = n;
-    by_free_[n].set(server, true);
   }
   void set_free_shares(int s) {  // free = capacity - held, from the sums
     free_cpus_[s] = cap_[s][0] - used_cpus_[s];
@@ -205,12 +227,14 @@ class Cluster {
   }
   // The error paths (out of line: the paths above stay small enough to inline).
   [[noreturn, gnu::cold]] void refuse_gpu(GpuRef g) const;
+  [[noreturn, gnu::cold]] void refuse_index() const;
   [[noreturn, gnu::cold]] void refuse_allocate(JobId job, const std::vector<GpuRef>& gpus, std::size_t i);
   [[noreturn, gnu::cold]] void refuse_release(JobId job, GpuRef g) const;
   [[noreturn, gnu::cold]] void refuse_take(JobId job, int server) const;
   [[noreturn, gnu::cold]] void refuse_give(JobId job, int server) const;
   ClusterSpec spec_;
   std::vector<ServerBits> by_free_;
+  bool indexed_ = true;
   std::vector<int> offset_;
   std::vector<JobId> owner_;
   std::vector<int> free_per_server_;

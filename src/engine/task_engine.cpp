@@ -26,7 +26,7 @@ Time us_of(std::int64_t ns) { return (ns + (ns >= 0 ? 500 : -500)) / 1000; }  //
 
 TaskEngine::TaskEngine(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs, task::TaskPolicy& policy,
                        TaskOptions opt)
-    : opt_(std::move(opt)), policy_(policy), book_(cluster) {
+    : opt_(std::move(opt)), policy_(policy), book_(cluster, false) {
   double min_nic = kInf;
   for (const auto& s : cluster.servers) {
     std::vector<int> ids;

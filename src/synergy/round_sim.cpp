@@ -47,7 +47,7 @@ namespace {
 class Sim {
  public:
   Sim(int servers, int gps, const Vec& P, const ProfileSet& profiles, JobSource& src, const RoundOptions& o)
-      : P_(P), profiles_(profiles), src_(src), o_(o), book_(round_cluster(servers, gps, P)), cl_(book_, P),
+      : P_(P), profiles_(profiles), src_(src), o_(o), book_(round_cluster(servers, gps, P), false), cl_(book_, P),
         order_(o.order_plugin ? o.order_plugin : std::shared_ptr<QueueOrder>(make_order(o.order, 0))),
         alloc_(o.allocation ? o.allocation : std::shared_ptr<Allocation>(make_allocation(PartSpec{Point::Allocation, "fair", {}}, 0))),
         traits_(alloc_->round_traits()) {
@@ -181,6 +181,7 @@ class Sim {
     j.lease_start = now_;
     j.lease_end = lease_end_;
     ++j.leases;
+    ++leases_;
     push({lease_end_, kLeaseEnd, 0, &j, 0});
   }
 
@@ -240,13 +241,18 @@ class Sim {
 
   // Stable in-place sort of the runnable list by (starved first, the order's key, arrival): the order is a
   // shared plugin; the starvation flag (S.10 item 16; not under FIFO) and the stable re-sort are the loop's.
-  void sort_runnable() {
+  // At a boundary the same walk over the jobs (each one a cache miss) also resets every job's sigma for the
+  // round and raises the starvation flag of those waiting too long (S.10 item 16; it counts from the next sort).
+  void sort_runnable(bool boundary) {
     const Time now = from_seconds(now_);
     keyed_.clear();
     for (Job* j : runnable_) {
       refresh_view(*j, now);
       const double p = starvation_flag_ && j->prio ? -1.0 : 0.0;
       keyed_.push_back({{p, order_->key(*j->view, now), j->arrival}, j});
+      if (!boundary) continue;
+      j->sigma = j->sigma0;
+      if (now_ - (j->last_exec >= 0 ? j->last_exec : j->arrival) > o_.starvation_s) j->prio = true;
     }
     const auto by_key = [](const auto& a, const auto& b) { return a.first < b.first; };
     if (std::is_sorted(keyed_.begin(), keyed_.end(), by_key)) return;  // FIFO's list always is: O(n), not a sort
@@ -282,28 +288,24 @@ class Sim {
     ++r_.rounds;
     lease_end_ = now_ + o_.round_s;
     next_schedule_ = lease_end_;
-    sort_runnable();
+    // Every lease ends at a boundary, before its pass (LEASE_END < SCHEDULE): the pass starts on a free cluster.
+    if (cl_.free_gpus() != cl_.book().total_gpus()) throw InvariantError("round model: a lease outlived its round");
+    sort_runnable(true);
     cl_.new_round();
-    for (Job* j : runnable_) j->sigma = j->sigma0;
     std::vector<Job*> jobs_this_round;  // the loop set of LAS and OPT (others loop over the whole list)
     if (las_ || traits_.whole_pass) jobs_this_round = prefix_set();
-    for (Job* j : runnable_)
-      if (now_ - (j->last_exec >= 0 ? j->last_exec : j->arrival) > o_.starvation_s) j->prio = true;
     if (las_ && traits_.deficit_first)
       std::stable_sort(jobs_this_round.begin(), jobs_this_round.end(),
                        [this](const Job* a, const Job* b) { return -deficit(*a) < -deficit(*b); });
     cl_.allow_peers = true;
+    const std::int64_t leases_before = leases_;  // the jobs this pass starts are the ones running after it
     if (las_ || traits_.whole_pass) {
       run_pass(jobs_this_round, t0);
     } else {
       loop_ = runnable_;  // allocation never changes the runnable list, but keep the pass on a snapshot
       run_pass(loop_, t0);
     }
-    int running = 0, busy = 0;
-    for (const Job* j : runnable_) {
-      running += !j->gpus.empty();
-      busy += static_cast<int>(j->gpus.size());
-    }
+    const int running = static_cast<int>(leases_ - leases_before), busy = cl_.book().total_gpus() - cl_.free_gpus();
     r_.series.push_back({now_, static_cast<int>(runnable_.size()) - running, running, busy});
     // The authors stop a replay at the first boundary with nothing runnable (S.9 Q13); we wait for the
     // trace's remaining arrivals.
@@ -318,7 +320,7 @@ class Sim {
   void fill_pass() {
     const auto t0 = std::chrono::steady_clock::now();
     lease_end_ = next_schedule_;
-    sort_runnable();
+    sort_runnable(false);
     std::vector<Job*> loop;
     for (Job* j : runnable_)
       if (j->gpus.empty()) {
@@ -359,6 +361,7 @@ class Sim {
   double now_ = 0, lease_end_ = 0, next_schedule_ = 0;
   bool dynamic_ = false, terminate_ = false;
   std::int64_t total_ = 0, pending_arrivals_ = 0;
+  std::int64_t leases_ = 0;  // leases started so far
 };
 
 }  // namespace

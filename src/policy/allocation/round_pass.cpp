@@ -103,9 +103,7 @@ bool RoundPass::first_fit(Job& j, const Vec& d) {
 void RoundPass::commit(Job& j, const std::vector<int>& gpus, const std::vector<std::pair<int, Vec>>& res,
                        bool append) {
   if (!j.gpus.empty()) throw InvariantError("job " + std::to_string(j.id) + " allocated twice");
-  refs_.clear();
-  for (int id : gpus) refs_.push_back({id / gps_, id % gps_});
-  book_.allocate(j.key, refs_);  // throws on a GPU already held
+  for (int id : gpus) book_.take_gpu(j.key, {id / gps_, id % gps_});  // throws on a GPU already held
   j.gpus.assign(gpus.begin(), gpus.end());
   j.res.assign(res.begin(), res.end());
   for (auto& [s, v] : j.res) {
@@ -120,9 +118,7 @@ void RoundPass::assign(Job& j, const std::vector<int>& gpus, const std::vector<s
 }
 
 void RoundPass::release(Job& j) {
-  refs_.clear();
-  for (int id : j.gpus) refs_.push_back({id / gps_, id % gps_});
-  book_.release(j.key, refs_);  // throws on a GPU this job does not hold
+  for (int id : j.gpus) book_.give_gpu(j.key, {id / gps_, id % gps_});  // throws on a GPU this job does not hold
   for (const auto& [s, v] : j.res) {
     book_.give_share(j.key, s, v[kCpu], v[kMem], v[kSto]);
     // OPT's memory levels (62.5/3 GB) are not dyadic: drop the rounding drift when a server empties.

@@ -25,7 +25,6 @@ enum Dim { kGpu = 0, kCpu = 1, kMem = 2, kSto = 3, kNet = 4 };
 // A job of the round model: its Synergy attributes, progress and current lease.
 struct Job {
   std::int64_t id = 0;                 // the trace's (any integer)
-  JobId key = 0;                       // its id in the cluster book: dense, >= 0 (the run's job index)
   std::string model;
   const Profile* prof = nullptr;
   double arrival = 0;
@@ -55,6 +54,7 @@ struct Job {
   // The job as the shared queue orders see it (policy/order): kept beside the jobs (cache-friendly
   // allocation loops), refreshed before every sort.
   JobState* view = nullptr;
+  JobId key = 0;  // its id in the cluster book: dense, >= 0 (the run's job index); last, off the hot lines
   int servers_spanned() const { return static_cast<int>(res.size()); }
   Vec alloc_total() const {
     Vec v{};
@@ -119,7 +119,6 @@ class RoundPass {
   std::vector<std::vector<Job*>> round_jobs_;   // jobs FIRST_FIT committed on each server this round
   std::vector<int> chosen_;                     // FIRST_FIT scratch
   std::vector<std::pair<int, Vec>> res_;
-  std::vector<GpuRef> refs_;
 };
 
 // Throughput factor of a job holding `total` (GPUs, CPUs, GB, ...): sigma when it got its best-case demand,
