@@ -196,6 +196,8 @@ class Allocation {
   virtual void round_pass(synergy::RoundPass& pass, const std::vector<synergy::Job*>& loop);
   // Places and sizes one job of the pass on the pass's book, or leaves it waiting (false).
   virtual bool round_allocate(synergy::RoundPass& /*pass*/, synergy::Job& /*j*/) { return false; }
+  // Whether it has a round version (round_allocate or round_pass); the registry refuses --exec round otherwise.
+  virtual bool runs_in_rounds() const { return false; }
   // How the round loop treats the mechanism (the authors' loop, spec S.10 item 16).
   struct RoundTraits {
     bool whole_pass = false;     // one decision over the round's GPU-count-greedy prefix (OPT's ILP)

@@ -10,6 +10,7 @@ namespace {
 class Greedy final : public Allocation {
  public:
   std::string name() const override { return "greedy"; }
+  bool runs_in_rounds() const override { return true; }
   bool may_refuse() const override { return true; }
   bool allocate(const JobState& j, StartDecision& d, FreeMap& free) override {
     std::vector<ServerShare> best, prop;

@@ -108,6 +108,7 @@ namespace {
 class Opt final : public Allocation {
  public:
   std::string name() const override { return "opt"; }
+  bool runs_in_rounds() const override { return true; }
   bool matrix_speed() const override { return true; }
   void round_pass(synergy::RoundPass& pass, const std::vector<synergy::Job*>& loop) override {
     for (synergy::Job* j : synergy::opt_round(pass, loop, memo_)) pass.start(*j);

@@ -62,6 +62,7 @@ namespace {
 class Fair final : public Allocation {
  public:
   std::string name() const override { return "fair"; }
+  bool runs_in_rounds() const override { return true; }
   // The round model (spec S.6.3): P/G per GPU, network included in FIRST_FIT's test, speed 1.
   bool round_allocate(synergy::RoundPass& pass, synergy::Job& j) override {
     if (!pass.first_fit(j, synergy::proportional_demand(j, pass, true))) return false;

@@ -183,6 +183,7 @@ namespace {
 class Tune final : public Allocation {
  public:
   std::string name() const override { return "tune"; }
+  bool runs_in_rounds() const override { return true; }
   bool allocate(const JobState& j, StartDecision& d, FreeMap& free) override { return tune_floor(j, d, free); }
   void upgrade(const JobState& j, StartDecision& d, FreeMap& free) override {
     std::vector<ServerShare> best;
