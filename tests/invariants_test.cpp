@@ -132,6 +132,25 @@ TEST(Invariants, ClusterRefusesOverbookedSharesAndSettlesOnlyIdleServers) {
   EXPECT_EQ(c.free_storage(0), 100);
 }
 
+// GPU memory for GPUs shared by memory (the task model), and a book without the servers-by-free index.
+TEST(Invariants, ClusterBooksSharedGpuMemoryAndRefusesAnIndexItDoesNotKeep) {
+  ClusterSpec spec = cluster(1, 2);
+  spec.servers[0].gpu_mem_gb = 16;
+  Cluster c(spec, false);
+  c.take_gpu_mem(1, 1, 10000);
+  c.take_gpu_mem(2, 1, 6384);  // two jobs on one GPU: 16 GB exactly
+  EXPECT_EQ(c.free_gpu_mem_mb()[1], 0);
+  EXPECT_EQ(c.free_gpu_mem_mb()[0], 16384);
+  EXPECT_THROW(c.take_gpu_mem(3, 1, 1), InvariantError);
+  EXPECT_THROW(c.take_gpu_mem(3, 2, 1), InvariantError);  // no GPU 2
+  c.give_gpu_mem(1, 1, 10000);
+  EXPECT_THROW(c.give_gpu_mem(2, 1, 10000), InvariantError);  // more than the GPU has
+  EXPECT_THROW(c.servers_with_free(0), InvariantError);
+  c.take_gpu(1, {0, 0});  // exclusive GPUs still work without the index
+  EXPECT_EQ(c.free_gpus(0), 1);
+  EXPECT_THROW(c.take_gpu(2, {0, 0}), InvariantError);
+}
+
 TEST(Invariants, SchedulerThatStarvesAJobIsCaught) {
   class Idle : public Scheduler {
    public:
