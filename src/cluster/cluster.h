@@ -98,8 +98,9 @@ class ServerBits {
   std::vector<std::uint64_t> words_;
 };
 
-// Allocation bookkeeping. Every GPU is owned by at most one job (rate model; GPU sharing by
-// memory belongs to the task model, which keeps its own tables).
+// The one cluster book, for every execution model and backend: who holds each GPU (at most one job: the rate,
+// graph and round models, the live backends), CPUs, DRAM and storage held per server, and GPU memory per GPU
+// for models that share a GPU among jobs by memory (the task model). Refuses to double-book.
 class Cluster {
  public:
   // `index_by_free`: keep the servers-by-free-GPUs index (servers_with_free) that the job-level placements
