@@ -8,12 +8,15 @@
 #include "cluster/cluster_config.h"
 #include "core/error.h"
 #include "engine/simulation.h"
+#include "synergy/workloads.h"
+#include "workload/cpu_profiles.h"
 
 namespace rm::fuzz {
 namespace {
 
 constexpr long kMaxJobs = 40;            // the bounded simulation: at most this many jobs
 constexpr double kMaxTaskIterations = 5e4;  // the task model's cost follows iterations: fewer jobs beyond
+constexpr double kMaxRounds = 2e4;  // the round model's cost follows its rounds (a 3e9-iteration job: 4M rounds)
 
 std::string scratch(const std::string& ext) {
   return "/tmp/rm-fuzz-" + std::to_string(getpid()) + ext;
@@ -43,6 +46,19 @@ void simulate_bounded(SimConfig cfg) {
         ++keep;
       }
       if (keep == 0) return;  // one job is already too much work for a fuzzing run
+      cfg.max_jobs = keep;
+    }
+    if (make_run_plan(cfg).exec == ExecModel::Round && cfg.format == "synergy") {  // likewise, by rounds
+      const auto profiles = synergy::ProfileSet::load(3);
+      double rounds = 0;  // an upper bound: every job's run time at its proportional share, one after another
+      long keep = 0;
+      for (const auto& j : synergy::read_replay(cfg.trace)) {
+        const auto* p = profiles.find(j.model);
+        rounds += p ? j.N * p->iter_time_s / 300 + 1 : 1;
+        if (rounds > kMaxRounds || keep >= cfg.max_jobs) break;
+        ++keep;
+      }
+      if (keep == 0) return;
       cfg.max_jobs = keep;
     }
     simulate(cfg);

@@ -246,6 +246,17 @@ double extra(const SimResult& r, const std::string& key) {
   throw std::runtime_error("no key " + key);
 }
 
+// --max-jobs keeps the first N jobs of a Synergy replay under the round model too (it was ignored there).
+TEST(RoundModel, MaxJobsKeepsTheFirstJobsOfAReplay) {
+  SimConfig c = golden_cfg("test_trace.csv", "fifo+tune");
+  c.max_jobs = 2;
+  const auto r = simulate(c);
+  ASSERT_EQ(r->record.jobs.size(), 2u);
+  EXPECT_EQ(r->record.jobs[0].spec->name, "0");
+  EXPECT_EQ(r->record.jobs[1].spec->name, "1");
+  EXPECT_EQ(extra(*r, "generated_jobs"), 2);
+}
+
 // shared/goldens/synergy/README.md section 2: mean / p99 / makespan (h), exact to the printed digits.
 TEST(SynergyGolden, StaticReplayAllTwelveCells) {
   struct Cell { const char* policy; double mean, p99, makespan; };

@@ -181,6 +181,7 @@ std::unique_ptr<synergy::JobSource> round_source(const RunPlan& plan, SimResult&
   std::vector<JobInit> jobs;
   if (is_synergy_replay(cfg)) {
     jobs = read_replay(cfg.trace, cfg.errors);
+    if (cfg.max_jobs > 0 && static_cast<long>(jobs.size()) > cfg.max_jobs) jobs.resize(cfg.max_jobs);  // --max-jobs
   } else {
     jobs = jobs_from_trace(cfg, r, profiles, rule);
     o.synergy_gpu_counts = false;
