@@ -71,6 +71,9 @@ TEST(PolicySpec, BadPoliciesNameThePart) {
   EXPECT_NE(error_of([] { parse_policy_spec("ada-srsf+nosuch"); }).find("unknown task-model plugin"), std::string::npos);
   EXPECT_NE(error_of([] { parse_policy_spec("   "); }), "");
   EXPECT_NE(error_of([] { parse_policy_spec("fifo+"); }).find("empty part"), std::string::npos);
+  // A threshold past what the microsecond clock holds (the fuzzer's 3.4e26 hung the run) is refused by name.
+  EXPECT_EQ(error_of([] { make_order(parse_policy_spec("2d-las:thresholds=3.4e26").parts.at(0), 1); }),
+            "--policy:2d-las:thresholds: must be at most 1e12 GPU-seconds");
 }
 
 TEST(PolicySpec, EveryCatalogueNameParsesAtItsPoint) {

@@ -45,9 +45,13 @@ class Las2d final : public QueueOrder {
 }  // namespace
 std::unique_ptr<QueueOrder> make_las2d(PluginParams& p) {
   auto t = p.get_list("thresholds", {3600.0, 36000.0});
-  for (std::size_t i = 0; i < t.size(); ++i)
+  for (std::size_t i = 0; i < t.size(); ++i) {
     if (!(t[i] > 0) || (i > 0 && t[i] <= t[i - 1]))
       throw InputError("--policy", 0, "2d-las:thresholds", "must be positive and increasing");
+    // The clock counts microseconds in 64 bits: a threshold past ~2.9e5 years would overflow it (and a run waiting
+    // for it would never end); 1e12 GPU-seconds (31,700 GPU-years) is far beyond any trace.
+    if (t[i] > 1e12) throw InputError("--policy", 0, "2d-las:thresholds", "must be at most 1e12 GPU-seconds");
+  }
   return std::make_unique<Las2d>(std::move(t));
 }
 }  // namespace rm
