@@ -157,13 +157,7 @@ class Cluster {
   }
   // Throws InvariantError if a GPU is not owned by this job.
   void release(JobId job, const std::vector<GpuRef>& gpus) {
-    for (const auto& g : gpus) {
-      const int k = index(g);
-      if (owner_[k] != job) refuse_release(job, g);
-      owner_[k] = kNoJob;
-      set_free(g.server, free_per_server_[g.server] + 1);
-      ++free_total_;
-    }
+    for (const auto& g : gpus) give_gpu(job, g);
   }
   // CPU cores and DRAM GB: free per server; taking more than is free, or giving back more than the server
   // has, throws InvariantError.
