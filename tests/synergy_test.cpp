@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "engine/round_runner.h"
 #include "engine/simulation.h"
 #include "synergy/py_random.h"
 #include "synergy/py_stats.h"

@@ -14,58 +14,120 @@ namespace rm {
 
 Engine::Engine(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs, Scheduler& scheduler,
                std::unique_ptr<ExecutionModel> exec, EngineOptions opt)
-    : cluster_(cluster), scheduler_(scheduler), exec_(std::move(exec)), opt_(std::move(opt)) {
-  states_.resize(jobs.size());
+    : Engine(cluster, std::make_unique<VectorFeed>(jobs), nullptr, &scheduler, std::move(exec), std::move(opt)) {}
+
+Engine::Engine(const ClusterSpec& cluster, JobFeed& feed, Scheduler* scheduler, std::unique_ptr<ExecutionModel> exec,
+               EngineOptions opt)
+    : Engine(cluster, nullptr, &feed, scheduler, std::move(exec), std::move(opt)) {}
+
+Engine::Engine(const ClusterSpec& cluster, std::unique_ptr<JobFeed> own, JobFeed* feed, Scheduler* scheduler,
+               std::unique_ptr<ExecutionModel> exec, EngineOptions opt)
+    : own_feed_(std::move(own)),
+      feed_(feed ? *feed : *own_feed_),
+      cluster_(cluster, exec->searches_book()),
+      scheduler_(scheduler),
+      exec_(std::move(exec)),
+      opt_(std::move(opt)),
+      decides_(exec_->decides()),
+      law_(std::make_unique<IdealLaw>(cluster_.spec())) {
+  if (!scheduler_ && !decides_) throw InvariantError("the engine needs a scheduler unless its model decides");
   const ClusterTotals tot = totals_of(cluster);
-  const double cpus_per_gpu = tot.gpus > 0 ? tot.cpus / tot.gpus : 0, dram_per_gpu = tot.gpus > 0 ? tot.mem_gb / tot.gpus : 0;
-  const IdealLaw law(cluster);
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    if (jobs[i].id != static_cast<JobId>(i)) throw InvariantError("job ids must be dense and in order");
-    if (i > 0 && jobs[i].submit < jobs[i - 1].submit) throw InvariantError("jobs must be sorted by submit time");
-    JobState& s = states_[i];
-    s.spec = &jobs[i];
-    s.remaining = jobs[i].iterations;
-    s.ideal_iter_time = law.iteration_s(jobs[i]);
-    s.arrival_s = to_seconds(jobs[i].submit);
-    // The job-level engine books GPUs only: a job's CPU and DRAM demand is its GPU-proportional share.
-    s.cpu_demand = jobs[i].num_gpus * (cpus_per_gpu);
-    s.mem_demand = jobs[i].num_gpus * (dram_per_gpu);
-    if (opt_.cpu_profiles) {  // best case on the first server's shape (docs/policies.md)
-      const ServerSpec& s0 = cluster.servers.at(0);
-      const auto pc = synergy::profile_for(*opt_.cpu_profiles, jobs[i].model, opt_.seed);
-      const auto b = synergy::best_case(*pc.profile, jobs[i].num_gpus,
-                                        {static_cast<double>(s0.gpus), static_cast<double>(s0.cpus), s0.dram_gb,
-                                         s0.storage_mbps > 0 ? s0.storage_mbps : 1.0});
-      s.cpu_profile = pc.profile;
-      s.cpu_demand = b.cpus;
-      s.mem_demand = b.mem_gb;
-      s.best_speedup = b.sigma;
+  cpus_per_gpu_ = tot.gpus > 0 ? tot.cpus / tot.gpus : 0;
+  dram_per_gpu_ = tot.gpus > 0 ? tot.mem_gb / tot.gpus : 0;
+  exec_->bind(cluster_);
+  if (feed_.known_up_front()) {
+    while (const JobSpec* s = feed_.next()) admit(*s);
+    feed_done_ = true;
+    const auto by_submit = [](const JobState* a, const JobState* b) { return a->spec->submit < b->spec->submit; };
+    if (!std::is_sorted(arrivals_.begin(), arrivals_.end(), by_submit)) {
+      if (!decides_) throw InvariantError("jobs must be sorted by submit time");
+      std::stable_sort(arrivals_.begin(), arrivals_.end(), by_submit);
     }
+  } else {
+    take_jobs();
   }
+  exec_->begin();
+}
+
+Engine::~Engine() = default;
+
+// A generator's next job, once every job taken so far has arrived.
+void Engine::take_jobs() {
+  if (feed_done_ || next_arrival_ < arrivals_.size()) return;
+  const JobSpec* s = feed_.next();
+  if (!s) {
+    feed_done_ = true;
+    return;
+  }
+  if (!arrivals_.empty() && s->submit < arrivals_.back()->spec->submit)
+    throw InvariantError("a generator's jobs must come by submit time");
+  admit(*s);
+}
+
+JobState& Engine::admit(const JobSpec& spec) {
+  if (spec.id != static_cast<JobId>(states_.size())) throw InvariantError("job ids must be dense and in order");
+  JobState& s = states_.emplace_back();
+  arrivals_.push_back(&s);
+  s.spec = &spec;
+  if (decides_) {  // the model fills the view its orders read
+    exec_->admit(s);
+    return s;
+  }
+  s.remaining = spec.iterations;
+  s.ideal_iter_time = law_->iteration_s(spec);
+  s.arrival_s = to_seconds(spec.submit);
+  // The job-level engine books GPUs only: a job's CPU and DRAM demand is its GPU-proportional share.
+  s.cpu_demand = spec.num_gpus * cpus_per_gpu_;
+  s.mem_demand = spec.num_gpus * dram_per_gpu_;
+  if (opt_.cpu_profiles) {  // best case on the first server's shape (docs/policies.md)
+    const ServerSpec& s0 = cluster_.spec().servers.at(0);
+    const auto pc = synergy::profile_for(*opt_.cpu_profiles, spec.model, opt_.seed);
+    const auto b = synergy::best_case(*pc.profile, spec.num_gpus,
+                                      {static_cast<double>(s0.gpus), static_cast<double>(s0.cpus), s0.dram_gb,
+                                       s0.storage_mbps > 0 ? s0.storage_mbps : 1.0});
+    s.cpu_profile = pc.profile;
+    s.cpu_demand = b.cpus;
+    s.mem_demand = b.mem_gb;
+    s.best_speedup = b.sigma;
+  }
+  return s;
+}
+
+// The jobs whose submit time is now arrive (before completions and wake-ups); true if any did.
+bool Engine::arrive_due() {
+  bool any = false;
+  while (next_arrival_ < arrivals_.size() && arrivals_[next_arrival_]->spec->submit == now_) {
+    JobState& j = *arrivals_[next_arrival_++];
+    j.status = JobStatus::Queued;
+    ++events_;
+    any = true;
+    if (decides_) {
+      exec_->arrive(j, now_);
+      take_jobs();
+      continue;
+    }
+    active_.push_back(&j);
+    arrived_since_pass_.push_back(&j);
+    ++queued_;
+  }
+  return any;
 }
 
 void Engine::run() {
-  std::size_t next_arrival = 0;
   std::vector<JobState*> completed;
   std::int64_t loops = 0;
-  while (true) {
-    Time t = next_arrival < states_.size() ? states_[next_arrival].spec->submit : kNever;
+  bool started = false;
+  while (!exec_->ended()) {
+    Time t = next_arrival_ < arrivals_.size() ? arrivals_[next_arrival_]->spec->submit : kNever;
     t = std::min(t, exec_->next_event());
     if (!wakeups_.empty()) t = std::min(t, wakeups_.top());
     if (t == kNever) break;
+    if (!started) now_ = std::min<Time>(0, t);  // a model's own clock may start before 0
+    started = true;
     if (t < now_) throw InvariantError("time went backwards: " + std::to_string(t) + " < " + std::to_string(now_));
     busy_gpu_us_ += (t - now_) * (cluster_.total_gpus() - cluster_.free_gpus());
     now_ = t;
-    bool changed = false;
-    while (next_arrival < states_.size() && states_[next_arrival].spec->submit == now_) {
-      JobState& j = states_[next_arrival++];
-      j.status = JobStatus::Queued;
-      active_.push_back(&j);
-      arrived_since_pass_.push_back(&j);
-      ++queued_;
-      ++events_;
-      changed = true;
-    }
+    bool changed = arrive_due();
     if (exec_->next_event() == now_) {
       completed.clear();
       exec_->advance(now_, completed);
@@ -77,13 +139,14 @@ void Engine::run() {
       ++events_;
       changed = true;
     }
+    if (decides_) continue;  // the model placed its jobs at its own instants; it keeps its own series
     if (changed) schedule();
     record();
     if (opt_.progress && (++loops & 4095) == 0)
       opt_.progress({static_cast<std::int64_t>(finished_), static_cast<std::int64_t>(states_.size()), to_seconds(now_),
                      events_});
   }
-  check_final();
+  if (!decides_) check_final();
 }
 
 void Engine::record_stretch(const JobState& j) {
@@ -124,7 +187,7 @@ void Engine::schedule() {
   }
   SchedContext ctx{now_, cluster_, ActiveJobs(active_), queued_, true, finished_since_pass_, arrived_since_pass_};
   const auto t0 = std::chrono::steady_clock::now();
-  Decisions d = scheduler_.schedule(ctx);
+  Decisions d = scheduler_->schedule(ctx);
   decision_us_.push_back(std::chrono::duration<float, std::micro>(std::chrono::steady_clock::now() - t0).count());
   decision_waiting_.push_back(queued_);
   finished_since_pass_.clear();

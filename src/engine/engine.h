@@ -1,9 +1,13 @@
-// The discrete-event engine: owns time, the cluster bookkeeping and job states; asks the scheduler
-// for decisions and the execution model for progress. Tie order at one instant (DESIGN.md section 3):
-// arrivals, then completions, then wake-ups, then one scheduling pass.
+// The discrete-event engine, the one event loop of every execution model (docs/design.md "One event loop"):
+// owns time (integer microseconds, core/time.h), the jobs' arrivals (a JobFeed: a trace or a generator), the
+// cluster book and the job states; asks the scheduler for decisions and the execution model for progress.
+// Tie order at one instant (DESIGN.md section 3): arrivals, then completions, then wake-ups, then one
+// scheduling pass. A model that decides (the round model) places its jobs itself at its own instants: the
+// engine hands it the arrivals and runs no pass (exec/execution_model.h).
 #pragma once
 #include "core/progress.h"
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <queue>
@@ -12,10 +16,13 @@
 #include "cluster/cluster.h"
 #include "exec/execution_model.h"
 #include "policy/plugin.h"
+#include "sched/job_feed.h"
 #include "sched/run_record.h"
 #include "workload/job.h"
 
 namespace rm {
+
+class IdealLaw;
 
 struct EngineOptions {
   Time preempt_overhead = 0;  // no progress for this long after a preempted job restarts
@@ -35,11 +42,15 @@ class Engine {
  public:
   Engine(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs, Scheduler& scheduler,
          std::unique_ptr<ExecutionModel> exec, EngineOptions opt = {});
+  // Jobs from `feed` (which outlives the engine). `scheduler` may be null only for a model that decides.
+  Engine(const ClusterSpec& cluster, JobFeed& feed, Scheduler* scheduler, std::unique_ptr<ExecutionModel> exec,
+         EngineOptions opt = {});
+  ~Engine();
   // Runs to the end. Throws InvariantError if an invariant breaks (double-booking, time going
   // backwards, a job finishing twice or never, GPU-seconds not conserved).
   void run();
 
-  const std::vector<JobState>& jobs() const { return states_; }
+  const std::deque<JobState>& jobs() const { return states_; }
   const std::vector<SeriesRow>& series() const { return series_; }
   const std::vector<GpuStretch>& stretches() const { return stretches_; }
   const Cluster& cluster() const { return cluster_; }
@@ -47,13 +58,18 @@ class Engine {
   std::int64_t preemptions() const { return preemptions_; }
   Time busy_gpu_us() const { return busy_gpu_us_; }  // integral of busy GPUs over time
   const ExecutionModel& exec() const { return *exec_; }
-  const Scheduler& scheduler() const { return scheduler_; }
+  const Scheduler& scheduler() const { return *scheduler_; }
   // Wall-clock microseconds of every scheduling decision (the benchmark's decision latency).
   const std::vector<float>& decision_us() const { return decision_us_; }
   const std::vector<int>& decision_waiting() const { return decision_waiting_; }  // jobs waiting at each
   friend RunRecord record_of(Engine& e);
 
  private:
+  Engine(const ClusterSpec& cluster, std::unique_ptr<JobFeed> own, JobFeed* feed, Scheduler* scheduler,
+         std::unique_ptr<ExecutionModel> exec, EngineOptions opt);
+  void take_jobs();
+  JobState& admit(const JobSpec& spec);
+  bool arrive_due();
   void schedule();
   void apply(const Decisions& d);
   void complete(JobState& j);
@@ -61,11 +77,20 @@ class Engine {
   void record();
   void check_final() const;
 
+  std::unique_ptr<JobFeed> own_feed_;  // the trace's feed when the engine was given a vector
+  JobFeed& feed_;
   Cluster cluster_;
-  std::vector<JobState> states_;
-  Scheduler& scheduler_;
+  std::deque<JobState> states_;  // every job taken from the feed, in its order (ids are indexes)
+  std::vector<JobState*> arrivals_;  // the same jobs by submit time (stable); arrivals_[next_arrival_] is next
+  std::size_t next_arrival_ = 0;
+  bool feed_done_ = false;
+  Scheduler* scheduler_;
   std::unique_ptr<ExecutionModel> exec_;
   EngineOptions opt_;
+  bool decides_ = false;  // exec_->decides()
+  // Per-job defaults of the job-level engine (admit).
+  double cpus_per_gpu_ = 0, dram_per_gpu_ = 0;
+  std::unique_ptr<IdealLaw> law_;
   Time now_ = 0;
   // Queued and running jobs in arrival order, as the scheduler sees them (ActiveJobs skips finished ones).
   // Finished jobs leave it in a batch once they are more than half of it: a finish costs O(1) amortised.

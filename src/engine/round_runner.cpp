@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "engine/engine.h"
 #include "engine/simulation.h"
 #include "exec/comm_model.h"
 #include "workload/table_reader.h"
@@ -15,6 +16,17 @@
 #include "workload/parse_util.h"
 
 namespace rm {
+
+synergy::RoundResult run_rounds(int servers, int gpus_per_server, const synergy::Vec& per_server,
+                                const synergy::ProfileSet& profiles, synergy::JobSource& source,
+                                const synergy::RoundOptions& opt) {
+  synergy::RoundFeed feed(source);
+  std::unique_ptr<synergy::RoundModel> model = synergy::make_round_model(per_server, profiles, feed, opt);
+  synergy::RoundModel& m = *model;
+  Engine engine(synergy::round_cluster(servers, gpus_per_server, per_server), feed, nullptr, std::move(model));
+  engine.run();
+  return m.result();
+}
 
 bool is_synergy_workload(const std::string& name) { return name == "synergy-philly" || name == "synergy-synthetic"; }
 

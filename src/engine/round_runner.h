@@ -16,6 +16,12 @@ struct SimConfig;
 struct SimResult;
 struct RunPlan;
 
+// The round model (synergy/round_sim.h) over `source` under the one engine, on `servers` identical servers of
+// capacity `per_server`.
+synergy::RoundResult run_rounds(int servers, int gpus_per_server, const synergy::Vec& per_server,
+                                const synergy::ProfileSet& profiles, synergy::JobSource& source,
+                                const synergy::RoundOptions& opt);
+
 // Throws InputError (file:line:field) for inputs the round model cannot run.
 void run_round_model(const RunPlan& plan, SimResult& r);
 bool is_synergy_workload(const std::string& name);

@@ -1,5 +1,10 @@
 // How running jobs turn time into iterations. The engine tells the model when jobs start and stop,
 // asks when its next internal event is, and lets it advance to that time.
+//
+// A model that decides (the round model: leases re-allocated at every boundary; docs/design.md "One event
+// loop") also places and starts its jobs itself, at its own instants: the engine owns the clock, the jobs'
+// arrivals and the cluster book, hands the model each job as it learns of it and as it arrives, and runs no
+// scheduling pass of its own; the model keeps its jobs' progress, records and checks, and may end the run.
 #pragma once
 #include <memory>
 #include <string>
@@ -31,6 +36,21 @@ class ExecutionModel {
   virtual void advance(Time t, std::vector<JobState*>& completed) = 0;
   // Model-specific summary figures (e.g. inter-server bytes), appended to summary.json.
   virtual void report(std::vector<std::pair<std::string, double>>& /*extra*/) const {}
+
+  // --- A model that decides (see the top of this file) ---
+  virtual bool decides() const { return false; }
+  // Whether the engine's book keeps its servers-by-free-GPUs index (what job-level placements search).
+  virtual bool searches_book() const { return true; }
+  // The engine's cluster book, once, before any job.
+  virtual void bind(Cluster& /*book*/) {}
+  // The engine has taken `job` from its feed (before it arrives; every job of a trace before the first instant).
+  virtual void admit(JobState& /*job*/) {}
+  // Every job of a known feed has been admitted; the first instant comes next.
+  virtual void begin() {}
+  // `job` arrives at `now` (its submit time).
+  virtual void arrive(JobState& /*job*/, Time /*now*/) {}
+  // The model has ended the run (a deciding model's measured window is complete): the engine stops.
+  virtual bool ended() const { return false; }
 };
 
 // `yu2022` (optional) switches the per-iteration time from the physical ring all-reduce law to Yu et

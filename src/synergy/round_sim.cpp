@@ -44,47 +44,64 @@ void check_job(const JobInit& ji, int servers, int gpus_per_server, const Profil
 
 namespace {
 
-class Sim {
+// The round model as an execution model that decides (exec/execution_model.h): the engine owns the clock (its
+// microseconds), the arrivals and the cluster book; the model keeps its own events in double seconds, in the
+// authors' (time, type, insertion) order (S.10 item 1), and processes those of one engine instant in that order.
+class Model final : public RoundModel {
  public:
-  Sim(int servers, int gps, const Vec& P, const ProfileSet& profiles, JobSource& src, const RoundOptions& o)
-      : P_(P), profiles_(profiles), src_(src), o_(o), book_(round_cluster(servers, gps, P), false), cl_(book_, P),
+  Model(const Vec& P, const ProfileSet& profiles, RoundFeed& feed, const RoundOptions& o)
+      : P_(P), profiles_(profiles), feed_(feed), o_(o),
         order_(o.order_plugin ? o.order_plugin : std::shared_ptr<QueueOrder>(make_order(o.order, 0))),
         alloc_(o.allocation ? o.allocation : std::shared_ptr<Allocation>(make_allocation(PartSpec{Point::Allocation, "fair", {}}, 0))),
         traits_(alloc_->round_traits()) {
-    const Vec& tot = cl_.totals();
-    order_->bind({tot[kGpu], tot[kCpu], tot[kMem]});
+    if (!(o.round_s > 0)) throw InputError("--round", 0, "", "must be > 0");
     las_ = order_->fair_share();
     starvation_flag_ = !order_->arrival_order();
-    if (!(o.round_s > 0)) throw InputError("--round", 0, "", "must be > 0");
-    cl_.consolidated = o.consolidated;
-    cl_.matrix_speed = o.matrix_speed;
-    cl_.compat = o.compat;
-    cl_.credit = [this](Job& j, bool prop) { credit(j, prop); };
-    cl_.rollback = [this](Job& j) { rollback(j); };
-    cl_.start = [this](Job& j) { start_lease(j); };
+    dynamic_ = !feed_.known_up_front();
   }
 
-  RoundResult run() {
-    dynamic_ = src_.dynamic();
-    double first_schedule = 0;
-    if (dynamic_) {
-      push_arrival_next();
-    } else {
-      bool first = true;
-      while (auto ji = src_.next()) {
-        Job& j = add(*ji);
-        if (first) first_schedule = o_.is_static ? 1.0 : std::ceil(j.arrival / o_.round_s) * o_.round_s;
-        first = false;
-        push({j.arrival, kArrival, 0, &j, 0});
-        ++pending_arrivals_;
-      }
-      if (first) return std::move(r_);
-      if (o_.window_hi == std::numeric_limits<std::int64_t>::max()) total_ = static_cast<std::int64_t>(r_.jobs.size());
-    }
+  std::string name() const override { return "round"; }
+  bool decides() const override { return true; }
+  bool searches_book() const override { return false; }
+
+  void bind(Cluster& book) override {
+    cl_ = std::make_unique<RoundPass>(book, P_);
+    const Vec& tot = cl_->totals();
+    order_->bind({tot[kGpu], tot[kCpu], tot[kMem]});
+    cl_->consolidated = o_.consolidated;
+    cl_->matrix_speed = o_.matrix_speed;
+    cl_->compat = o_.compat;
+    cl_->credit = [this](Job& j, bool prop) { credit(j, prop); };
+    cl_->rollback = [this](Job& j) { rollback(j); };
+    cl_->start = [this](Job& j) { start_lease(j); };
+  }
+
+  void admit(JobState& view) override {
+    Job& j = add(feed_.init(view.spec->id), view);
+    if (r_.jobs.size() == 1) first_schedule_ = o_.is_static ? 1.0 : std::ceil(j.arrival / o_.round_s) * o_.round_s;
+    if (!dynamic_) ++pending_arrivals_;
+  }
+
+  void begin() override {
+    if (r_.jobs.empty()) return;  // an empty replay: nothing to schedule
+    if (dynamic_) first_schedule_ = 0;
+    else if (o_.window_hi == std::numeric_limits<std::int64_t>::max()) total_ = static_cast<std::int64_t>(r_.jobs.size());
     if (o_.window_hi != std::numeric_limits<std::int64_t>::max()) total_ = o_.window_hi - o_.window_lo + 1;
-    push({first_schedule, kSchedule, 0, nullptr, 0});
-    next_schedule_ = first_schedule;
-    while (!pq_.empty() && !terminate_) {
+    push({first_schedule_, kSchedule, 0, nullptr, 0});
+    next_schedule_ = first_schedule_;
+  }
+
+  void arrive(JobState& view, Time) override {
+    Job& j = r_.jobs[static_cast<std::size_t>(view.spec->id)];
+    push({j.arrival, kArrival, 0, &j, 0});
+  }
+
+  bool ended() const override { return terminate_; }
+  Time next_event() override { return terminate_ || pq_.empty() ? kNever : from_seconds(pq_.top().t); }
+
+  // Every event of this engine instant, in the model's own order.
+  void advance(Time t, std::vector<JobState*>& /*completed: the model finishes its jobs itself*/) override {
+    while (!pq_.empty() && !terminate_ && from_seconds(pq_.top().t) <= t) {
       const Event e = pq_.top();
       pq_.pop();
       now_ = e.t;
@@ -96,6 +113,14 @@ class Sim {
         case kSchedule: on_schedule(); break;
       }
     }
+  }
+
+  // The engine places and stops nothing for a model that decides.
+  void start(JobState&, Time) override {}
+  void stop(JobState&, Time) override {}
+
+  RoundResult result() override {
+    if (r_.jobs.empty()) return std::move(r_);
     r_.end_time = now_;
     std::sort(r_.measured_jct.begin(), r_.measured_jct.end());
     const auto& x = r_.measured_jct;
@@ -107,8 +132,8 @@ class Sim {
   }
 
  private:
-  Job& add(const JobInit& ji) {
-    check_job(ji, cl_.num_servers(), cl_.gpus_per_server(), profiles_, o_.synergy_gpu_counts);
+  Job& add(const JobInit& ji, JobState& view) {
+    check_job(ji, cl_->num_servers(), cl_->gpus_per_server(), profiles_, o_.synergy_gpu_counts);
     Job& j = r_.jobs.emplace_back();
     j.id = ji.id;
     j.key = static_cast<JobId>(r_.jobs.size() - 1);
@@ -117,12 +142,6 @@ class Sim {
     j.N = ji.N;
     init_job(j, profiles_.get(ji.model, ji.file, ji.line), ji.g, P_);
     j.name = ji.name.empty() ? std::to_string(ji.id) : ji.name;
-    auto& [spec, view] = views_.emplace_back();
-    spec.id = static_cast<JobId>(r_.jobs.size() - 1);
-    spec.submit = from_seconds(ji.arrival);  // what the orders read; the model and origin stay in j / ji
-    spec.num_gpus = ji.g;
-    spec.iterations = ji.N;
-    view.spec = &spec;
     view.arrival_s = ji.arrival;
     view.cpu_demand = j.c;
     view.mem_demand = j.m;
@@ -134,13 +153,6 @@ class Sim {
   void push(Event e) {
     e.seq = seq_++;
     pq_.push(e);
-  }
-
-  void push_arrival_next() {
-    if (auto ji = src_.next()) {
-      Job& j = add(*ji);
-      push({j.arrival, kArrival, 0, &j, 0});
-    }
   }
 
   // Progress of this lease (S.10 item 14): the authors credit floor(R / te) iterations at allocation;
@@ -190,13 +202,12 @@ class Sim {
     r_.busy_gpu_s += held * static_cast<double>(j.gpus.size());
     j.run_s += held;
     j.last_exec = now_;
-    cl_.release(j);
+    cl_->release(j);
   }
 
   void on_arrival(Job& j) {
     runnable_.push_back(&j);
     if (!dynamic_) --pending_arrivals_;
-    if (dynamic_) push_arrival_next();
   }
 
   void on_job_end(Job& j, std::uint64_t epoch) {
@@ -265,7 +276,7 @@ class Sim {
   // The GPU-count-greedy prefix of the sorted list (LAS's and OPT's loop set).
   std::vector<Job*> prefix_set() const {
     std::vector<Job*> out;
-    int left = cl_.free_gpus();
+    int left = cl_->free_gpus();
     for (Job* j : runnable_) {
       const int d = deficit(*j);
       if (d > 0 && d <= left) {
@@ -278,7 +289,7 @@ class Sim {
 
   // One scheduling pass over `loop`; its wall time is a decision latency (summary.json "timing").
   void run_pass(std::vector<Job*>& loop, std::chrono::steady_clock::time_point t0) {
-    alloc_->round_pass(cl_, loop);  // each job it allocates starts its lease (cl_.start)
+    alloc_->round_pass(*cl_, loop);  // each job it allocates starts its lease (cl_->start)
     r_.decision_us.push_back(static_cast<float>(
         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count()));
   }
@@ -289,15 +300,15 @@ class Sim {
     lease_end_ = now_ + o_.round_s;
     next_schedule_ = lease_end_;
     // Every lease ends at a boundary, before its pass (LEASE_END < SCHEDULE): the pass starts on a free cluster.
-    if (cl_.free_gpus() != cl_.book().total_gpus()) throw InvariantError("round model: a lease outlived its round");
+    if (cl_->free_gpus() != cl_->book().total_gpus()) throw InvariantError("round model: a lease outlived its round");
     sort_runnable(true);
-    cl_.new_round();
+    cl_->new_round();
     std::vector<Job*> jobs_this_round;  // the loop set of LAS and OPT (others loop over the whole list)
     if (las_ || traits_.whole_pass) jobs_this_round = prefix_set();
     if (las_ && traits_.deficit_first)
       std::stable_sort(jobs_this_round.begin(), jobs_this_round.end(),
                        [this](const Job* a, const Job* b) { return -deficit(*a) < -deficit(*b); });
-    cl_.allow_peers = true;
+    cl_->allow_peers = true;
     const std::int64_t leases_before = leases_;  // the jobs this pass starts are the ones running after it
     if (las_ || traits_.whole_pass) {
       run_pass(jobs_this_round, t0);
@@ -305,7 +316,7 @@ class Sim {
       loop_ = runnable_;  // allocation never changes the runnable list, but keep the pass on a snapshot
       run_pass(loop_, t0);
     }
-    const int running = static_cast<int>(leases_ - leases_before), busy = cl_.book().total_gpus() - cl_.free_gpus();
+    const int running = static_cast<int>(leases_ - leases_before), busy = cl_->book().total_gpus() - cl_->free_gpus();
     r_.series.push_back({now_, static_cast<int>(runnable_.size()) - running, running, busy});
     // The authors stop a replay at the first boundary with nothing runnable (S.9 Q13); we wait for the
     // trace's remaining arrivals.
@@ -329,7 +340,7 @@ class Sim {
       }
     if (traits_.whole_pass) {
       std::vector<Job*> fit;
-      int left = cl_.free_gpus();
+      int left = cl_->free_gpus();
       for (Job* j : loop)
         if (j->g <= left) {
           fit.push_back(j);
@@ -337,16 +348,15 @@ class Sim {
         }
       loop = fit;
     }
-    cl_.allow_peers = false;
+    cl_->allow_peers = false;
     run_pass(loop, t0);
   }
 
   Vec P_;
   const ProfileSet& profiles_;
-  JobSource& src_;
+  RoundFeed& feed_;
   RoundOptions o_;
-  Cluster book_;    // the one cluster book: GPUs, CPUs, DRAM, storage
-  RoundPass cl_;    // the passes over it (holds, round lists, the loop's callbacks)
+  std::unique_ptr<RoundPass> cl_;  // the passes over the engine's book (holds, round lists, the callbacks)
   std::shared_ptr<QueueOrder> order_;
   std::shared_ptr<Allocation> alloc_;
   Allocation::RoundTraits traits_;
@@ -355,10 +365,9 @@ class Sim {
   std::priority_queue<Event, std::vector<Event>, std::greater<>> pq_;
   std::uint64_t seq_ = 0;
   std::vector<Job*> runnable_;
-  std::deque<std::pair<JobSpec, JobState>> views_;  // one per job, beside r_.jobs
   std::vector<std::pair<std::array<double, 3>, Job*>> keyed_;
   std::vector<Job*> loop_;
-  double now_ = 0, lease_end_ = 0, next_schedule_ = 0;
+  double now_ = 0, lease_end_ = 0, next_schedule_ = 0, first_schedule_ = 0;
   bool dynamic_ = false, terminate_ = false;
   std::int64_t total_ = 0, pending_arrivals_ = 0;
   std::int64_t leases_ = 0;  // leases started so far
@@ -366,10 +375,21 @@ class Sim {
 
 }  // namespace
 
-RoundResult run_rounds(int servers, int gpus_per_server, const Vec& per_server, const ProfileSet& profiles,
-                       JobSource& source, const RoundOptions& opt) {
-  Sim s(servers, gpus_per_server, per_server, profiles, source, opt);
-  return s.run();
+const JobSpec* RoundFeed::next() {
+  auto ji = src_.next();
+  if (!ji) return nullptr;
+  const JobInit& i = inits_.emplace_back(std::move(*ji));
+  JobSpec& spec = specs_.emplace_back();
+  spec.id = static_cast<JobId>(specs_.size() - 1);
+  spec.submit = from_seconds(i.arrival);  // what the engine and the orders read; the model keeps the exact time
+  spec.num_gpus = i.g;
+  spec.iterations = i.N;
+  return &spec;
+}
+
+std::unique_ptr<RoundModel> make_round_model(const Vec& per_server, const ProfileSet& profiles, RoundFeed& feed,
+                                             const RoundOptions& opt) {
+  return std::make_unique<Model>(per_server, profiles, feed, opt);
 }
 
 }  // namespace rm::synergy

@@ -1,4 +1,4 @@
-// The round-based execution model (--exec round; spec synergy-and-a-srpt.md S.4, S.6, S.10): R-second
+// The round-based execution model (--exec round, a model that decides under the one engine: engine/engine.h; spec synergy-and-a-srpt.md S.4, S.6, S.10): R-second
 // leases, every job re-allocated from scratch at each round boundary by a shared queue order (policy/order) and an
 // allocation mechanism (proportional, GREEDY, TUNE, OPT) over multi-resource servers.
 //   compat = true  (--compat synergy): the authors' simulator exactly: progress credited for the whole
@@ -16,8 +16,10 @@
 #include <string>
 #include <vector>
 
+#include "exec/execution_model.h"
 #include "policy/allocation/round_pass.h"
 #include "policy/plugin.h"
+#include "sched/job_feed.h"
 #include "workload/cpu_profiles.h"
 
 namespace rm::synergy {
@@ -81,8 +83,28 @@ struct RoundResult {
 void check_job(const JobInit& ji, int servers, int gpus_per_server, const ProfileSet& profiles,
                bool synergy_gpu_counts);
 
-// The servers are booked on one Cluster (cluster/cluster.h) of `servers` such servers (P's CPUs a whole number).
-RoundResult run_rounds(int servers, int gpus_per_server, const Vec& per_server, const ProfileSet& profiles,
-                       JobSource& source, const RoundOptions& opt);
+// A JobSource's jobs as the engine's feed: each job's spec (dense id, submit time rounded to the microsecond,
+// GPUs, iterations) for the engine and the orders; the model reads the exact JobInit back by id.
+class RoundFeed final : public JobFeed {
+ public:
+  explicit RoundFeed(JobSource& src) : src_(src) {}
+  const JobSpec* next() override;
+  bool known_up_front() const override { return !src_.dynamic(); }
+  const JobInit& init(JobId id) const { return inits_[static_cast<std::size_t>(id)]; }
+
+ private:
+  JobSource& src_;
+  std::deque<JobInit> inits_;
+  std::deque<JobSpec> specs_;
+};
+
+// The round model. Run it under the engine (engine/round_runner.h: run_rounds) with a RoundFeed and the book
+// of round_cluster(servers, gpus per server, per_server); result() after the run.
+class RoundModel : public ExecutionModel {
+ public:
+  virtual RoundResult result() = 0;
+};
+std::unique_ptr<RoundModel> make_round_model(const Vec& per_server, const ProfileSet& profiles, RoundFeed& feed,
+                                             const RoundOptions& opt);
 
 }  // namespace rm::synergy
