@@ -5,7 +5,7 @@
 #include "cluster/cluster_config.h"
 #include "core/rng.h"
 #include "engine/engine.h"
-#include "engine/task_engine.h"
+#include "engine/task_model.h"
 #include "policy/task/task_registry.h"
 #include "workload/generators.h"
 #include "exec/comm_model.h"
@@ -115,9 +115,8 @@ void BM_TaskEngine(benchmark::State& st) {
   opt.compat = st.range(1) == 1;
   for (auto _ : st) {
     auto policy = rm::task::make_task_policy("ssf-lwf2-srsf-1-true", 1);
-    rm::TaskEngine e(cluster, w.jobs, policy, opt);
-    e.run();
-    benchmark::DoNotOptimize(e.avg_jct_ms());
+    auto e = rm::run_task_model(cluster, w.jobs, std::make_unique<rm::TaskModel>(cluster, w.jobs, policy, opt));
+    benchmark::DoNotOptimize(e->avg_jct_ms());
   }
 }
 BENCHMARK(BM_TaskEngine)->Args({10, 0})->Args({10, 1})->Args({100, 0})->Args({100, 1})->Unit(benchmark::kMillisecond);

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <tuple>
 
-#include "engine/task_engine.h"
+#include "engine/task_model.h"
 #include "test_util.h"
 
 namespace rm {

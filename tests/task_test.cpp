@@ -209,8 +209,7 @@ TEST(TaskModel, EngineRejectsAnOvercommittingPlacement) {
   resolve_workload(w, ModelCatalogue::builtin(), cluster, law_resolve_options(), nullptr);
   task::TaskPolicy p = task::make_task_policy("ada-srsf", 1);
   p.placement = std::make_unique<Greedy>();
-  TaskEngine e(cluster, w.jobs, p);
-  EXPECT_THROW(e.run(), InvariantError);
+  EXPECT_THROW(run_task_model(cluster, w.jobs, std::make_unique<TaskModel>(cluster, w.jobs, p)), InvariantError);
 }
 
 struct Golden {

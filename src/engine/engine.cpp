@@ -146,7 +146,8 @@ void Engine::run() {
       opt_.progress({static_cast<std::int64_t>(finished_), static_cast<std::int64_t>(states_.size()), to_seconds(now_),
                      events_});
   }
-  if (!decides_) check_final();
+  if (decides_) exec_->end();
+  else check_final();
 }
 
 void Engine::record_stretch(const JobState& j) {

@@ -58,6 +58,8 @@ class Engine {
   std::int64_t preemptions() const { return preemptions_; }
   Time busy_gpu_us() const { return busy_gpu_us_; }  // integral of busy GPUs over time
   const ExecutionModel& exec() const { return *exec_; }
+  // The model back, after run() (a model that decides keeps the run's figures: the task model's).
+  std::unique_ptr<ExecutionModel> take_exec() { return std::move(exec_); }
   const Scheduler& scheduler() const { return *scheduler_; }
   // Wall-clock microseconds of every scheduling decision (the benchmark's decision latency).
   const std::vector<float>& decision_us() const { return decision_us_; }

@@ -44,9 +44,9 @@ void run_task_model(const RunPlan& plan, SimResult& r) {
   to.compat = plan.compat == Compat::Wang2020;
   to.progress = plan.options.progress;
   to.fast_forward = plan.options.fast_forward;
-  r.task = std::make_unique<TaskEngine>(r.cluster, r.workload.jobs, *r.task_policy, to);
+  r.task = std::make_unique<TaskModel>(r.cluster, r.workload.jobs, *r.task_policy, to);
   if (plan.options.dry_run) return;
-  r.task->run();
+  r.task = run_task_model(r.cluster, r.workload.jobs, std::move(r.task));
   r.record = r.task->record();
   const auto& ff = r.task->fast_forward_stats();
   if (to.fast_forward && !to.compat)

@@ -10,7 +10,7 @@
 #include "engine/engine.h"
 #include "engine/run_plan.h"
 #include "engine/sim_config.h"
-#include "engine/task_engine.h"
+#include "engine/task_model.h"
 #include "metrics/metrics.h"
 #include "policy/planner/planner.h"
 #include "policy/task/task_plugin.h"
@@ -28,7 +28,7 @@ struct SimResult {
   std::unique_ptr<Scheduler> scheduler;      // rate model
   std::unique_ptr<Engine> engine;
   std::unique_ptr<task::TaskPolicy> task_policy;  // task model
-  std::unique_ptr<TaskEngine> task;
+  std::unique_ptr<TaskModel> task;
   std::unique_ptr<synergy::ProfileSet> cpu_profiles;  // resource-sensitive allocation on the job-level engine
   plan::Plan plan;                           // planners: the schedule the engine executed
   RunRecord record;

@@ -53,7 +53,7 @@
 #include <limits>
 
 #include "core/error.h"
-#include "engine/task_engine.h"
+#include "engine/task_model.h"
 
 namespace rm {
 namespace {
@@ -111,7 +111,7 @@ std::int64_t after_periods(std::int64_t t, std::int64_t k, std::int64_t p, std::
 
 // Classes of `ids` linked by a shared GPU or (both multi-server) a shared NIC, labelled 0, 1, ... in
 // the order of their first member.
-std::vector<int> TaskEngine::link(const std::vector<int>& ids) {
+std::vector<int> TaskModel::link(const std::vector<int>& ids) {
   std::vector<int> parent(ids.size());
   auto find = [&](int x) {
     while (parent[x] != x) x = parent[x] = parent[parent[x]];
@@ -151,7 +151,7 @@ std::vector<int> TaskEngine::link(const std::vector<int>& ids) {
 }
 
 // A group ends: its GPUs are nobody's until the groups replacing it take them.
-void TaskEngine::retire_group(Comp& c) {
+void TaskModel::retire_group(Comp& c) {
   for (int g : c.gpus) gpu_comp_[g] = -1;
   c.dead = true;
   ++dead_;
@@ -159,13 +159,13 @@ void TaskEngine::retire_group(Comp& c) {
   clear_records(c);
 }
 
-void TaskEngine::add_record(Comp& c, Snap&& s) {
+void TaskModel::add_record(Comp& c, Snap&& s) {
   c.by_hash[s.hash].push_back(c.base + static_cast<std::int64_t>(c.hist.size()));
   c.hist.push_back(std::move(s));
   if (c.hist.size() > kMaxRecords) drop_oldest_record(c);
 }
 
-void TaskEngine::drop_oldest_record(Comp& c) {
+void TaskModel::drop_oldest_record(Comp& c) {
   const auto it = c.by_hash.find(c.hist.front().hash);
   it->second.erase(it->second.begin());  // the oldest with that hash
   if (it->second.empty()) c.by_hash.erase(it);
@@ -175,7 +175,7 @@ void TaskEngine::drop_oldest_record(Comp& c) {
 
 // Forgets the recorded cycle and what was derived from it: the anchor (the next job to sync) and the
 // key-order bound.
-void TaskEngine::clear_records(Comp& c) {
+void TaskModel::clear_records(Comp& c) {
   c.hist.clear();
   c.by_hash.clear();
   c.base = 0;
@@ -185,7 +185,7 @@ void TaskEngine::clear_records(Comp& c) {
 }
 
 // The latest record equal to `now` (same discrete state, pending times within tol), or -1.
-std::ptrdiff_t TaskEngine::find_record(const Comp& c, const Snap& now) const {
+std::ptrdiff_t TaskModel::find_record(const Comp& c, const Snap& now) const {
   const auto it = c.by_hash.find(now.hash);
   if (it == c.by_hash.end()) return -1;
   for (auto n = it->second.rbegin(); n != it->second.rend(); ++n) {
@@ -196,7 +196,7 @@ std::ptrdiff_t TaskEngine::find_record(const Comp& c, const Snap& now) const {
 }
 
 // New groups for `ids` (in placement order), one per class that link() finds.
-void TaskEngine::regroup(const std::vector<int>& ids) {
+void TaskModel::regroup(const std::vector<int>& ids) {
   const std::vector<int> lab = link(ids);
   std::vector<std::vector<int>> groups;
   for (std::size_t k = 0; k < ids.size(); ++k) {
@@ -206,7 +206,7 @@ void TaskEngine::regroup(const std::vector<int>& ids) {
   for (const auto& g : groups) add_group(g);
 }
 
-int TaskEngine::add_group(const std::vector<int>& ids) {
+int TaskModel::add_group(const std::vector<int>& ids) {
   const int ci = static_cast<int>(comps_.size());
   comps_.emplace_back();
   Comp& c = comps_.back();
@@ -232,7 +232,7 @@ int TaskEngine::add_group(const std::vector<int>& ids) {
 // a job re-links what is left; a job placed and already running merges the groups it touches; one not
 // running yet is detached, and the groups it touches start their records afresh (it competes there now).
 // Every guard is dropped: one may rest on a group that changed.
-void TaskEngine::structural_update(Ns t) {
+void TaskModel::structural_update(Ns t) {
   std::sort(lost_.begin(), lost_.end());
   lost_.erase(std::unique(lost_.begin(), lost_.end()), lost_.end());
   for (int ci : lost_) {
@@ -269,7 +269,7 @@ void TaskEngine::structural_update(Ns t) {
 }
 
 // Drops the dead groups once they outnumber the live ones.
-void TaskEngine::compact_groups() {
+void TaskModel::compact_groups() {
   if (comps_.size() < 64 || 2 * dead_ <= comps_.size()) return;
   const std::size_t live = comps_.size() - dead_;
   dead_ = 0;
@@ -286,7 +286,7 @@ void TaskEngine::compact_groups() {
 }
 
 // The groups a job's GPUs and (multi-server) NICs are in.
-std::vector<int> TaskEngine::touching(const Job& p) const {
+std::vector<int> TaskModel::touching(const Job& p) const {
   std::vector<int> out;
   for (int g : p.v.gpus)
     if (gpu_comp_[g] >= 0) out.push_back(gpu_comp_[g]);
@@ -305,7 +305,7 @@ std::vector<int> TaskEngine::touching(const Job& p) const {
 // A job ran a task on a GPU its group does not own (a detached job: on any GPU): it links the groups it
 // touches again. The live ones merge with its group; a frozen one stays apart, the job's workers on its
 // GPUs waiting behind its cycle (its guard saw to that), until it thaws and runs one of them.
-void TaskEngine::merge_around(int id, Ns t) {
+void TaskModel::merge_around(int id, Ns t) {
   Job& p = jobs_[id];
   if (p.released || p.finished || !p.woke) return;
   std::vector<int> olds = touching(p);
@@ -326,7 +326,7 @@ void TaskEngine::merge_around(int id, Ns t) {
 }
 
 // A group that does not recur detaches the jobs that did not run over its records, and splits.
-void TaskEngine::split(Comp& c, Ns since) {
+void TaskModel::split(Comp& c, Ns since) {
   std::vector<int> keep;
   bool any = false;
   for (int id : c.jobs) {
@@ -354,7 +354,7 @@ void TaskEngine::split(Comp& c, Ns since) {
   regroup(keep);  // may reallocate comps_: c is not used after
 }
 
-void TaskEngine::snapshot(const Comp& c, Ns t, Snap& s) const {
+void TaskModel::snapshot(const Comp& c, Ns t, Snap& s) const {
   s.t = t;
   for (int id : c.jobs) {
     const Job& j = jobs_[id];
@@ -393,7 +393,7 @@ void TaskEngine::snapshot(const Comp& c, Ns t, Snap& s) const {
   s.hash = h;
 }
 
-void TaskEngine::after_step(Ns t) {
+void TaskModel::after_step(Ns t) {
   if (!placed_.empty() || !lost_.empty()) {
     for (const Comp& c : comps_)
       if (!c.dead && c.frozen_until > t)
@@ -432,7 +432,7 @@ void TaskEngine::after_step(Ns t) {
 }
 
 // The position of group job `id` in c.jobs (placement order).
-std::size_t TaskEngine::index_in(const Comp& c, int id) const {
+std::size_t TaskModel::index_in(const Comp& c, int id) const {
   const auto it = std::lower_bound(c.jobs.begin(), c.jobs.end(), jobs_[id].seq,
                                    [&](int x, std::int64_t seq) { return jobs_[x].seq < seq; });
   return static_cast<std::size_t>(it - c.jobs.begin());
@@ -440,7 +440,7 @@ std::size_t TaskEngine::index_in(const Comp& c, int id) const {
 
 // How far a detached job's compute key may fall while it cannot sync because a worker of it waits on
 // c's GPUs: the rest of its current iteration on its other GPUs.
-double TaskEngine::key_slack(const Job& p, const Comp& c) const {
+double TaskModel::key_slack(const Job& p, const Comp& c) const {
   if (policy_.compute != task::Key::SRSF) return 0;  // SRTF falls at syncs; the others are constant
   double r = 0;
   const int self = jobs_[c.jobs.front()].comp;
@@ -449,7 +449,7 @@ double TaskEngine::key_slack(const Job& p, const Comp& c) const {
   return r;
 }
 
-std::int64_t TaskEngine::key_periods(const Comp& c, const std::vector<std::int64_t>& m) const {
+std::int64_t TaskModel::key_periods(const Comp& c, const std::vector<std::int64_t>& m) const {
   const int self = jobs_[c.jobs.front()].comp;
   std::int64_t k = kMany;
   struct K { double x, dx, rx; };
@@ -485,7 +485,7 @@ std::int64_t TaskEngine::key_periods(const Comp& c, const std::vector<std::int64
 
 // No sync of detached job p (all of its workers done) before this: each worker still to run waits
 // behind a group whose cycle is known to hold until its guard, or may run now.
-TaskEngine::Ns TaskEngine::sync_bound(const Job& p, Ns t) const {
+TaskModel::Ns TaskModel::sync_bound(const Job& p, Ns t) const {
   Ns b = t;
   for (std::size_t w = 0; w < p.v.gpus.size(); ++w) {
     if (p.phase[w] == WAIT) continue;
@@ -495,7 +495,7 @@ TaskEngine::Ns TaskEngine::sync_bound(const Job& p, Ns t) const {
   return b;
 }
 
-TaskEngine::Ns TaskEngine::horizon(const Comp& c, Ns t) const {
+TaskModel::Ns TaskModel::horizon(const Comp& c, Ns t) const {
   Ns h = next_arrival_ < jobs_.size() ? jobs_[next_arrival_].arrival : kNever;
   for (const Comp& d : comps_)
     if (!d.dead && &d != &c && d.guard > t) h = std::min(h, d.earliest_change);
@@ -515,7 +515,7 @@ TaskEngine::Ns TaskEngine::horizon(const Comp& c, Ns t) const {
 // p's lowest key: once p syncs, its workers there wait behind c's jobs for good, so it syncs at most
 // once more, its key falling by at most the rest of its current iteration and one more on its other
 // GPUs (SRSF), or one iteration (SRTF).
-bool TaskEngine::harmless(const Job& p, const Comp& c, const std::vector<std::int64_t>& m, Ns since) const {
+bool TaskModel::harmless(const Job& p, const Comp& c, const std::vector<std::int64_t>& m, Ns since) const {
   if (p.v.servers.size() > 1)  // its all-reduce would start on c's NICs
     for (int s : p.v.servers)
       if (std::binary_search(c.servers.begin(), c.servers.end(), s)) return false;
@@ -543,7 +543,7 @@ bool TaskEngine::harmless(const Job& p, const Comp& c, const std::vector<std::in
 }
 
 // The guard lowered to the syncs of detached jobs that touch group c and could change its decisions.
-TaskEngine::Ns TaskEngine::outside_guard(const Comp& c, const std::vector<std::int64_t>& m, Ns ref_t, Ns t, Ns guard) {
+TaskModel::Ns TaskModel::outside_guard(const Comp& c, const std::vector<std::int64_t>& m, Ns ref_t, Ns t, Ns guard) {
   const int self = jobs_[c.jobs.front()].comp;
   std::vector<int>& seen = scratch_;
   seen.clear();
@@ -572,7 +572,7 @@ TaskEngine::Ns TaskEngine::outside_guard(const Comp& c, const std::vector<std::i
   return guard;
 }
 
-void TaskEngine::set_earliest_change(Comp& c, const std::vector<std::int64_t>& m, Ns t, Ns period, Ns guard) {
+void TaskModel::set_earliest_change(Comp& c, const std::vector<std::int64_t>& m, Ns t, Ns period, Ns guard) {
   // No job of the group finishes before its guard, nor sooner after it than its remaining iterations alone.
   if (guard >= kNever) {
     c.earliest_change = kNever;
@@ -591,7 +591,7 @@ void TaskEngine::set_earliest_change(Comp& c, const std::vector<std::int64_t>& m
 
 // Jumps group c k periods ahead (m[i] iterations of its job i per period): iterations, remaining service and
 // time, GPU workloads and busy times, flows and heap entries shifted, in exact sums.
-void TaskEngine::apply_jump(Comp& c, const Snap& ref, Ns t, Ns period, std::int64_t k, const std::vector<std::int64_t>& m,
+void TaskModel::apply_jump(Comp& c, const Snap& ref, Ns t, Ns period, std::int64_t k, const std::vector<std::int64_t>& m,
                             std::int64_t events, std::int64_t per_period) {
   const Ns shift = k * period;
   for (std::size_t i = 0; i < c.jobs.size(); ++i) {
@@ -631,7 +631,7 @@ void TaskEngine::apply_jump(Comp& c, const Snap& ref, Ns t, Ns period, std::int6
   ff_stats_.skipped_ms += ms_from(shift);
 }
 
-bool TaskEngine::try_jump(Comp& c, const Snap& now) {
+bool TaskModel::try_jump(Comp& c, const Snap& now) {
   const Snap& ref = c.hist.front();
   const Ns t = now.t, period = t - ref.t;
   c.guard = -1;

@@ -51,6 +51,8 @@ class ExecutionModel {
   virtual void arrive(JobState& /*job*/, Time /*now*/) {}
   // The model has ended the run (a deciding model's measured window is complete): the engine stops.
   virtual bool ended() const { return false; }
+  // The engine's loop is over (nothing left to happen, or ended()): the model's checks at the end.
+  virtual void end() {}
 };
 
 // `yu2022` (optional) switches the per-iteration time from the physical ring all-reduce law to Yu et

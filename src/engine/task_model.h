@@ -1,4 +1,6 @@
-// The task execution model (--exec task; Wang et al. 2020, spec contention-and-sjf-bco.md Part A).
+// The task execution model (--exec task; Wang et al. 2020, spec contention-and-sjf-bco.md Part A), a model that
+// decides under the one engine (exec/execution_model.h): the engine owns the clock, the arrivals and the cluster
+// book (GPU memory booked there); the model keeps its task and flow events, placing jobs at its own instants.
 // Every iteration of a job is a DAG: forward then backward on each worker, then one all-reduce of the
 // job's gradient (a barrier). GPUs are shared by memory and run one task at a time; an all-reduce is
 // free inside one server, otherwise one flow on the NIC of every server the job spans, progressing at
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "cluster/cluster.h"
+#include "exec/execution_model.h"
 #include "metrics/metrics.h"
 #include "policy/task/task_plugin.h"
 #include "workload/job.h"
@@ -34,13 +37,24 @@ struct TaskOptions {
   ProgressFn progress;  // now and then while it runs; may be empty
 };
 
-class TaskEngine : public task::TaskView {
+class TaskModel final : public ExecutionModel, public task::TaskView {
  public:
   // Throws InputError if a job cannot run in this model (compat needs whole milliseconds).
-  TaskEngine(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs, task::TaskPolicy& policy,
+  TaskModel(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs, task::TaskPolicy& policy,
              TaskOptions opt = {});
-  // Runs to the end. Throws InvariantError on a broken invariant or a deadlock.
-  void run();
+
+  // ExecutionModel (a model that decides). Time is the engine's microseconds outside, nanoseconds inside: an
+  // engine instant T covers the model's instants [T us, T+1 us).
+  std::string name() const override { return "task"; }
+  bool decides() const override { return true; }
+  bool searches_book() const override { return false; }
+  void bind(Cluster& book) override { book_ = &book; }
+  void arrive(JobState& job, Time now) override;
+  Time next_event() override;
+  void advance(Time t, std::vector<JobState*>& completed) override;
+  void end() override;
+  void start(JobState&, Time) override {}
+  void stop(JobState&, Time) override {}
 
   RunRecord record() const;
   double total_time_ms() const { return total_time_; }  // authors' makespan (A.11 item 23)
@@ -58,7 +72,7 @@ class TaskEngine : public task::TaskView {
 
   // TaskView
   const std::vector<task::TGpu>& gpus() const override { return gpus_; }
-  const std::vector<double>& free_mem() const override { return book_.free_gpu_mem_mb(); }
+  const std::vector<double>& free_mem() const override { return book_->free_gpu_mem_mb(); }
   int num_servers() const override { return static_cast<int>(server_gpus_.size()); }
   const std::vector<int>& server_gpus(int s) const override { return server_gpus_[s]; }
   const std::vector<int>& server_flows(int s) const override { return server_flows_[s]; }
@@ -124,7 +138,9 @@ class TaskEngine : public task::TaskView {
   void mark_dirty(int g);
   void set_ready(Job& j, bool on);
   void insert_by_seq(std::vector<int>& list, const Job& j);
-  Ns next_event() const;
+  Ns next_step() const;   // the model's next instant: a task's or flow's end, a delivered job not yet admitted
+  Ns next_timed() const;  // the same with the jobs still to arrive (what can still move the run at all)
+  void record_series(Ns now);
   void check_final() const;
   // Default mode's exact bookkeeping (compat keeps the authors' float sums).
   void add_exact(double& shown, std::int64_t& exact, double ms, std::int64_t ns) const;
@@ -192,7 +208,7 @@ class TaskEngine : public task::TaskView {
   task::TaskPolicy& policy_;
   int total_gpus_ = 0;
   double beta_ = 0, eta_ = 0, lwf_beta_ = 0;
-  Cluster book_;  // the one cluster book: GPU memory, shared by the jobs placed on a GPU
+  Cluster* book_ = nullptr;  // the engine's cluster book: GPU memory, shared by the jobs placed on a GPU
   std::vector<task::TGpu> gpus_;
   std::vector<GpuRt> rt_;
   std::vector<std::vector<int>> server_gpus_, server_flows_;
@@ -201,7 +217,10 @@ class TaskEngine : public task::TaskView {
 
   std::vector<int> queue_, running_, ready_, comm_, dirty_;
   std::vector<int> single_ready_;  // default mode: single-server jobs whose workers all wait
-  std::size_t next_arrival_ = 0;
+  std::size_t next_arrival_ = 0, delivered_ = 0;  // jobs admitted, and handed over by the engine
+  Ns compat_next_ = 0, last_step_ = 0;             // compat's next 1-ms step; the last instant simulated
+  int same_instant_ = 0;
+  std::int64_t last_report_ = 0;
   std::int64_t seq_ = 0, released_ = 0, unreleased_finished_ = 0;
   // Task ends as a min-heap of (end, GPU) (std heap functions, so a jump can re-time it in place).
   struct Later {
@@ -226,5 +245,10 @@ class TaskEngine : public task::TaskView {
   std::vector<int> placed_, lost_;  // this step: jobs placed, groups that lost a job
   FastForwardStats ff_stats_;
 };
+
+// Runs `model` over `jobs` under the one engine (engine/engine.h) and gives it back with the run's figures.
+// Throws InvariantError on a broken invariant or a deadlock.
+std::unique_ptr<TaskModel> run_task_model(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs,
+                                          std::unique_ptr<TaskModel> model);
 
 }  // namespace rm

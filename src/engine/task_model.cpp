@@ -1,4 +1,4 @@
-#include "engine/task_engine.h"
+#include "engine/task_model.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "core/error.h"
+#include "engine/engine.h"
 
 namespace rm {
 namespace {
@@ -24,9 +25,9 @@ Time us_of(std::int64_t ns) { return (ns + (ns >= 0 ? 500 : -500)) / 1000; }  //
 
 }  // namespace
 
-TaskEngine::TaskEngine(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs, task::TaskPolicy& policy,
+TaskModel::TaskModel(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs, task::TaskPolicy& policy,
                        TaskOptions opt)
-    : opt_(std::move(opt)), policy_(policy), book_(cluster, false) {
+    : opt_(std::move(opt)), policy_(policy) {
   double min_nic = kInf;
   for (const auto& s : cluster.servers) {
     std::vector<int> ids;
@@ -102,23 +103,23 @@ TaskEngine::TaskEngine(const ClusterSpec& cluster, const std::vector<JobSpec>& j
     if (jobs_[i].v.arrival < jobs_[i - 1].v.arrival) throw InvariantError("task engine: jobs not in arrival order");
 }
 
-int TaskEngine::eligible_count(double mem) const {
+int TaskModel::eligible_count(double mem) const {
   for (auto& [m, ver, count] : eligible_cache_)
     if (m == mem) {
       if (ver != mem_version_) {
         count = 0;
-        for (double f : book_.free_gpu_mem_mb()) count += f >= mem;
+        for (double f : book_->free_gpu_mem_mb()) count += f >= mem;
         ver = mem_version_;
       }
       return count;
     }
   int count = 0;
-  for (double f : book_.free_gpu_mem_mb()) count += f >= mem;
+  for (double f : book_->free_gpu_mem_mb()) count += f >= mem;
   eligible_cache_.emplace_back(mem, mem_version_, count);
   return count;
 }
 
-double TaskEngine::probe_rest(int job, double /*t: now_*/, bool mutating) {
+double TaskModel::probe_rest(int job, double /*t: now_*/, bool mutating) {
   task::TFlow& x = jobs_[job].flow;
   const double since = ms_from(now_ - x.last_ns);
   if (mutating) {  // the authors' get_rest_size: stores the progress but leaves `last` alone
@@ -128,7 +129,7 @@ double TaskEngine::probe_rest(int job, double /*t: now_*/, bool mutating) {
   return x.size - (x.transferred + since * x.speed);
 }
 
-void TaskEngine::mark_dirty(int g) {
+void TaskModel::mark_dirty(int g) {
   if (!rt_[g].dirty) {
     rt_[g].dirty = true;
     dirty_.push_back(g);
@@ -136,13 +137,13 @@ void TaskEngine::mark_dirty(int g) {
 }
 
 // Keeps `list` in placement order, the authors' `running` order (A.11 item 15).
-void TaskEngine::insert_by_seq(std::vector<int>& list, const Job& j) {
+void TaskModel::insert_by_seq(std::vector<int>& list, const Job& j) {
   auto pos = std::upper_bound(list.begin(), list.end(), j.seq,
                               [&](std::int64_t s, int id) { return s < jobs_[id].seq; });
   list.insert(pos, j.v.id);
 }
 
-void TaskEngine::set_ready(Job& j, bool on) {
+void TaskModel::set_ready(Job& j, bool on) {
   if (j.ready == on) return;
   j.ready = on;
   if (on) {
@@ -155,7 +156,7 @@ void TaskEngine::set_ready(Job& j, bool on) {
 
 // Default mode counts in whole nanoseconds (`exact`) and shows the plugins its value in ms (`shown`); compat
 // keeps the authors' float sums in `shown`.
-void TaskEngine::add_exact(double& shown, std::int64_t& exact, double ms, std::int64_t ns) const {
+void TaskModel::add_exact(double& shown, std::int64_t& exact, double ms, std::int64_t ns) const {
   if (opt_.compat) {
     shown += ms;
   } else {
@@ -165,7 +166,7 @@ void TaskEngine::add_exact(double& shown, std::int64_t& exact, double ms, std::i
 }
 
 // P1, compute: the task on g ends; its worker moves FF -> BP or BP -> waiting for the all-reduce.
-void TaskEngine::retire_gpu(int g) {
+void TaskModel::retire_gpu(int g) {
   GpuRt& r = rt_[g];
   r.busy = false;
   mark_dirty(g);
@@ -189,7 +190,7 @@ void TaskEngine::retire_gpu(int g) {
 }
 
 // The all-reduce of the current iteration is done (A.11 item 7).
-void TaskEngine::sync(Job& j, Ns t) {
+void TaskModel::sync(Job& j, Ns t) {
   j.waiting = 0;
   std::fill(j.phase.begin(), j.phase.end(), FF);
   j.in_comm = false;
@@ -227,10 +228,10 @@ void TaskEngine::sync(Job& j, Ns t) {
   changed_ = true;
 }
 
-void TaskEngine::release(Job& j) {
+void TaskModel::release(Job& j) {
   for (std::size_t i = 0; i < j.v.gpus.size(); ++i) {
     const int g = j.v.gpus[i];
-    book_.give_gpu_mem(j.v.id, g, j.v.mem);
+    book_->give_gpu_mem(j.v.id, g, j.v.mem);
     auto& list = rt_[g].jobs;
     list.erase(std::find(list.begin(), list.end(), std::make_pair(j.v.id, static_cast<int>(i))));
   }
@@ -251,7 +252,7 @@ void TaskEngine::release(Job& j) {
 }
 
 // Placement and its side effects, in the order of A.11 item 10.
-bool TaskEngine::try_place(Job& j, Ns t) {
+bool TaskModel::try_place(Job& j, Ns t) {
   chosen_.clear();
   if (!policy_.placement->place(j.v, *this, chosen_)) return false;
   if (static_cast<int>(chosen_.size()) != j.v.n)
@@ -260,7 +261,7 @@ bool TaskEngine::try_place(Job& j, Ns t) {
   servers.clear();
   for (std::size_t i = 0; i < chosen_.size(); ++i) {
     const int g = chosen_[i];
-    if (g < 0 || g >= total_gpus_ || book_.free_gpu_mem_mb()[g] < j.v.mem ||
+    if (g < 0 || g >= total_gpus_ || book_->free_gpu_mem_mb()[g] < j.v.mem ||
         std::find(chosen_.begin(), chosen_.begin() + static_cast<long>(i), g) != chosen_.begin() + static_cast<long>(i))
       throw InvariantError("placement " + policy_.placement->name() + " chose a full or repeated GPU");
     if (std::find(servers.begin(), servers.end(), gpus_[g].server) == servers.end())
@@ -280,7 +281,7 @@ bool TaskEngine::try_place(Job& j, Ns t) {
     max_sharing_ = std::max<std::int64_t>(max_sharing_, static_cast<std::int64_t>(rt_[g].jobs.size()));
     add_exact(gpus_[g].workload, rt_[g].wl_ns, iters * (j.v.fw + j.v.bw) + comm_total,
               j.v.iters * (j.fw_ns + j.bw_ns + j.comm_ns));
-    book_.take_gpu_mem(j.v.id, g, j.v.mem);
+    book_->take_gpu_mem(j.v.id, g, j.v.mem);
     mark_dirty(g);
   }
   j.placed_at = t;
@@ -294,7 +295,7 @@ bool TaskEngine::try_place(Job& j, Ns t) {
   return true;
 }
 
-void TaskEngine::start_flow(Job& j, Ns t) {
+void TaskModel::start_flow(Job& j, Ns t) {
   task::TFlow& x = j.flow;
   x.job = j.v.id;
   x.size = j.v.size;
@@ -317,7 +318,7 @@ void TaskEngine::start_flow(Job& j, Ns t) {
 
 // A.11 item 19, as exact double expressions (compat's times are whole ms, so t - last is exact in both
 // modes). Default mode rounds the end to the nanosecond.
-void TaskEngine::rerate(Job& j, Ns t) {
+void TaskModel::rerate(Job& j, Ns t) {
   int k = 0;
   for (int s : j.v.servers) k = std::max(k, static_cast<int>(server_flows_[s].size()));
   task::TFlow& x = j.flow;
@@ -336,7 +337,7 @@ void TaskEngine::rerate(Job& j, Ns t) {
 }
 
 // P8: an idle GPU runs the next task of the first job with the smallest compute key.
-void TaskEngine::dispatch(int g, Ns t) {
+void TaskModel::dispatch(int g, Ns t) {
   GpuRt& r = rt_[g];
   r.dirty = false;
   if (r.busy) return;
@@ -373,7 +374,7 @@ void TaskEngine::dispatch(int g, Ns t) {
 }
 
 // P1: retire compute, then all-reduces (and, by default, single-server jobs whose workers all wait).
-[[gnu::always_inline]] inline void TaskEngine::retire(Ns t) {
+[[gnu::always_inline]] inline void TaskModel::retire(Ns t) {
   const double t_ms = ms_from(t);  // compat: whole ms, exact
   auto flow_done = [&](const Job& j) { return opt_.compat ? t_ms >= j.flow.end : t >= j.flow.end_ns; };
   while (!ends_.empty() && ends_.front().first <= t) {
@@ -408,7 +409,7 @@ void TaskEngine::dispatch(int g, Ns t) {
 }
 
 // P2: release finished jobs' memory.
-[[gnu::always_inline]] inline void TaskEngine::release_finished() {
+[[gnu::always_inline]] inline void TaskModel::release_finished() {
   if (unreleased_finished_ > 0) {
     if (opt_.compat) {
       for (std::size_t i = 0; i < running_.size(); ++i) {  // i advances after a deletion too (item 5)
@@ -428,8 +429,8 @@ void TaskEngine::dispatch(int g, Ns t) {
 }
 
 // P3: arrivals join the end of the queue.
-[[gnu::always_inline]] inline void TaskEngine::admit_arrivals(Ns t) {
-  while (next_arrival_ < jobs_.size() && jobs_[next_arrival_].arrival <= t) {
+[[gnu::always_inline]] inline void TaskModel::admit_arrivals(Ns t) {
+  while (next_arrival_ < delivered_ && jobs_[next_arrival_].arrival <= t) {
     queue_.push_back(static_cast<int>(next_arrival_++));
     queue_sorted_ = false;
     ++events_;
@@ -439,7 +440,7 @@ void TaskEngine::dispatch(int g, Ns t) {
 
 // P4: placement in queue-key order. Attempts are pure given memory, workloads and the queue, so a
 // pass is skipped when none of them moved since the last one.
-[[gnu::always_inline]] inline void TaskEngine::place_queue(Ns t) {
+[[gnu::always_inline]] inline void TaskModel::place_queue(Ns t) {
   if (!queue_.empty() &&
       (!queue_sorted_ || placed_at_version_ != mem_version_ || placed_at_wl_ != wl_version_)) {
     // Versions as of before the pass: a placement in it moves them, so the next instant tries again
@@ -466,7 +467,7 @@ void TaskEngine::dispatch(int g, Ns t) {
 
 // P5: all-reduces of jobs whose workers all finished backward. Event-driven, a stable admission
 // rule is re-asked only when a job became ready or the flow set changed since the last pass.
-[[gnu::always_inline]] inline void TaskEngine::admit_flows(Ns t) {
+[[gnu::always_inline]] inline void TaskModel::admit_flows(Ns t) {
   const double t_ms = ms_from(t);  // compat: whole ms, exact
   const bool p5 = opt_.compat || new_ready_ || flows_changed_ || !policy_.admission->stable();
   new_ready_ = false;
@@ -493,7 +494,7 @@ void TaskEngine::dispatch(int g, Ns t) {
   }
 }
 
-void TaskEngine::step(Ns t) {
+void TaskModel::step(Ns t) {
   now_ = t;
   retire(t);
   release_finished();
@@ -514,7 +515,16 @@ void TaskEngine::step(Ns t) {
   }
 }
 
-TaskEngine::Ns TaskEngine::next_event() const {
+TaskModel::Ns TaskModel::next_step() const {
+  if (opt_.compat) return released_ < static_cast<std::int64_t>(jobs_.size()) ? compat_next_ : kNever;
+  Ns t = kNever;
+  if (!ends_.empty()) t = ends_.front().first;
+  for (int id : comm_) t = std::min(t, jobs_[id].flow.end_ns);
+  if (next_arrival_ < delivered_) t = std::min(t, std::max(jobs_[next_arrival_].arrival, last_step_));
+  return t;
+}
+
+TaskModel::Ns TaskModel::next_timed() const {
   Ns t = kNever;
   if (!ends_.empty()) t = ends_.front().first;
   for (int id : comm_) t = std::min(t, jobs_[id].flow.end_ns);
@@ -522,52 +532,67 @@ TaskEngine::Ns TaskEngine::next_event() const {
   return t;
 }
 
-void TaskEngine::run() {
+// Jobs arrive in their order (the engine delivers by submit time; ids are the order).
+void TaskModel::arrive(JobState& job, Time /*now*/) {
+  if (job.id() != static_cast<JobId>(delivered_)) throw InvariantError("task model: jobs must arrive in order");
+  ++delivered_;
+}
+
+// The engine instant of a model instant: the microsecond it falls in (the model's instants are never negative).
+Time TaskModel::next_event() {
+  const Ns t = next_step();
+  return t >= kNever ? rm::kNever : t / 1000;
+}
+
+void TaskModel::record_series(Ns now) {
+  const int queued = static_cast<int>(queue_.size()), running = static_cast<int>(running_.size());
+  if (!series_.empty() && series_.back().queued == queued && series_.back().running == running) return;
+  SeriesRow row;
+  row.t = us_of(now);
+  row.queued = queued;
+  row.running = running;
+  for (const auto& r : rt_) row.busy_gpus += r.busy;
+  series_.push_back(row);
+}
+
+// Every model instant within the engine's microsecond t, in order.
+void TaskModel::advance(Time t, std::vector<JobState*>& /*completed: the model finishes its jobs itself*/) {
   const auto n = static_cast<std::int64_t>(jobs_.size());
-  Ns t = opt_.compat ? 0 : (jobs_.empty() ? 0 : std::max<Ns>(0, jobs_[0].arrival));
-  std::int64_t last_report = 0;
-  int same_instant = 0;
-  auto record_series = [&](Ns now) {
-    const int queued = static_cast<int>(queue_.size()), running = static_cast<int>(running_.size());
-    if (!series_.empty() && series_.back().queued == queued && series_.back().running == running) return;
-    SeriesRow row;
-    row.t = us_of(now);
-    row.queued = queued;
-    row.running = running;
-    for (const auto& r : rt_) row.busy_gpus += r.busy;
-    series_.push_back(row);
-  };
-  while (released_ < n) {
+  const Ns limit = t * 1000 + 999;
+  for (Ns s = next_step(); released_ < n && s <= limit; s = next_step()) {
+    // A zero-size flow ends at the instant it starts, so time may stay put, but not forever.
+    same_instant_ = s == last_step_ && !opt_.compat ? same_instant_ + 1 : 0;
+    if (s < last_step_ || same_instant_ > 1000)
+      throw InvariantError("task engine: time did not advance at t=" + std::to_string(ms_from(s)) + " ms");
+    last_step_ = s;
     changed_ = false;
-    step(t);
-    if (ff_) after_step(t);
-    record_series(t);
-    if (opt_.progress && released_ - last_report >= std::max<std::int64_t>(1, n / 100)) {
-      last_report = released_;
-      opt_.progress({static_cast<std::int64_t>(released_), static_cast<std::int64_t>(n), static_cast<double>(t) / 1e9, 0});
+    step(s);
+    if (ff_) after_step(s);
+    record_series(s);
+    if (opt_.progress && released_ - last_report_ >= std::max<std::int64_t>(1, n / 100)) {
+      last_report_ = released_;
+      opt_.progress({static_cast<std::int64_t>(released_), static_cast<std::int64_t>(n), static_cast<double>(s) / 1e9, 0});
     }
     if (released_ == n) break;
     // Nothing timed left (no task, flow or arrival) and, in compat, nothing changed in this step (a
     // change there can still release or place next step): no job can ever progress again.
-    const Ns next = next_event();
-    if (next >= kNever && (!opt_.compat || !changed_))
-      throw InvariantError("task engine: deadlock at t=" + std::to_string(ms_from(t)) + " ms with " +
+    if (next_timed() >= kNever && (!opt_.compat || !changed_))
+      throw InvariantError("task engine: deadlock at t=" + std::to_string(ms_from(s)) + " ms with " +
                            std::to_string(n - released_) + " jobs left");
-    if (opt_.compat) {
-      t += 1000000;  // 1 ms
-    } else {
-      // A zero-size flow ends at the instant it starts, so time may stay put, but not forever.
-      same_instant = next == t ? same_instant + 1 : 0;
-      if (next < t || same_instant > 1000)
-        throw InvariantError("task engine: time did not advance at t=" + std::to_string(ms_from(t)) + " ms");
-      t = next;
-    }
+    if (opt_.compat) compat_next_ = s + 1000000;  // 1 ms
   }
-  total_time_ = opt_.compat ? ms_from(t) + 1.0 : ms_from(t);
+}
+
+void TaskModel::end() {
+  const auto n = static_cast<std::int64_t>(jobs_.size());
+  if (released_ < n)
+    throw InvariantError("task engine: deadlock at t=" + std::to_string(ms_from(last_step_)) + " ms with " +
+                         std::to_string(n - released_) + " jobs left");
+  total_time_ = opt_.compat ? ms_from(last_step_) + 1.0 : ms_from(last_step_);
   check_final();
 }
 
-void TaskEngine::check_final() const {
+void TaskModel::check_final() const {
   double want = 0, got = 0;
   for (const auto& j : jobs_) {
     if (!j.finished || !j.released) throw InvariantError("task engine: job " + j.spec->name + " never finished");
@@ -580,24 +605,24 @@ void TaskEngine::check_final() const {
   if (std::abs(want - got) > 1e-9 * (1 + want))
     throw InvariantError("task engine: GPU busy time " + std::to_string(got) + " ms != work " + std::to_string(want));
   for (std::size_t g = 0; g < gpus_.size(); ++g)
-    if (book_.free_gpu_mem_mb()[g] != gpus_[g].mem_total) throw InvariantError("task engine: GPU memory not returned");
+    if (book_->free_gpu_mem_mb()[g] != gpus_[g].mem_total) throw InvariantError("task engine: GPU memory not returned");
   for (const auto& f : server_flows_)
     if (!f.empty()) throw InvariantError("task engine: a flow outlived its job");
 }
 
-double TaskEngine::avg_jct_ms() const {
+double TaskModel::avg_jct_ms() const {
   double sum = 0;
   for (const auto& j : jobs_) sum += ms_from(j.finish - j.arrival);
   return jobs_.empty() ? 0 : sum / static_cast<double>(jobs_.size());
 }
 
-double TaskEngine::gpu_active_ms() const {
+double TaskModel::gpu_active_ms() const {
   double s = 0;
   for (const auto& r : rt_) s += r.active;
   return s;
 }
 
-RunRecord TaskEngine::record() const {
+RunRecord TaskModel::record() const {
   RunRecord r;
   for (const auto& j : jobs_) {
     JobRecord jr;
@@ -617,6 +642,14 @@ RunRecord TaskEngine::record() const {
              {"max_jobs_per_gpu", static_cast<double>(max_sharing_)},
              {"max_flows_per_nic", static_cast<double>(max_flows_)}};
   return r;
+}
+
+std::unique_ptr<TaskModel> run_task_model(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs,
+                                          std::unique_ptr<TaskModel> model) {
+  VectorFeed feed(jobs);
+  Engine engine(cluster, feed, nullptr, std::move(model));
+  engine.run();
+  return std::unique_ptr<TaskModel>(static_cast<TaskModel*>(engine.take_exec().release()));
 }
 
 }  // namespace rm
