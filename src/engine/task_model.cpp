@@ -515,13 +515,16 @@ void TaskModel::step(Ns t) {
   }
 }
 
-TaskModel::Ns TaskModel::next_step() const {
-  if (opt_.compat) return released_ < static_cast<std::int64_t>(jobs_.size()) ? compat_next_ : kNever;
+// Cached: the engine asks for it before and at every instant; it changes only at a step or an arrival.
+TaskModel::Ns TaskModel::next_step() {
+  if (next_valid_) return next_;
+  next_valid_ = true;
+  if (opt_.compat) return next_ = released_ < static_cast<std::int64_t>(jobs_.size()) ? compat_next_ : kNever;
   Ns t = kNever;
   if (!ends_.empty()) t = ends_.front().first;
   for (int id : comm_) t = std::min(t, jobs_[id].flow.end_ns);
   if (next_arrival_ < delivered_) t = std::min(t, std::max(jobs_[next_arrival_].arrival, last_step_));
-  return t;
+  return next_ = t;
 }
 
 TaskModel::Ns TaskModel::next_timed() const {
@@ -536,6 +539,7 @@ TaskModel::Ns TaskModel::next_timed() const {
 void TaskModel::arrive(JobState& job, Time /*now*/) {
   if (job.id() != static_cast<JobId>(delivered_)) throw InvariantError("task model: jobs must arrive in order");
   ++delivered_;
+  next_valid_ = false;
 }
 
 // The engine instant of a model instant: the microsecond it falls in (the model's instants are never negative).
@@ -566,6 +570,7 @@ void TaskModel::advance(Time t, std::vector<JobState*>& /*completed: the model f
       throw InvariantError("task engine: time did not advance at t=" + std::to_string(ms_from(s)) + " ms");
     last_step_ = s;
     changed_ = false;
+    next_valid_ = false;
     step(s);
     if (ff_) after_step(s);
     record_series(s);
@@ -576,10 +581,14 @@ void TaskModel::advance(Time t, std::vector<JobState*>& /*completed: the model f
     if (released_ == n) break;
     // Nothing timed left (no task, flow or arrival) and, in compat, nothing changed in this step (a
     // change there can still release or place next step): no job can ever progress again.
-    if (next_timed() >= kNever && (!opt_.compat || !changed_))
+    const bool idle = opt_.compat ? !changed_ && next_timed() >= kNever : next_step() >= kNever && next_timed() >= kNever;
+    if (idle)
       throw InvariantError("task engine: deadlock at t=" + std::to_string(ms_from(s)) + " ms with " +
                            std::to_string(n - released_) + " jobs left");
-    if (opt_.compat) compat_next_ = s + 1000000;  // 1 ms
+    if (opt_.compat) {
+      compat_next_ = s + 1000000;  // 1 ms
+      next_valid_ = false;
+    }
   }
 }
 

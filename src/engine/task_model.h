@@ -138,7 +138,7 @@ class TaskModel final : public ExecutionModel, public task::TaskView {
   void mark_dirty(int g);
   void set_ready(Job& j, bool on);
   void insert_by_seq(std::vector<int>& list, const Job& j);
-  Ns next_step() const;   // the model's next instant: a task's or flow's end, a delivered job not yet admitted
+  Ns next_step();         // the model's next instant: a task's or flow's end, a delivered job not yet admitted
   Ns next_timed() const;  // the same with the jobs still to arrive (what can still move the run at all)
   void record_series(Ns now);
   void check_final() const;
@@ -220,6 +220,8 @@ class TaskModel final : public ExecutionModel, public task::TaskView {
   std::size_t next_arrival_ = 0, delivered_ = 0;  // jobs admitted, and handed over by the engine
   Ns compat_next_ = 0, last_step_ = 0;             // compat's next 1-ms step; the last instant simulated
   int same_instant_ = 0;
+  Ns next_ = 0;  // next_step(), while next_valid_
+  bool next_valid_ = false;
   std::int64_t last_report_ = 0;
   std::int64_t seq_ = 0, released_ = 0, unreleased_finished_ = 0;
   // Task ends as a min-heap of (end, GPU) (std heap functions, so a jump can re-time it in place).
