@@ -128,6 +128,10 @@ void Engine::run() {
     busy_gpu_us_ += (t - now_) * (cluster_.total_gpus() - cluster_.free_gpus());
     now_ = t;
     bool changed = arrive_due();
+    if (decides_) {  // the model runs its own instants up to the next arrival; it keeps its own series
+      exec_->run_until(next_arrival_ < arrivals_.size() ? arrivals_[next_arrival_]->spec->submit : kNever);
+      continue;
+    }
     if (exec_->next_event() == now_) {
       completed.clear();
       exec_->advance(now_, completed);
@@ -139,7 +143,6 @@ void Engine::run() {
       ++events_;
       changed = true;
     }
-    if (decides_) continue;  // the model placed its jobs at its own instants; it keeps its own series
     if (changed) schedule();
     record();
     if (opt_.progress && (++loops & 4095) == 0)

@@ -559,10 +559,14 @@ void TaskModel::record_series(Ns now) {
   series_.push_back(row);
 }
 
-// Every model instant within the engine's microsecond t, in order.
 void TaskModel::advance(Time t, std::vector<JobState*>& /*completed: the model finishes its jobs itself*/) {
+  run_until(t + 1);
+}
+
+// Every model instant before the horizon (the next arrival; an engine microsecond), in order.
+void TaskModel::run_until(Time horizon) {
   const auto n = static_cast<std::int64_t>(jobs_.size());
-  const Ns limit = t * 1000 + 999;
+  const Ns limit = horizon >= kNever / 1000 ? kNever - 1 : horizon * 1000 - 1;
   for (Ns s = next_step(); released_ < n && s <= limit; s = next_step()) {
     // A zero-size flow ends at the instant it starts, so time may stay put, but not forever.
     same_instant_ = s == last_step_ && !opt_.compat ? same_instant_ + 1 : 0;

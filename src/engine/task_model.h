@@ -52,6 +52,7 @@ class TaskModel final : public ExecutionModel, public task::TaskView {
   void arrive(JobState& job, Time now) override;
   Time next_event() override;
   void advance(Time t, std::vector<JobState*>& completed) override;
+  void run_until(Time horizon) override;
   void end() override;
   void start(JobState&, Time) override {}
   void stop(JobState&, Time) override {}

@@ -49,6 +49,9 @@ class ExecutionModel {
   virtual void begin() {}
   // `job` arrives at `now` (its submit time).
   virtual void arrive(JobState& /*job*/, Time /*now*/) {}
+  // Runs every instant of the model's own before `horizon` (the next arrival; kNever: no job left to arrive):
+  // nothing outside the model happens before it, so the engine need not stop at each of them.
+  virtual void run_until(Time /*horizon*/) {}
   // The model has ended the run (a deciding model's measured window is complete): the engine stops.
   virtual bool ended() const { return false; }
   // The engine's loop is over (nothing left to happen, or ended()): the model's checks at the end.

@@ -99,9 +99,9 @@ class Model final : public RoundModel {
   bool ended() const override { return terminate_; }
   Time next_event() override { return terminate_ || pq_.empty() ? kNever : from_seconds(pq_.top().t); }
 
-  // Every event of this engine instant, in the model's own order.
-  void advance(Time t, std::vector<JobState*>& /*completed: the model finishes its jobs itself*/) override {
-    while (!pq_.empty() && !terminate_ && from_seconds(pq_.top().t) <= t) {
+  // Every event before the horizon (the next arrival), in the model's own order.
+  void run_until(Time horizon) override {
+    while (!pq_.empty() && !terminate_ && from_seconds(pq_.top().t) < horizon) {
       const Event e = pq_.top();
       pq_.pop();
       now_ = e.t;
@@ -114,6 +114,7 @@ class Model final : public RoundModel {
       }
     }
   }
+  void advance(Time t, std::vector<JobState*>&) override { run_until(t + 1); }
 
   // The engine places and stops nothing for a model that decides.
   void start(JobState&, Time) override {}
