@@ -103,12 +103,12 @@ bool Engine::arrive_due() {
     any = true;
     if (decides_) {
       exec_->arrive(j, now_);
-      take_jobs();
-      continue;
+    } else {
+      active_.push_back(&j);
+      arrived_since_pass_.push_back(&j);
+      ++queued_;
     }
-    active_.push_back(&j);
-    arrived_since_pass_.push_back(&j);
-    ++queued_;
+    take_jobs();  // a generator's next job
   }
   return any;
 }

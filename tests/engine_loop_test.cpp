@@ -1,0 +1,135 @@
+// The one event loop (engine/engine.h, docs/design.md "One event loop"): jobs from a JobFeed (a trace or a
+// generator taken one job ahead) and the contract with an execution model that decides.
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <string>
+
+#include "core/error.h"
+#include "policy/registry.h"
+#include "test_util.h"
+
+namespace rm {
+namespace {
+
+// A generator: job k arrives at k x `gap` seconds; counts how many jobs were taken from it.
+class Generator final : public JobFeed {
+ public:
+  Generator(std::vector<JobSpec> jobs) : jobs_(std::move(jobs)) {}
+  const JobSpec* next() override { return taken_ < jobs_.size() ? &jobs_[taken_++] : nullptr; }
+  bool known_up_front() const override { return false; }
+  std::size_t taken() const { return taken_; }
+
+ private:
+  std::vector<JobSpec> jobs_;
+  std::size_t taken_ = 0;
+};
+
+// A model that decides, recording what the engine asks of it. Each job runs alone for 10 s after it arrives
+// (its own instant, 10 s later); `stop_after` ends the run after that many of them.
+class Recorder final : public ExecutionModel {
+ public:
+  std::vector<std::string> log;
+  int stop_after = 1000;
+  std::string name() const override { return "recorder"; }
+  bool decides() const override { return true; }
+  bool searches_book() const override { return false; }
+  void bind(Cluster& book) override { log.push_back("bind " + std::to_string(book.total_gpus())); }
+  void admit(JobState& j) override { log.push_back("admit " + j.spec->name); }
+  void begin() override { log.push_back("begin"); }
+  void arrive(JobState& j, Time now) override {
+    log.push_back("arrive " + j.spec->name + " " + std::to_string(now / kUsPerS));
+    ends_.push_back(now + 10 * kUsPerS);
+  }
+  Time next_event() override { return ends_.empty() ? kNever : ends_.front(); }
+  void run_until(Time horizon) override {
+    log.push_back("until " + (horizon == kNever ? std::string("end") : std::to_string(horizon / kUsPerS)));
+    while (!ended() && !ends_.empty() && ends_.front() < horizon) {
+      log.push_back("done " + std::to_string(ends_.front() / kUsPerS));
+      ends_.pop_front();
+      ++done_;
+    }
+  }
+  void advance(Time t, std::vector<JobState*>&) override { run_until(t + 1); }
+  bool ended() const override { return done_ >= stop_after; }
+  void end() override { log.push_back("end"); }
+  void start(JobState&, Time) override {}
+  void stop(JobState&, Time) override {}
+
+ private:
+  std::deque<Time> ends_;
+  int done_ = 0;
+};
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : " | ") + x;
+  return s;
+}
+
+TEST(EngineLoop, AModelThatDecidesRunsItsOwnInstantsBetweenArrivals) {
+  const auto c = test::cluster(1, 4);
+  auto specs = test::jobs(c, {"a,0,1,1000,100", "b,5,1,1000,100", "c,30,1,1000,100"});
+  VectorFeed feed(specs);
+  auto model = std::make_unique<Recorder>();
+  Recorder& m = *model;
+  Engine e(c, feed, nullptr, std::move(model));
+  e.run();
+  // A trace is taken whole before the first instant; each arrival lets the model run up to the next one.
+  EXPECT_EQ(joined(m.log),
+            "bind 4 | admit a | admit b | admit c | begin | arrive a 0 | until 5 | arrive b 5 | until 30 | done 10 | "
+            "done 15 | arrive c 30 | until end | done 40 | end");
+}
+
+TEST(EngineLoop, AGeneratorIsTakenOneJobAheadAndTheModelMayEndTheRun) {
+  const auto c = test::cluster(1, 4);
+  Generator gen(test::jobs(c, {"a,0,1,1000,100", "b,20,1,1000,100", "c,40,1,1000,100", "d,60,1,1000,100"}));
+  auto model = std::make_unique<Recorder>();
+  Recorder& m = *model;
+  m.stop_after = 2;
+  Engine e(c, gen, nullptr, std::move(model));
+  e.run();
+  // b is taken when a arrives, c when b does; the run ends after the second job's instant, before c arrives.
+  EXPECT_EQ(joined(m.log),
+            "bind 4 | admit a | begin | arrive a 0 | admit b | until 20 | done 10 | arrive b 20 | admit c | until 40 | "
+            "done 30 | end");
+  EXPECT_EQ(gen.taken(), 3u);
+  EXPECT_EQ(e.jobs().size(), 3u);
+  EXPECT_EQ(e.jobs()[2].status, JobStatus::Pending);  // taken, never arrived
+}
+
+TEST(EngineLoop, AJobLevelRunFromAGeneratorEqualsTheSameTrace) {
+  const auto c = test::cluster(1, 4);
+  const std::vector<std::string> rows = {"a,0,4,1000,100", "b,10,2,1000,100", "c,20,2,1000,50", "d,20,4,1000,10"};
+  auto sched_a = make_scheduler("srsf", 1);
+  auto sched_b = make_scheduler("srsf", 1);
+  const auto specs = test::jobs(c, rows);
+  Engine traced(c, specs, *sched_a, make_rate_model(c));
+  traced.run();
+  Generator gen(test::jobs(c, rows));
+  Engine generated(c, gen, sched_b.get(), make_rate_model(c));
+  generated.run();
+  ASSERT_EQ(generated.jobs().size(), 4u);
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(generated.jobs()[i].first_start, traced.jobs()[i].first_start) << i;
+    EXPECT_EQ(generated.jobs()[i].finish, traced.jobs()[i].finish) << i;
+  }
+  // d (10 s on 4 GPUs, 40 GPU-s) is the least service left when it arrives at 20: srsf runs it at once.
+  EXPECT_EQ(to_seconds(traced.jobs()[3].finish), 30);
+}
+
+TEST(EngineLoop, RefusesWhatTheLoopCannotRun) {
+  const auto c = test::cluster(1, 4);
+  auto specs = test::jobs(c, {"a,0,1,1000,100"});
+  VectorFeed feed(specs);
+  EXPECT_THROW(Engine(c, feed, nullptr, make_rate_model(c)), InvariantError);  // nobody would decide
+  auto out_of_order = test::jobs(c, {"a,0,1,1000,100", "b,10,1,1000,100"});
+  std::swap(out_of_order[0].submit, out_of_order[1].submit);
+  Generator late_first(out_of_order);
+  auto sched = make_scheduler("fifo", 1);
+  Engine e(c, late_first, sched.get(), make_rate_model(c));
+  EXPECT_THROW(e.run(), InvariantError);  // a generator's jobs must come by submit time
+}
+
+}  // namespace
+}  // namespace rm
