@@ -5,7 +5,7 @@
 // (not free), or leave the server (none of it can be taken: GPU memory too small, or the round model's
 // CPU/DRAM holds full, which only grow). Its users: the job-level `first-fit` and `consolidated` placements
 // (fill_in_order), the round model's FIRST_FIT (src/policy/allocation/round_pass.cpp), the task model's `first-fit`
-// (src/policy/task/first_fit.cpp), LWF-kappa's consolidating branch (src/policy/task/lwf.cpp), the planners' FF
+// (src/policy/task/first_fit.cpp), LWF-kappa (src/policy/task/lwf.cpp: both branches), the planners' FF
 // (src/policy/planner/ff.cpp), A-SRPT's placement=first-fit and MAP's choice of servers for a job that spans
 // several (src/workload/job_graph_map.cpp). Dependency-free, in the bottom layer, so every book can use it.
 #pragma once

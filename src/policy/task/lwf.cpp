@@ -1,7 +1,8 @@
 // LWF-kappa, Least Workload First with consolidation threshold kappa (Wang et al. 2020, spec A.6.3,
 // A.11 item 11). A job of at most kappa GPUs takes the eligible GPUs of least workload (balance); a
 // larger job walks the servers by mean GPU workload and takes each one's eligible GPUs, least loaded
-// first (consolidate). Workloads are the engine's A.6.2 bookkeeping.
+// first (consolidate). Both are the one first-fit walk (cluster/first_fit_walk.h): balance walks the whole
+// cluster as one pool. Workloads are the task model's A.6.2 bookkeeping.
 //
 // nic=true (ours, beyond the paper): a large job walks the servers by the number of placed split jobs
 // using their NIC first, then by mean workload, so split jobs land on disjoint NICs where possible.
@@ -32,17 +33,24 @@ class Lwf : public TaskPlacement {
     const auto& g = v.gpus();
     const std::vector<double>& free = v.free_mem();
     out.clear();
+    const auto take = [&](int, int k) {
+      out.push_back(e_[k]);
+      return FitStep::kTake;
+    };
     if (j.n <= kappa_) {
       if (v.eligible_count(j.mem) < j.n) return false;
-      std::vector<int> e;
-      for (int i = 0; i < static_cast<int>(g.size()); ++i)
-        if (free[i] >= j.mem) e.push_back(i);
-      // Stable sort by (workload, server) over the server-major order = sort by (workload, id).
-      std::partial_sort(e.begin(), e.begin() + j.n, e.end(), [&](int a, int b) {
-        return g[a].workload != g[b].workload ? g[a].workload < g[b].workload : a < b;
-      });
-      out.assign(e.begin(), e.begin() + j.n);
-      return true;
+      // Balance, on the same walk with the whole cluster as one pool: its GPUs filtered (memory) and scored
+      // (workload, then id: the server-major order), the n best taken.
+      const auto pool = [&](int) {
+        e_.clear();
+        for (int i = 0; i < static_cast<int>(g.size()); ++i)
+          if (free[i] >= j.mem) e_.push_back(i);
+        std::partial_sort(e_.begin(), e_.begin() + j.n, e_.end(), [&](int a, int b) {
+          return g[a].workload != g[b].workload ? g[a].workload < g[b].workload : a < b;
+        });
+        return j.n;
+      };
+      return first_fit_walk(ServerRange{1}, j.n, pool, take) == j.n;
     }
     sort_servers(v);
     if (v.eligible_count(j.mem) < j.n) return false;
@@ -54,10 +62,6 @@ class Lwf : public TaskPlacement {
         if (free[i] >= j.mem) e_.push_back(i);
       std::stable_sort(e_.begin(), e_.end(), [&](int a, int b) { return g[a].workload < g[b].workload; });
       return static_cast<int>(e_.size());
-    };
-    const auto take = [&](int, int k) {
-      out.push_back(e_[k]);
-      return FitStep::kTake;
     };
     return first_fit_walk(order_, j.n, gpus_of, take) == j.n;  // eligible_count said there are enough
   }
