@@ -54,6 +54,10 @@ int run_simulate(SimConfig cfg, std::vector<std::string> policies, const std::st
     const std::string dir = policies.size() == 1 ? out : out + "/" + dir_name(p);
     write_outputs(dir, r->record, r->unschedulable, r->summary, r->info);
     for (const auto& u : r->unschedulable) std::cerr << "warning: unschedulable: " << u.reason << "\n";
+    int max_server_gpus = 0;
+    for (const auto& s : r->cluster.servers) max_server_gpus = std::max(max_server_gpus, s.gpus);
+    if (const std::string w = stretch_warning(r->record, max_server_gpus); !w.empty())
+      std::cerr << (policies.size() > 1 ? p + ": " : "") << w << "\n";
     if (!quiet)
       for (const auto& [from, to] : r->models.replaced)
         std::cerr << "note: unknown model '" << from << "' simulated as '" << to << "' (--unknown-model "

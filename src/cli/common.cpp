@@ -143,6 +143,10 @@ void add_round_options(CLI::App* sim, SimConfig& cfg) {
                   "round model: FIRST:LAST job ids whose JCTs are measured (synergy-* default 4000:4999; replay: all)");
   sim->add_option("--cpu-ratio", cfg.cpu_ratio, "round model and CPU/DRAM allocations: Synergy profile set 3..6 (default: the cluster's CPUs per GPU)");
   sim->add_option("--profiles", cfg.profiles, "round model and CPU/DRAM allocations: Synergy profiles folder or CSV (default: bundled)");
+  sim->add_option("--perf-model", cfg.perf_model,
+                  "what turns a placement into run time: analytic (compute + ring all-reduce under the contention "
+                  "law) or trace (the trace's duration whatever the placement; --exec rate or graph)")
+      ->capture_default_str();
   sim->add_option("--speed-model", cfg.speed_model,
                   "round model and allocations: binary (best-case demand -> speedup, else 1; the authors') or matrix (the profile's "
                   "throughput at the allocation)")

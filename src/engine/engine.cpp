@@ -257,6 +257,8 @@ void Engine::apply(const Decisions& d) {
     j.last_start = now_;
     j.stall_until = now_ + opt_.start_delay + (j.preemptions > 0 ? opt_.preempt_overhead : 0);
     exec_->start(j, now_);
+    j.max_servers = std::max(j.max_servers, static_cast<int>(j.servers.size()));
+    j.gpu_type = &cluster_.spec().servers[static_cast<std::size_t>(s.gpus.front().server)].gpu_type;
     --queued_;
     ++running_;
   }
@@ -294,7 +296,11 @@ void Engine::check_final() const {
 RunRecord record_of(Engine& e) {
   RunRecord r;
   r.jobs.reserve(e.jobs().size());
-  for (const auto& j : e.jobs()) r.jobs.push_back({j.spec, j.first_start, j.finish, j.run_us, j.preemptions});
+  for (const auto& j : e.jobs()) {
+    // Alone at its best placement on an idle cluster: the ideal iteration time at its best CPU/DRAM share.
+    const Time ideal = from_seconds(j.spec->iterations * j.ideal_iter_time / j.best_speedup);
+    r.jobs.push_back({j.spec, j.first_start, j.finish, j.run_us, j.preemptions, ideal, j.max_servers, j.gpu_type});
+  }
   r.series = std::move(e.series_);
   r.stretches = std::move(e.stretches_);
   r.total_gpus = e.cluster().total_gpus();

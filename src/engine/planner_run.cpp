@@ -47,6 +47,8 @@ void run_planner(const RunPlan& p, SimResult& r) {
                                       make_rate_model(r.cluster, physical ? nullptr : &mp), eo);
   r.engine->run();
   r.record = record_of(*r.engine);
+  if (!physical)  // Yu et al.'s abstract law has no ideal placement in the rate law's sense: no stretch
+    for (auto& j : r.record.jobs) j.ideal_us = kNever;
   // The engine must reproduce the plan (same model, same starts): a mismatch is a bug.
   double makespan = 0, sum = 0;
   for (const auto& j : r.record.jobs) {

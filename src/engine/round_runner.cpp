@@ -230,6 +230,7 @@ void record_rounds(synergy::RoundResult& rr, const synergy::RoundOptions& o, con
     r.workload.jobs.push_back(sp);
   }
   r.record.jobs.reserve(r.workload.jobs.size());
+  const bool sigma_speedup = o.allocation && o.allocation->round_traits().sigma_speedup;
   std::size_t k = 0;
   for (const auto& j : rr.jobs) {
     if (!measured(j)) continue;
@@ -239,6 +240,10 @@ void record_rounds(synergy::RoundResult& rr, const synergy::RoundOptions& o, con
     jr.finish = from_seconds(j.finish_time);
     jr.run_us = from_seconds(j.run_s);
     jr.preemptions = static_cast<int>(std::max<std::int64_t>(0, j.leases - 1));
+    // Alone on an idle cluster: its best case where the mechanism gives it (sigma), else the proportional share.
+    jr.ideal_us = from_seconds(j.N * j.t / (sigma_speedup ? j.sigma0 : 1.0));
+    jr.servers = j.max_servers;
+    jr.gpu_type = &r.cluster.servers.front().gpu_type;
     r.record.jobs.push_back(jr);
   }
   r.record.total_gpus = r.cluster.total_gpus();

@@ -12,6 +12,13 @@ namespace rm {
 
 bool RunPlan::synergy_workload() const { return is_synergy_workload(options.workload); }
 
+std::string RunPlan::perf_model_label(ExecModel ran) const {
+  if (ran == ExecModel::Task) return "task-dag";
+  if (ran == ExecModel::Round) return "synergy-profiles";
+  if (policy.family == PolicyFamily::Planner) return planner.physical ? "analytic" : "yu2022";
+  return trace_law ? "trace" : "analytic";
+}
+
 std::string RunPlan::exec_label(ExecModel ran) const {
   return std::string(exec_name(ran)) + (compat == Compat::None ? "" : std::string("+compat=") + compat_name(compat));
 }
@@ -116,6 +123,22 @@ void check_numbers(const SimConfig& c) {
     throw InputError("--speed-model", 0, c.speed_model, "must be binary or matrix");
 }
 
+// --perf-model: analytic, or trace where a job-level law runs (the task model keeps its DAG law, the round
+// model its profiles, a planner its own law, which the replay must follow).
+void check_perf_model(const RunPlan& p) {
+  const std::string& m = p.options.perf_model;
+  if (m == "analytic") return;
+  if (m.rfind("measured:", 0) == 0)
+    throw InputError("--perf-model", 0, m, "the measured tables are not available yet; use analytic or trace");
+  if (m != "trace") throw InputError("--perf-model", 0, m, "must be analytic or trace");
+  if (p.policy.family == PolicyFamily::Planner)
+    throw InputError("--perf-model", 0, m, "a planner replays its plan under its own law: use analytic");
+  if (p.exec == ExecModel::Task || p.exec == ExecModel::Round)
+    throw InputError("--perf-model", 0, m,
+                     std::string("needs --exec rate or graph (--exec ") + exec_name(p.exec) +
+                         " keeps its own law: the task DAG, or Synergy's profiles)");
+}
+
 // Builds the policy's plugins once (and drops them): their parameters are checked here, before any input is read.
 void check_policy_parameters(const RunPlan& p) {
   switch (p.policy.family) {
@@ -141,6 +164,8 @@ RunPlan make_run_plan(const SimConfig& cfg) {
   if (p.policy.family == PolicyFamily::Planner) p.planner = planner_params(p.policy, cfg.seed);
   check_combination(p);
   check_numbers(cfg);
+  check_perf_model(p);
+  p.trace_law = cfg.perf_model == "trace";
   p.matrix_speed = cfg.speed_model == "matrix";
   p.split = parse_split(cfg.split);
   if (!cfg.measure_ids.empty()) p.measure_ids = parse_window(cfg.measure_ids);

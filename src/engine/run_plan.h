@@ -29,6 +29,7 @@ struct RunPlan {
   bool exec_auto = true;              // --exec auto: jobs with tensor/pipeline parallelism still pick graph
   Compat compat = Compat::None;
   bool matrix_speed = false;          // --speed-model matrix
+  bool trace_law = false;             // --perf-model trace: a job runs its ideal time whatever its placement
   std::array<int, 3> split{20, 70, 10};                            // --split (synergy-* workloads)
   std::optional<std::pair<std::int64_t, std::int64_t>> measure_ids;  // --measure-ids FIRST:LAST
   PlannerParams planner;              // the Planner family's parameters
@@ -36,6 +37,9 @@ struct RunPlan {
   bool synergy_workload() const;
   // "rate", "task+compat=wang2020", ...: what summary.json's `exec` says.
   std::string exec_label(ExecModel ran) const;
+  // What turns a placement into run time in a run of `ran` (summary.json's `perf_model`): "analytic" (the
+  // rate or graph law), "trace", "yu2022" (Yu et al.'s abstract law), "task-dag", "synergy-profiles".
+  std::string perf_model_label(ExecModel ran) const;
 };
 
 // Parses and validates every option of `cfg` that needs no input file: the policy (grammar, names,

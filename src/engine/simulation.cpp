@@ -71,7 +71,8 @@ void run_job_level(const RunPlan& plan, SimResult& r) {
     eo.matrix_speed = plan.matrix_speed || r.scheduler->matrix_speed();
   }
   r.engine = std::make_unique<Engine>(r.cluster, r.workload.jobs, *r.scheduler,
-                                      r.exec == ExecModel::Graph ? make_graph_model(r.cluster) : make_rate_model(r.cluster),
+                                      r.exec == ExecModel::Graph ? make_graph_model(r.cluster, plan.trace_law)
+                                                                 : make_rate_model(r.cluster, nullptr, plan.trace_law),
                                       eo);
   if (cfg.dry_run) return;
   r.engine->run();
@@ -85,6 +86,7 @@ std::unique_ptr<SimResult> simulate_rounds(const RunPlan& plan, std::unique_ptr<
   add_model_mapping(*r);
   r->info = {plan.policy.text, plan.policy.text + " (round model)", r->cluster.name, trace_label(plan.options),
              plan.exec_label(r->exec), plan.options.seed, seconds_since(t0)};
+  r->info.perf_model = plan.perf_model_label(r->exec);
   return r;
 }
 
@@ -123,6 +125,7 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
   add_model_mapping(*r);
   r->info = {plan.policy.text, scheduler_name, r->cluster.name, trace_label(cfg), plan.exec_label(r->exec), cfg.seed,
              seconds_since(t0)};
+  r->info.perf_model = plan.perf_model_label(r->exec);
   return r;
 }
 

@@ -27,7 +27,7 @@ Time us_of(std::int64_t ns) { return (ns + (ns >= 0 ? 500 : -500)) / 1000; }  //
 
 TaskModel::TaskModel(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs, task::TaskPolicy& policy,
                        TaskOptions opt)
-    : opt_(std::move(opt)), policy_(policy) {
+    : opt_(std::move(opt)), policy_(policy), cluster_(&cluster) {
   double min_nic = kInf;
   for (const auto& s : cluster.servers) {
     std::vector<int> ids;
@@ -40,6 +40,7 @@ TaskModel::TaskModel(const ClusterSpec& cluster, const std::vector<JobSpec>& job
       gpus_.push_back(g);
     }
     server_gpus_.push_back(std::move(ids));
+    max_server_gpus_ = std::max(max_server_gpus_, s.gpus);
     min_nic = std::min(min_nic, s.nic_gbps);
   }
   total_gpus_ = static_cast<int>(gpus_.size());
@@ -643,6 +644,12 @@ RunRecord TaskModel::record() const {
     jr.first_start = us_of(j.placed_at);
     jr.finish = us_of(j.finish);
     jr.run_us = jr.finish - jr.first_start;
+    // Alone on an idle cluster: its tasks back to back, plus one uncontended all-reduce per iteration when it
+    // cannot fit one server.
+    const double comm = j.v.n > max_server_gpus_ ? j.v.size * beta_ : 0.0;
+    jr.ideal_us = us_of(ns_of(static_cast<double>(j.v.iters) * (j.v.fw + j.v.bw + comm)));
+    jr.servers = static_cast<int>(j.v.servers.size());
+    if (!j.v.servers.empty()) jr.gpu_type = &cluster_->servers[static_cast<std::size_t>(j.v.servers.front())].gpu_type;
     r.jobs.push_back(jr);
   }
   r.series = series_;

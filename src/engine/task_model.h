@@ -207,6 +207,8 @@ class TaskModel final : public ExecutionModel, public task::TaskView {
 
   TaskOptions opt_;
   task::TaskPolicy& policy_;
+  const ClusterSpec* cluster_;
+  int max_server_gpus_ = 0;
   int total_gpus_ = 0;
   double beta_ = 0, eta_ = 0, lwf_beta_ = 0;
   Cluster* book_ = nullptr;  // the engine's cluster book: GPU memory, shared by the jobs placed on a GPU

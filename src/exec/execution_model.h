@@ -60,9 +60,12 @@ class ExecutionModel {
 
 // `yu2022` (optional) switches the per-iteration time from the physical ring all-reduce law to Yu et
 // al.'s eq. (6)-(8) in the abstract mode of exec/yu2022_model.h (tau0 = compute_s / slot_s).
-std::unique_ptr<ExecutionModel> make_rate_model(const ClusterSpec& cluster, const yu::ModelParams* yu2022 = nullptr);
+// `trace_law` (--perf-model trace): every job runs at its ideal iteration time whatever its placement and
+// contention (Tiresias' and Gavel's homogeneous simulators), over its CPU speed factor.
+std::unique_ptr<ExecutionModel> make_rate_model(const ClusterSpec& cluster, const yu::ModelParams* yu2022 = nullptr,
+                                                bool trace_law = false);
 
 // The job-graph law of spec synergy-and-a-srpt.md A.2 (mixed parallelism; exec/graph_model.cpp).
-std::unique_ptr<ExecutionModel> make_graph_model(const ClusterSpec& cluster);
+std::unique_ptr<ExecutionModel> make_graph_model(const ClusterSpec& cluster, bool trace_law = false);
 
 }  // namespace rm

@@ -14,8 +14,8 @@ namespace {
 
 class GraphModel final : public ExecutionModel {
  public:
-  explicit GraphModel(const ClusterSpec& c) : cluster_(c) {}
-  std::string name() const override { return "graph"; }
+  GraphModel(const ClusterSpec& c, bool trace_law) : cluster_(c), trace_law_(trace_law) {}
+  std::string name() const override { return trace_law_ ? "graph+trace" : "graph"; }
 
   void start(JobState& j, Time now) override {
     j.servers = span_of(j.gpus).servers;
@@ -26,7 +26,7 @@ class GraphModel final : public ExecutionModel {
     if (g.size() != static_cast<int>(j.gpus.size()))
       throw InvariantError("job " + j.spec->name + ": graph of " + std::to_string(g.size()) + " workers on " +
                            std::to_string(j.gpus.size()) + " GPUs");
-    j.iter_time = graph_iteration_time_s(*j.spec, g, cluster_, j.gpus) / j.alloc_speed;
+    j.iter_time = (trace_law_ ? j.ideal_iter_time : graph_iteration_time_s(*j.spec, g, cluster_, j.gpus)) / j.alloc_speed;
     if (!(j.iter_time > 0)) throw InvariantError("job " + j.spec->name + " has a non-positive iteration time");
     cut_[j.id()] = graph_cut_bytes(g, j.gpus);
     started_remaining_[j.id()] = j.remaining;
@@ -53,6 +53,7 @@ class GraphModel final : public ExecutionModel {
 
  private:
   const ClusterSpec& cluster_;
+  bool trace_law_ = false;
   std::unordered_map<JobId, JobGraph> graphs_;
   std::unordered_map<JobId, double> cut_, started_remaining_;
   double bytes_ = 0;
@@ -61,8 +62,8 @@ class GraphModel final : public ExecutionModel {
 
 }  // namespace
 
-std::unique_ptr<ExecutionModel> make_graph_model(const ClusterSpec& cluster) {
-  return std::make_unique<GraphModel>(cluster);
+std::unique_ptr<ExecutionModel> make_graph_model(const ClusterSpec& cluster, bool trace_law) {
+  return std::make_unique<GraphModel>(cluster, trace_law);
 }
 
 }  // namespace rm

@@ -14,10 +14,11 @@ namespace {
 
 class RateModel final : public ExecutionModel {
  public:
-  RateModel(const ClusterSpec& c, const yu::ModelParams* yu) : cluster_(c), split_on_(c.servers.size()) {
+  RateModel(const ClusterSpec& c, const yu::ModelParams* yu, bool trace_law)
+      : cluster_(c), trace_law_(trace_law), split_on_(c.servers.size()) {
     if (yu) yu_ = *yu, use_yu_ = true;
   }
-  std::string name() const override { return use_yu_ ? "rate+yu2022" : "rate"; }
+  std::string name() const override { return use_yu_ ? "rate+yu2022" : trace_law_ ? "rate+trace" : "rate"; }
 
   void start(JobState& j, Time now) override {
     j.servers = span_of(j.gpus).servers;
@@ -78,8 +79,9 @@ class RateModel final : public ExecutionModel {
   }
 
   void rerate(JobState& j, Time now) {
-    j.iter_time = (use_yu_ ? yu_iteration_time_s(j)
-                           : iteration_time_s(*j.spec, cluster_, span_of(j.gpus), [this](int s) { return k_on(s); })) /
+    j.iter_time = (use_yu_     ? yu_iteration_time_s(j)
+                   : trace_law_ ? j.ideal_iter_time
+                                : iteration_time_s(*j.spec, cluster_, span_of(j.gpus), [this](int s) { return k_on(s); })) /
                   j.alloc_speed;
     if (!(j.iter_time > 0)) throw InvariantError("job " + j.spec->name + " has a non-positive iteration time");
     ++j.epoch;
@@ -94,6 +96,7 @@ class RateModel final : public ExecutionModel {
   }
 
   const ClusterSpec& cluster_;
+  bool trace_law_ = false;
   yu::ModelParams yu_;
   bool use_yu_ = false;
   std::vector<std::vector<JobState*>> split_on_;
@@ -102,8 +105,9 @@ class RateModel final : public ExecutionModel {
 
 }  // namespace
 
-std::unique_ptr<ExecutionModel> make_rate_model(const ClusterSpec& cluster, const yu::ModelParams* yu2022) {
-  return std::make_unique<RateModel>(cluster, yu2022);
+std::unique_ptr<ExecutionModel> make_rate_model(const ClusterSpec& cluster, const yu::ModelParams* yu2022,
+                                                bool trace_law) {
+  return std::make_unique<RateModel>(cluster, yu2022, trace_law);
 }
 
 }  // namespace rm

@@ -24,6 +24,50 @@ double quantile_sorted(const std::vector<double>& v, double q) {
   return v[lo] + (v[hi] - v[lo]) * (pos - lo);
 }
 
+namespace {
+
+// GPU-seconds held over GPU-seconds needed at the best placement, and the quantiles of each job's stretch (run
+// time over its ideal), over the jobs the performance model gives an ideal for (none: no keys).
+void add_stretch(const RunRecord& e, Summary& s) {
+  std::vector<double> stretch;
+  double held = 0, ideal = 0;
+  for (const auto& j : e.jobs) {
+    if (j.ideal_us == kNever || j.ideal_us <= 0) continue;
+    stretch.push_back(static_cast<double>(j.run_us) / static_cast<double>(j.ideal_us));
+    held += to_seconds(j.run_us) * j.spec->num_gpus;
+    ideal += to_seconds(j.ideal_us) * j.spec->num_gpus;
+  }
+  if (stretch.empty()) return;
+  std::sort(stretch.begin(), stretch.end());
+  s.extra.push_back({"gpu_time_inflation", held / ideal});
+  s.extra.push_back({"stretch_p50", quantile_sorted(stretch, 0.5)});
+  s.extra.push_back({"stretch_p99", quantile_sorted(stretch, 0.99)});
+}
+
+}  // namespace
+
+std::string stretch_warning(const RunRecord& r, int max_server_gpus) {
+  double held = 0, ideal = 0, spread = 0, other = 0;
+  for (const auto& j : r.jobs) {
+    if (j.ideal_us == kNever || j.ideal_us <= 0) continue;
+    const double g = j.spec->num_gpus, h = to_seconds(j.run_us) * g, i = to_seconds(j.ideal_us) * g;
+    held += h;
+    ideal += i;
+    const int need = max_server_gpus > 0 ? (j.spec->num_gpus + max_server_gpus - 1) / max_server_gpus : 1;
+    (j.servers > need ? spread : other) += h - i;
+  }
+  if (!(ideal > 0) || held / ideal <= 1.5) return "";
+  return spread >= other
+             ? fmt::format("warning: jobs held {:.2f}x the GPU-time they need at their best placement "
+                           "(gpu_time_inflation), mostly because placements spread jobs over more servers than they "
+                           "need; a consolidated placement (e.g. --policy srsf+consolidated) packs them",
+                           held / ideal)
+             : fmt::format("warning: jobs held {:.2f}x the GPU-time they need at their best placement "
+                           "(gpu_time_inflation), mostly from contention between jobs sharing servers' NICs under "
+                           "--perf-model analytic; --perf-model trace runs every job at its trace duration",
+                           held / ideal);
+}
+
 Summary summarize(const RunRecord& e, std::size_t unschedulable) {
   Summary s;
   std::vector<double> jct;
@@ -54,6 +98,7 @@ Summary summarize(const RunRecord& e, std::size_t unschedulable) {
   s.preemptions = e.preemptions;
   s.events = e.events;
   s.extra = e.extra;
+  add_stretch(e, s);
   s.timing = e.timing;
   if (!e.decision_us.empty()) {
     std::vector<double> d(e.decision_us.begin(), e.decision_us.end());
@@ -99,20 +144,31 @@ void write_outputs(const std::string& dir, const RunRecord& e, const std::vector
   if (ec) throw InputError(dir, 0, "--out", "cannot create directory: " + ec.message());
   {
     auto f = open_out(dir + "/jobs.csv");
-    f << "job_id,submit_s,num_gpus,model,iterations,first_start_s,finish_s,jct_s,queue_s,run_s,preemptions,status\n";
+    f << "job_id,submit_s,num_gpus,model,iterations,first_start_s,finish_s,jct_s,queue_s,run_s,preemptions,status,"
+         "ideal_s,stretch,servers,gpu_type\n";
     std::string buf;
     for (const auto& j : e.jobs) {
       const auto& sp = *j.spec;
       buf.clear();
-      fmt::format_to(std::back_inserter(buf), "{},{},{},{},{:.6g},{},{},{},{},{},{},finished\n", sp.name,
+      fmt::format_to(std::back_inserter(buf), "{},{},{},{},{:.6g},{},{},{},{},{},{},finished,", sp.name,
                      secs(sp.submit), sp.num_gpus, sp.model, sp.iterations, secs(j.first_start), secs(j.finish),
                      secs(j.finish - sp.submit), secs(j.finish - sp.submit - j.run_us), secs(j.run_us),
                      j.preemptions);
+      if (j.ideal_us != kNever && j.ideal_us > 0)
+        fmt::format_to(std::back_inserter(buf), "{},{:.6f}", secs(j.ideal_us),
+                       static_cast<double>(j.run_us) / static_cast<double>(j.ideal_us));
+      else
+        buf += ",";
+      buf += ',';
+      if (j.servers > 0) buf += std::to_string(j.servers);
+      buf += ',';
+      if (j.gpu_type) buf += *j.gpu_type;
+      buf += '\n';
       f << buf;
     }
     for (const auto& u : unsched)
-      f << fmt::format("{},{},{},{},{:.6g},,,,,,0,unschedulable\n", u.job.name, secs(u.job.submit), u.job.num_gpus,
-                       u.job.model, u.job.iterations);
+      f << fmt::format("{},{},{},{},{:.6g},,,,,,0,unschedulable,,,,\n", u.job.name, secs(u.job.submit),
+                       u.job.num_gpus, u.job.model, u.job.iterations);
   }
   if (!e.stretches.empty()) {  // small runs: every stretch a job held GPUs, one row per GPU (plot's Gantt chart)
     auto f = open_out(dir + "/gpus.csv");
@@ -141,6 +197,7 @@ void write_outputs(const std::string& dir, const RunRecord& e, const std::vector
   j["cluster"] = info.cluster;
   j["trace"] = info.trace;
   j["exec"] = info.exec;
+  if (!info.perf_model.empty()) j["perf_model"] = info.perf_model;
   j["seed"] = info.seed;
   j["jobs"] = s.jobs;
   j["unschedulable"] = s.unschedulable;

@@ -14,6 +14,7 @@ struct RunInfo {
   std::string policy, scheduler, cluster, trace, exec;
   std::uint64_t seed = 0;
   double wall_s = 0;
+  std::string perf_model;  // what turned placements into run times (summary.json `perf_model`; empty: live)
 };
 
 struct Summary {
@@ -31,6 +32,10 @@ double quantile(std::vector<double> v, double q);
 double quantile_sorted(const std::vector<double>& v, double q);
 
 Summary summarize(const RunRecord& r, std::size_t unschedulable);
+// One warning line when the jobs held more than 1.5x the GPU-time they need at their best placement
+// (gpu_time_inflation), naming the larger cause (jobs spread over more servers than they need, or slowdown of
+// jobs on as few servers as they can have: contention) and the option that changes it; "" otherwise.
+std::string stretch_warning(const RunRecord& r, int max_server_gpus);
 void write_outputs(const std::string& dir, const RunRecord& r, const std::vector<Unschedulable>& unsched,
                    const Summary& s, const RunInfo& info);
 

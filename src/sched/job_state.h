@@ -46,6 +46,9 @@ struct JobState {
   double best_speedup = 1;
   std::vector<ServerShare> shares;
   double alloc_speed = 1;
+  // What jobs.csv reports beside its times: the most servers it spanned at once, the GPU type of its last start.
+  int max_servers = 0;
+  const std::string* gpu_type = nullptr;
 
   JobId id() const { return spec->id; }
   bool running() const { return status == JobStatus::Running; }

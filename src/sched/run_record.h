@@ -26,6 +26,11 @@ struct JobRecord {
   Time finish = kNever;
   Time run_us = 0;  // time holding its GPUs
   int preemptions = 0;
+  // Its run time alone at its best placement on an idle cluster, under the run's performance model (kNever:
+  // the model gives none); the most servers it spanned at once; the GPU type it ran on (null: not known).
+  Time ideal_us = kNever;
+  int servers = 0;
+  const std::string* gpu_type = nullptr;
 };
 
 // One stretch of a job holding GPUs, from a start to its preemption or end (gpus.csv, the Gantt chart).

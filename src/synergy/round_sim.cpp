@@ -194,6 +194,7 @@ class Model final : public RoundModel {
     j.lease_start = now_;
     j.lease_end = lease_end_;
     ++j.leases;
+    j.max_servers = std::max(j.max_servers, j.servers_spanned());
     ++leases_;
     push({lease_end_, kLeaseEnd, 0, &j, 0});
   }

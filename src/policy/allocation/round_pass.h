@@ -47,6 +47,7 @@ struct Job {
   bool finished = false;
   double finish_time = 0;
   std::int64_t leases = 0;
+  int max_servers = 0;                                // the most servers a lease of it spanned
   double run_s = 0;                                   // seconds holding GPUs
   double first_start = -1;
   double credited_s = 0;                              // seconds credited by this lease

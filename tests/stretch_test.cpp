@@ -1,0 +1,125 @@
+// What a run says about its own slowdown (issue 26, first part): each job's ideal run time (alone, at its best
+// placement on an idle cluster), its stretch, the servers it spanned and its GPU type in jobs.csv;
+// gpu_time_inflation and stretch quantiles in summary.json, with a warning naming the cause; --perf-model
+// analytic (the law) or trace (the trace's duration whatever the placement).
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "engine/run_plan.h"
+#include "metrics/metrics.h"
+#include "test_util.h"
+
+namespace rm {
+namespace {
+
+// Two 4-GPU servers. a (2 GPUs, 1,000 s) starts first on server 0; b (4 GPUs, 10 s of compute per 100
+// iterations, 1 GB of gradients) arrives at 1 s: first-fit gives it server 0's last two GPUs and two of
+// server 1's, so it spans two servers where one would do.
+const std::vector<std::string> kRows = {"a,0,2,10000,100,0", "b,1,4,100,100,1000"};
+
+struct Result {
+  std::vector<JobSpec> specs;  // what the records point at
+  RunRecord rec;
+};
+
+std::unique_ptr<Result> run_with(bool trace_law, const std::string& policy,
+                                 const std::vector<std::string>& rows = kRows) {
+  const auto c = test::cluster(2, 4);
+  auto r = std::make_unique<Result>();
+  r->specs = test::jobs(c, rows);
+  auto sched = make_scheduler(policy, 1);
+  Engine e(c, r->specs, *sched, make_rate_model(c, nullptr, trace_law));
+  e.run();
+  r->rec = record_of(e);
+  return r;
+}
+
+TEST(Stretch, AJobAloneAtItsBestPlacementHasStretchOne) {
+  const auto r = run_with(false, "fifo");
+  const JobRecord& a = r->rec.jobs[0];
+  EXPECT_EQ(a.servers, 1);
+  EXPECT_EQ(a.ideal_us, from_seconds(1000));  // 10,000 iterations x 100 ms, no communication on one server
+  EXPECT_EQ(a.run_us, a.ideal_us);
+  ASSERT_NE(a.gpu_type, nullptr);
+  EXPECT_EQ(*a.gpu_type, "default");
+}
+
+TEST(Stretch, ASpreadJobIsStretchedUnderTheLawAndNotUnderTheTrace) {
+  const auto run = run_with(false, "fifo");
+  const RunRecord& law = run->rec;
+  const JobRecord& b = law.jobs[1];
+  EXPECT_EQ(b.servers, 2);                     // first-fit: two GPUs on each server
+  EXPECT_EQ(b.ideal_us, from_seconds(10));     // on one server: 100 x 100 ms
+  EXPECT_GT(b.run_us, 2 * b.ideal_us);         // a 1-GB all-reduce over 10 Gb/s per iteration
+  const Summary s = summarize(law, 0);
+  double inflation = 0;
+  for (const auto& [k, v] : s.extra)
+    if (k == "gpu_time_inflation") inflation = v;
+  const double held = 2 * 1000 + 4 * to_seconds(b.run_us), ideal = 2 * 1000 + 4 * 10.0;
+  EXPECT_NEAR(inflation, held / ideal, 1e-12);
+  EXPECT_EQ(stretch_warning(law, 4), "");  // 1.0x on a, ~3x on b: the GPU-time held is < 1.5x the ideal
+
+  const auto traced = run_with(true, "fifo");
+  const RunRecord& trace = traced->rec;
+  EXPECT_EQ(trace.jobs[1].servers, 2);
+  EXPECT_EQ(trace.jobs[1].run_us, trace.jobs[1].ideal_us);  // the trace's duration whatever the placement
+  EXPECT_EQ(trace.jobs[0].run_us, trace.jobs[0].ideal_us);
+
+  const auto consolidated = run_with(false, "fifo+consolidated");  // b waits for a whole server
+  const RunRecord& packed = consolidated->rec;
+  EXPECT_EQ(packed.jobs[1].servers, 1);
+  EXPECT_EQ(packed.jobs[1].run_us, packed.jobs[1].ideal_us);
+}
+
+TEST(Stretch, TheWarningNamesTheCause) {
+  const auto run = run_with(false, "fifo", {"a,0,2,100,100,0", "b,1,4,100,100,1000"});
+  const std::string w = stretch_warning(run->rec, 4);  // b, spread, now holds most of the GPU-time
+  EXPECT_NE(w.find("placements spread jobs over more servers than they need"), std::string::npos) << w;
+  EXPECT_NE(w.find("consolidated"), std::string::npos) << w;
+  // The same run read as on 2-GPU servers: b needs two servers, so its slowdown is the law's, not the placement's.
+  EXPECT_NE(stretch_warning(run->rec, 2).find("contention"), std::string::npos);
+}
+
+TEST(Stretch, PerfModelIsCheckedByName) {
+  SimConfig cfg;
+  cfg.cluster = "tiny";
+  cfg.trace = "builtin:demo";
+  cfg.policy = "fifo";
+  cfg.perf_model = "trace";
+  EXPECT_EQ(make_run_plan(cfg).perf_model_label(ExecModel::Rate), "trace");
+  for (const char* bad : {"measured:sia", "fast"}) {
+    cfg.perf_model = bad;
+    try {
+      make_run_plan(cfg);
+      ADD_FAILURE() << bad;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("--perf-model"), std::string::npos) << e.what();
+    }
+  }
+  cfg.perf_model = "trace";
+  cfg.exec = "task";
+  cfg.policy = "ada-srsf";
+  EXPECT_THROW(make_run_plan(cfg), InputError);  // the task model keeps its DAG law
+  cfg.exec = "auto";
+  cfg.policy = "sjf-bco";
+  EXPECT_THROW(make_run_plan(cfg), InputError);  // a planner replays under its own law
+}
+
+TEST(Stretch, JobsCsvAndSummaryCarryTheColumns) {
+  const std::string dir = test::temp_dir();
+  const auto out = test::shell(std::string(RM_BINARY) + " simulate -q --cluster tiny --trace builtin:demo --policy fifo --out " +
+                               dir + "/o 2>&1");
+  ASSERT_EQ(out.code, 0) << out.text;
+  const std::string jobs = test::read_file(dir + "/o/jobs.csv");
+  EXPECT_EQ(jobs.substr(0, jobs.find('\n')),
+            "job_id,submit_s,num_gpus,model,iterations,first_start_s,finish_s,jct_s,queue_s,run_s,preemptions,status,"
+            "ideal_s,stretch,servers,gpu_type");
+  const std::string summary = test::read_file(dir + "/o/summary.json");
+  for (const char* key : {"\"perf_model\": \"analytic\"", "\"gpu_time_inflation\"", "\"stretch_p50\"", "\"stretch_p99\""})
+    EXPECT_NE(summary.find(key), std::string::npos) << key;
+  EXPECT_NE(out.text.find("warning: jobs held"), std::string::npos) << out.text;  // fifo on tiny: 1.81x
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace rm
