@@ -121,5 +121,39 @@ TEST(Stretch, JobsCsvAndSummaryCarryTheColumns) {
   std::filesystem::remove_all(dir);
 }
 
+// The contract: a job alone on an idle cluster, at its best placement, has stretch 1 under every execution model
+// and performance model (the round model outside --compat synergy, whose whole rounds round it up).
+TEST(Stretch, AJobAloneHasStretchOneUnderEveryModel) {
+  const std::string dir = test::temp_dir();
+  const std::string one = test::write_file(dir, "one.csv", "job_id,submit_s,num_gpus,model,duration_s\nj1,0,4,resnet50,1000\n");
+  const std::string wide = test::write_file(dir, "wide.csv", "job_id,submit_s,num_gpus,model,duration_s\nj1,0,16,resnet50,1000\n");
+  const std::string typed = test::write_file(
+      dir, "typed.yaml", "servers:\n  - {count: 4, gpus: 4, gpu_mem_gb: 32, nic_gbps: 10, gpu_type: V100}\n");
+  const std::vector<std::string> runs = {
+      "--cluster tiny --exec rate --policy fifo",
+      "--cluster tiny --exec rate --policy fifo --perf-model trace",
+      "--cluster " + typed + " --exec rate --policy srsf+consolidated",
+      "--cluster tiny --exec graph --policy fifo",
+      "--cluster wang2020 --exec task --policy srsf1",
+      "--cluster synergy32 --exec rate --policy fifo+tune",
+      "--cluster synergy32 --exec round --policy fifo",
+      "--cluster synergy32 --exec round --policy fifo+tune"};
+  for (const auto& args : runs)
+    for (const auto& trace : {one, wide}) {
+      const auto out = test::shell(std::string(RM_BINARY) + " simulate -q " + args + " --trace " + trace + " --out " +
+                                   dir + "/o 2>&1");
+      ASSERT_EQ(out.code, 0) << args << "\n" << out.text;
+      const std::string jobs = test::read_file(dir + "/o/jobs.csv");
+      const std::string row = jobs.substr(jobs.find('\n') + 1);
+      std::vector<std::string> f;
+      std::size_t a = 0;
+      for (std::size_t b; (b = row.find_first_of(",\n", a)) != std::string::npos; a = b + 1) f.push_back(row.substr(a, b - a));
+      ASSERT_EQ(f.size(), 16u) << row;
+      EXPECT_EQ(f[13], "1.000000") << args << " " << trace << ": " << row;
+      EXPECT_EQ(f[15], args.find("typed") != std::string::npos ? "V100" : "default") << row;
+    }
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace rm
