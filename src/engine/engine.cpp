@@ -118,7 +118,7 @@ void Engine::run() {
   std::int64_t loops = 0;
   bool started = false;
   while (!exec_->ended()) {
-    Time t = next_arrival_ < arrivals_.size() ? arrivals_[next_arrival_]->spec->submit : kNever;
+    Time t = next_submit();
     t = std::min(t, exec_->next_event());
     if (!wakeups_.empty()) t = std::min(t, wakeups_.top());
     if (t == kNever) break;
@@ -129,7 +129,7 @@ void Engine::run() {
     now_ = t;
     bool changed = arrive_due();
     if (decides_) {  // the model runs its own instants up to the next arrival; it keeps its own series
-      exec_->run_until(next_arrival_ < arrivals_.size() ? arrivals_[next_arrival_]->spec->submit : kNever);
+      exec_->run_until(next_submit());
       continue;
     }
     if (exec_->next_event() == now_) {

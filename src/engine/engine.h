@@ -72,6 +72,9 @@ class Engine {
   void take_jobs();
   JobState& admit(const JobSpec& spec);
   bool arrive_due();
+  Time next_submit() const {  // of the next job to arrive (kNever: none)
+    return next_arrival_ < arrivals_.size() ? arrivals_[next_arrival_]->spec->submit : kNever;
+  }
   void schedule();
   void apply(const Decisions& d);
   void complete(JobState& j);

@@ -521,19 +521,20 @@ TaskModel::Ns TaskModel::next_step() {
   if (next_valid_) return next_;
   next_valid_ = true;
   if (opt_.compat) return next_ = released_ < static_cast<std::int64_t>(jobs_.size()) ? compat_next_ : kNever;
-  Ns t = kNever;
-  if (!ends_.empty()) t = ends_.front().first;
-  for (int id : comm_) t = std::min(t, jobs_[id].flow.end_ns);
+  Ns t = next_end();
   if (next_arrival_ < delivered_) t = std::min(t, std::max(jobs_[next_arrival_].arrival, last_step_));
   return next_ = t;
 }
 
-TaskModel::Ns TaskModel::next_timed() const {
-  Ns t = kNever;
-  if (!ends_.empty()) t = ends_.front().first;
+TaskModel::Ns TaskModel::next_end() const {
+  Ns t = ends_.empty() ? kNever : ends_.front().first;
   for (int id : comm_) t = std::min(t, jobs_[id].flow.end_ns);
-  if (next_arrival_ < jobs_.size()) t = std::min(t, jobs_[next_arrival_].arrival);
   return t;
+}
+
+TaskModel::Ns TaskModel::next_timed() const {
+  const Ns t = next_end();
+  return next_arrival_ < jobs_.size() ? std::min(t, jobs_[next_arrival_].arrival) : t;
 }
 
 // Jobs arrive in their order (the engine delivers by submit time; ids are the order).

@@ -141,6 +141,7 @@ class TaskModel final : public ExecutionModel, public task::TaskView {
   void insert_by_seq(std::vector<int>& list, const Job& j);
   Ns next_step();         // the model's next instant: a task's or flow's end, a delivered job not yet admitted
   Ns next_timed() const;  // the same with the jobs still to arrive (what can still move the run at all)
+  Ns next_end() const;    // the next task's or flow's end
   void record_series(Ns now);
   void check_final() const;
   // Default mode's exact bookkeeping (compat keeps the authors' float sums).

@@ -26,46 +26,50 @@ double quantile_sorted(const std::vector<double>& v, double q) {
 
 namespace {
 
-// GPU-seconds held over GPU-seconds needed at the best placement, and the quantiles of each job's stretch (run
-// time over its ideal), over the jobs the performance model gives an ideal for (none: no keys).
-void add_stretch(const RunRecord& e, Summary& s) {
+// The jobs the performance model gives an ideal for: GPU-seconds held and needed at their ideal, the excess of
+// those spread over more servers than they need (with `max_server_gpus` GPUs a server; 0: not split) and of the
+// others, and each one's stretch, ascending.
+struct StretchTally {
+  double held = 0, ideal = 0, spread = 0, other = 0;
   std::vector<double> stretch;
-  double held = 0, ideal = 0;
-  for (const auto& j : e.jobs) {
+};
+
+StretchTally tally(const RunRecord& r, int max_server_gpus) {
+  StretchTally t;
+  for (const auto& j : r.jobs) {
     if (j.ideal_us == kNever || j.ideal_us <= 0) continue;
-    stretch.push_back(static_cast<double>(j.run_us) / static_cast<double>(j.ideal_us));
-    held += to_seconds(j.run_us) * j.spec->num_gpus;
-    ideal += to_seconds(j.ideal_us) * j.spec->num_gpus;
+    t.stretch.push_back(static_cast<double>(j.run_us) / static_cast<double>(j.ideal_us));
+    const double g = j.spec->num_gpus, h = to_seconds(j.run_us) * g, i = to_seconds(j.ideal_us) * g;
+    t.held += h;
+    t.ideal += i;
+    const int need = max_server_gpus > 0 ? (j.spec->num_gpus + max_server_gpus - 1) / max_server_gpus : 1;
+    (j.servers > need ? t.spread : t.other) += h - i;
   }
-  if (stretch.empty()) return;
-  std::sort(stretch.begin(), stretch.end());
-  s.extra.push_back({"gpu_time_inflation", held / ideal});
-  s.extra.push_back({"stretch_p50", quantile_sorted(stretch, 0.5)});
-  s.extra.push_back({"stretch_p99", quantile_sorted(stretch, 0.99)});
+  std::sort(t.stretch.begin(), t.stretch.end());
+  return t;
+}
+
+// gpu_time_inflation (GPU-seconds held over GPU-seconds needed at the ideal) and the stretch quantiles; no keys
+// when no job has an ideal.
+void add_stretch(const RunRecord& e, Summary& s) {
+  const StretchTally t = tally(e, 0);
+  if (t.stretch.empty()) return;
+  s.extra.push_back({"gpu_time_inflation", t.held / t.ideal});
+  s.extra.push_back({"stretch_p50", quantile_sorted(t.stretch, 0.5)});
+  s.extra.push_back({"stretch_p99", quantile_sorted(t.stretch, 0.99)});
 }
 
 }  // namespace
 
 std::string stretch_warning(const RunRecord& r, int max_server_gpus) {
-  double held = 0, ideal = 0, spread = 0, other = 0;
-  for (const auto& j : r.jobs) {
-    if (j.ideal_us == kNever || j.ideal_us <= 0) continue;
-    const double g = j.spec->num_gpus, h = to_seconds(j.run_us) * g, i = to_seconds(j.ideal_us) * g;
-    held += h;
-    ideal += i;
-    const int need = max_server_gpus > 0 ? (j.spec->num_gpus + max_server_gpus - 1) / max_server_gpus : 1;
-    (j.servers > need ? spread : other) += h - i;
-  }
-  if (!(ideal > 0) || held / ideal <= 1.5) return "";
-  return spread >= other
-             ? fmt::format("warning: jobs held {:.2f}x the GPU-time they need at their best placement "
-                           "(gpu_time_inflation), mostly because placements spread jobs over more servers than they "
-                           "need; a consolidated placement (e.g. --policy srsf+consolidated) packs them",
-                           held / ideal)
-             : fmt::format("warning: jobs held {:.2f}x the GPU-time they need at their best placement "
-                           "(gpu_time_inflation), mostly from contention between jobs sharing servers' NICs under "
-                           "--perf-model analytic; --perf-model trace runs every job at its trace duration",
-                           held / ideal);
+  const StretchTally t = tally(r, max_server_gpus);
+  if (!(t.ideal > 0) || t.held / t.ideal <= 1.5) return "";
+  return fmt::format("warning: jobs held {:.2f}x the GPU-time they need at their best placement (gpu_time_inflation), ",
+                     t.held / t.ideal) +
+         (t.spread >= t.other ? "mostly because placements spread jobs over more servers than they need; a "
+                                "consolidated placement (e.g. --policy srsf+consolidated) packs them"
+                              : "mostly from contention between jobs sharing servers' NICs under --perf-model "
+                                "analytic; --perf-model trace runs every job at its trace duration");
 }
 
 Summary summarize(const RunRecord& e, std::size_t unschedulable) {
