@@ -49,7 +49,7 @@ kill -TERM "$SERVE"; wait "$SERVE" || fail "serve exited with an error after SIG
 SERVE=
 
 jobs="$DIR/out-run/jobs.csv"
-[ "$(tail -n +2 "$jobs" | grep -c ',finished$')" = 4 ] || fail "not all four held jobs finished: $(cat "$jobs")"
+[ "$(finished_rows "$jobs")" = 4 ] || fail "not all four held jobs finished: $(cat "$jobs")"
 grep -q "^$X," "$jobs" && fail "the external job was adopted: $(cat "$jobs")"
 start() { awk -F, -v id="$1" 'NR > 1 && $1 == id { print $6 }' "$jobs"; }
 awk -v d="$(start "$D")" -v c="$(start "$C")" 'BEGIN { exit !(d + 0 < c + 0) }' \

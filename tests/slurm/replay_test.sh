@@ -22,7 +22,7 @@ timeout 300 "$BIN" replay --backend slurm --trace "$DIR/trace.csv" --time-scale 
   --state "$DIR/state" --cluster tiny --interval 300ms --overhead 0.5 --out "$DIR/out" 2> "$DIR/replay.log" \
   || fail "replay exited with $?"
 jobs="$DIR/out/jobs.csv"
-[ "$(tail -n +2 "$jobs" | grep -c ',finished$')" = 6 ] || fail "not all six jobs finished: $(cat "$jobs")"
+[ "$(finished_rows "$jobs")" = 6 ] || fail "not all six jobs finished: $(cat "$jobs")"
 for j in L S1 S2 A B C; do grep -q "^$j," "$jobs" || fail "job $j missing from jobs.csv (names come from the trace)"; done
 grep -q '"preemptions": [1-9]' "$DIR/out/summary.json" || fail "no preemption"
 grep -q "resuming" "$DIR/out/work/L/slurm.out" || fail "L's payload did not resume from its checkpoint: $(cat "$DIR/out/work/L/slurm.out")"

@@ -18,7 +18,7 @@ serve() {  # state-dir log
 }
 check_once() {  # out-dir first-id n
   local out=$1 first=$2 n=$3
-  [ "$(tail -n +2 "$out/jobs.csv" | grep -c ',finished$')" = "$n" ] || fail "not all $n jobs finished: $(cat "$out/jobs.csv")"
+  [ "$(finished_rows "$out/jobs.csv")" = "$n" ] || fail "not all $n jobs finished: $(cat "$out/jobs.csv")"
   for id in $(seq "$first" $((first + n - 1))); do
     scontrol show job -o "$id" | grep -q 'JobState=COMPLETED' || fail "job $id did not complete: $(scontrol show job -o "$id")"
     scontrol show job -o "$id" | grep -q ' Restarts=0 ' || fail "job $id was started twice"

@@ -14,7 +14,7 @@ for spec in "1 4" "2 6" "3 3" "4 5" "2 4" "1 3"; do submit $spec; done >/dev/nul
 timeout 180 "$BIN" serve --backend slurm --policy fifo --partition rm --state "$DIR/state-a" --interval 500ms \
   --exit-when-done --out "$DIR/out-a" 2> "$DIR/log/serve-a.log" || fail "serve exited with $?"
 jobs="$DIR/out-a/jobs.csv"
-[ "$(tail -n +2 "$jobs" | grep -c ',finished$')" = 6 ] || fail "not all six jobs finished: $(cat "$jobs")"
+[ "$(finished_rows "$jobs")" = 6 ] || fail "not all six jobs finished: $(cat "$jobs")"
 grep -q '"decision_p99_us"' "$DIR/out-a/summary.json" || fail "no decision latency in summary.json"
 # FIFO: jobs start in submission order (job ids ascending = trace order)
 tail -n +2 "$jobs" | sort -t, -k1,1n | awk -F, 'NR > 1 && $6 + 1e-9 < prev { bad = 1 } { prev = $6 } END { exit bad }' \
@@ -38,7 +38,7 @@ sleep 2
 S=$(submit 4 2)
 wait "$SERVE" || fail "serve exited with an error"
 grep -q "job $L: preempted" "$DIR/log/serve-b.log" || fail "the long job was not preempted"
-[ "$(tail -n +2 "$DIR/out-b/jobs.csv" | grep -c ',finished$')" = 2 ] || fail "not both jobs finished"
+[ "$(finished_rows "$DIR/out-b/jobs.csv")" = 2 ] || fail "not both jobs finished"
 grep -q '"preemptions": [1-9]' "$DIR/out-b/summary.json" || fail "no preemption in summary.json"
 [ "$(grep -c "^$L," "$DIR/out-b/runs.csv")" -ge 2 ] || fail "the long job did not run twice: $(cat "$DIR/out-b/runs.csv")"
 # The short job ends before the long one.

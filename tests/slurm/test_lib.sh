@@ -23,3 +23,7 @@ submit() {
   sbatch --parsable -H -p rm --gpus="$1" -c 1 --mem=1G -o "$DIR/out/%j.out" \
     --comment "rm:model=resnet50;duration=$2" "$DIR/job.sh" "$2"
 }
+# The rows of a jobs.csv whose `status` column (found by name: columns are only ever appended) is `finished`.
+finished_rows() {
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") c = i; next } c && $c == "finished"' "$1" | wc -l
+}
