@@ -258,7 +258,7 @@ void Engine::apply(const Decisions& d) {
     j.stall_until = now_ + opt_.start_delay + (j.preemptions > 0 ? opt_.preempt_overhead : 0);
     exec_->start(j, now_);
     j.max_servers = std::max(j.max_servers, static_cast<int>(j.servers.size()));
-    j.gpu_type = &cluster_.spec().servers[static_cast<std::size_t>(s.gpus.front().server)].gpu_type;
+    j.type_server = s.gpus.front().server;
     --queued_;
     ++running_;
   }
@@ -299,7 +299,8 @@ RunRecord record_of(Engine& e) {
   for (const auto& j : e.jobs()) {
     // Alone at its best placement on an idle cluster: the ideal iteration time at its best CPU/DRAM share.
     const Time ideal = from_seconds(j.spec->iterations * j.ideal_iter_time / j.best_speedup);
-    r.jobs.push_back({j.spec, j.first_start, j.finish, j.run_us, j.preemptions, ideal, j.max_servers, j.gpu_type});
+    const int type = j.type_server < 0 ? -1 : gpu_type_index(r, e.cluster().spec().servers[j.type_server].gpu_type);
+    r.jobs.push_back({j.spec, j.first_start, j.finish, j.run_us, j.preemptions, ideal, j.max_servers, type});
   }
   r.series = std::move(e.series_);
   r.stretches = std::move(e.stretches_);

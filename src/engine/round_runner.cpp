@@ -243,7 +243,7 @@ void record_rounds(synergy::RoundResult& rr, const synergy::RoundOptions& o, con
     // Alone on an idle cluster: its best case where the mechanism gives it (sigma), else the proportional share.
     jr.ideal_us = from_seconds(j.N * j.t / (sigma_speedup ? j.sigma0 : 1.0));
     jr.servers = j.max_servers;
-    jr.gpu_type = &r.cluster.servers.front().gpu_type;
+    jr.gpu_type = gpu_type_index(r.record, r.cluster.servers.front().gpu_type);
     r.record.jobs.push_back(jr);
   }
   r.record.total_gpus = r.cluster.total_gpus();

@@ -650,7 +650,8 @@ RunRecord TaskModel::record() const {
     const double comm = j.v.n > max_server_gpus_ ? j.v.size * beta_ : 0.0;
     jr.ideal_us = us_of(ns_of(static_cast<double>(j.v.iters) * (j.v.fw + j.v.bw + comm)));
     jr.servers = static_cast<int>(j.v.servers.size());
-    if (!j.v.servers.empty()) jr.gpu_type = &cluster_->servers[static_cast<std::size_t>(j.v.servers.front())].gpu_type;
+    if (!j.v.servers.empty())
+      jr.gpu_type = gpu_type_index(r, cluster_->servers[static_cast<std::size_t>(j.v.servers.front())].gpu_type);
     r.jobs.push_back(jr);
   }
   r.series = series_;

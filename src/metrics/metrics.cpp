@@ -166,7 +166,7 @@ void write_outputs(const std::string& dir, const RunRecord& e, const std::vector
       buf += ',';
       if (j.servers > 0) buf += std::to_string(j.servers);
       buf += ',';
-      if (j.gpu_type) buf += *j.gpu_type;
+      if (j.gpu_type >= 0) buf += e.gpu_types.at(static_cast<std::size_t>(j.gpu_type));
       buf += '\n';
       f << buf;
     }

@@ -46,9 +46,10 @@ struct JobState {
   double best_speedup = 1;
   std::vector<ServerShare> shares;
   double alloc_speed = 1;
-  // What jobs.csv reports beside its times: the most servers it spanned at once, the GPU type of its last start.
+  // What jobs.csv reports beside its times: the most servers it spanned at once, the server of its last start's
+  // first GPU (its GPU type).
   int max_servers = 0;
-  const std::string* gpu_type = nullptr;
+  int type_server = -1;
 
   JobId id() const { return spec->id; }
   bool running() const { return status == JobStatus::Running; }

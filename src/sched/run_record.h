@@ -27,10 +27,11 @@ struct JobRecord {
   Time run_us = 0;  // time holding its GPUs
   int preemptions = 0;
   // Its run time alone at its best placement on an idle cluster, under the run's performance model (kNever:
-  // the model gives none); the most servers it spanned at once; the GPU type it ran on (null: not known).
+  // the model gives none); the most servers it spanned at once; the GPU type it ran on, an index into
+  // RunRecord::gpu_types (-1: not known).
   Time ideal_us = kNever;
   int servers = 0;
-  const std::string* gpu_type = nullptr;
+  int gpu_type = -1;
 };
 
 // One stretch of a job holding GPUs, from a start to its preemption or end (gpus.csv, the Gantt chart).
@@ -42,6 +43,7 @@ struct GpuStretch {
 
 struct RunRecord {
   std::vector<JobRecord> jobs;
+  std::vector<std::string> gpu_types;  // the cluster's, in server order, each once (JobRecord::gpu_type)
   std::vector<GpuStretch> stretches;  // kept for small runs only (EngineOptions::record_stretches)
   std::vector<SeriesRow> series;
   int total_gpus = 0;
@@ -55,5 +57,13 @@ struct RunRecord {
   std::vector<float> decision_us;  // per scheduling decision
   std::vector<int> decision_waiting;  // jobs waiting at each decision, where the backend counts them (or empty)
 };
+
+// The index in `r.gpu_types` of `type`, added there if new.
+inline int gpu_type_index(RunRecord& r, const std::string& type) {
+  for (std::size_t i = 0; i < r.gpu_types.size(); ++i)
+    if (r.gpu_types[i] == type) return static_cast<int>(i);
+  r.gpu_types.push_back(type);
+  return static_cast<int>(r.gpu_types.size()) - 1;
+}
 
 }  // namespace rm
