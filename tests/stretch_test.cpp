@@ -87,7 +87,7 @@ TEST(Stretch, PerfModelIsCheckedByName) {
   cfg.policy = "fifo";
   cfg.perf_model = "trace";
   EXPECT_EQ(make_run_plan(cfg).perf_model_label(ExecModel::Rate), "trace");
-  for (const char* bad : {"measured:sia", "fast"}) {
+  for (const char* bad : {"measured:nowhere", "fast"}) {
     cfg.perf_model = bad;
     try {
       make_run_plan(cfg);
@@ -150,7 +150,7 @@ TEST(Stretch, AJobAloneHasStretchOneUnderEveryModel) {
       for (std::size_t b; (b = row.find_first_of(",\n", a)) != std::string::npos; a = b + 1) f.push_back(row.substr(a, b - a));
       ASSERT_EQ(f.size(), 16u) << row;
       EXPECT_EQ(f[13], "1.000000") << args << " " << trace << ": " << row;
-      EXPECT_EQ(f[15], args.find("typed") != std::string::npos ? "V100" : "default") << row;
+      EXPECT_EQ(f[15], args.find("typed") != std::string::npos ? "v100" : "default") << row;
     }
   std::filesystem::remove_all(dir);
 }

@@ -144,9 +144,16 @@ void add_round_options(CLI::App* sim, SimConfig& cfg) {
   sim->add_option("--cpu-ratio", cfg.cpu_ratio, "round model and CPU/DRAM allocations: Synergy profile set 3..6 (default: the cluster's CPUs per GPU)");
   sim->add_option("--profiles", cfg.profiles, "round model and CPU/DRAM allocations: Synergy profiles folder or CSV (default: bundled)");
   sim->add_option("--perf-model", cfg.perf_model,
-                  "what turns a placement into run time: analytic (compute + ring all-reduce under the contention "
-                  "law) or trace (the trace's duration whatever the placement; --exec rate or graph)")
+                  "what turns a placement into run time (docs/perf-model.md): analytic (compute + ring all-reduce under "
+                  "the contention law), measured:pollux|sia|gavel|elasticflow (the measured tables under --data-dir; a "
+                  "job without one runs analytic and is counted) or trace (the trace's duration whatever the placement); "
+                  "--exec rate or graph")
       ->capture_default_str();
+  sim->add_option("--data-dir", cfg.data_dir,
+                  "where the measured tables and profiles are read in place (Pollux/Sia/Gavel/ElasticFlow folders)")
+      ->capture_default_str();
+  sim->add_option("--trace-gpu-type", cfg.trace_gpu_type,
+                  "the GPU type a trace's durations were measured on (default: the cluster's first type)");
   sim->add_option("--speed-model", cfg.speed_model,
                   "round model and allocations: binary (best-case demand -> speedup, else 1; the authors') or matrix (the profile's "
                   "throughput at the allocation)")

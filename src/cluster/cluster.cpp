@@ -13,7 +13,8 @@ int ClusterSpec::total_gpus() const {
   return n;
 }
 
-Cluster::Cluster(ClusterSpec spec, bool index_by_free) : spec_(std::move(spec)), indexed_(index_by_free) {
+Cluster::Cluster(ClusterSpec spec, bool index_by_free)
+    : spec_(std::move(spec)), types_(gpu_types_of(spec_)), indexed_(index_by_free) {
   offset_.reserve(spec_.servers.size() + 1);
   for (const auto& s : spec_.servers) {
     offset_.push_back(total_gpus_);

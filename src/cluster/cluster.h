@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "cluster/gpu_types.h"
+
 namespace rm {
 
 using JobId = std::int64_t;
@@ -129,6 +131,8 @@ class Cluster {
     return by_free_[c];
   }
   int max_server_gpus() const { return static_cast<int>(by_free_.size()) - 1; }
+  // The cluster's GPU types (a job's GPUs are all of one type: placements never mix them).
+  const GpuTypes& types() const { return types_; }
 
   // Throws InvariantError if any GPU is already owned (no double-booking) or out of range.
   void allocate(JobId job, const std::vector<GpuRef>& gpus) {
@@ -228,6 +232,7 @@ class Cluster {
   [[noreturn, gnu::cold]] void refuse_take(JobId job, int server) const;
   [[noreturn, gnu::cold]] void refuse_give(JobId job, int server) const;
   ClusterSpec spec_;
+  GpuTypes types_;
   std::vector<ServerBits> by_free_;
   bool indexed_ = true;
   std::vector<int> offset_;

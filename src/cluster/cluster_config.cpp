@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/embedded_data.h"
+#include "cluster/gpu_types.h"
 
 namespace rm {
 namespace {
@@ -148,8 +149,13 @@ ServerSpec parse_server_group(const YAML::Node& g, const std::string& p, const s
   s.storage_mbps = get<double>(g, "storage_mbps", 0.0, src, p);
   s.nic_gbps = get<double>(g, "nic_gbps", 10.0, src, p);
   s.intra_gbps = get<double>(g, "intra_gbps", std::numeric_limits<double>::infinity(), src, p);
-  s.gpu_type = get<std::string>(g, "gpu_type", "default", src, p);
-  s.gpu_speed = get<double>(g, "gpu_speed", 1.0, src, p);
+  const std::string type = get<std::string>(g, "gpu_type", "default", src, p);
+  const KnownGpuType* known = find_gpu_type(type);
+  if (!known)
+    throw InputError(src, line_of(g["gpu_type"]), p + "gpu_type",
+                     "unknown GPU type '" + type + "' (known: " + known_gpu_type_list() + "; docs/perf-model.md)");
+  s.gpu_type = known->name;
+  s.gpu_speed = get<double>(g, "gpu_speed", known->speed, src, p);  // the type's measured speed unless given
   for (const char* k : {"gpu_mem_gb", "dram_gb", "storage_mbps"})
     require_nonneg(get<double>(g, k, 0.0, src, p), g, k, src, p);
   if (s.cpus < 0) throw InputError(src, line_of(g["cpus"]), p + "cpus", "must be >= 0");

@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "exec/comm_model.h"
+#include "exec/perf_model.h"
 #include "exec/cpu_speed.h"
 #include "workload/cpu_profile_map.h"
 
@@ -29,7 +30,8 @@ Engine::Engine(const ClusterSpec& cluster, std::unique_ptr<JobFeed> own, JobFeed
       exec_(std::move(exec)),
       opt_(std::move(opt)),
       decides_(exec_->decides()),
-      law_(std::make_unique<IdealLaw>(cluster_.spec())) {
+      own_perf_(opt_.perf ? nullptr : make_perf_model("analytic", "", cluster_.spec())),
+      perf_(opt_.perf ? opt_.perf : own_perf_.get()) {
   if (!scheduler_ && !decides_) throw InvariantError("the engine needs a scheduler unless its model decides");
   const ClusterTotals tot = totals_of(cluster);
   cpus_per_gpu_ = tot.gpus > 0 ? tot.cpus / tot.gpus : 0;
@@ -74,7 +76,8 @@ JobState& Engine::admit(const JobSpec& spec) {
     return s;
   }
   s.remaining = spec.iterations;
-  s.ideal_iter_time = law_->iteration_s(spec);
+  s.ideal_type = opt_.trace_type;
+  s.ideal_iter_time = perf_->ideal_iteration_s(spec, s.ideal_type);
   s.arrival_s = to_seconds(spec.submit);
   // The job-level engine books GPUs only: a job's CPU and DRAM demand is its GPU-proportional share.
   s.cpu_demand = spec.num_gpus * cpus_per_gpu_;
@@ -246,6 +249,11 @@ void Engine::apply(const Decisions& d) {
       throw InvariantError("job " + j.spec->name + " given " + std::to_string(s.gpus.size()) + " GPUs, asked for " +
                            std::to_string(j.spec->num_gpus));
     cluster_.allocate(j.id(), s.gpus);  // throws on double-booking
+    if (cluster_.types().count() > 1)    // and a job's GPUs are all of one type
+      for (const GpuRef& g : s.gpus)
+        if (cluster_.types().of_server[static_cast<std::size_t>(g.server)] !=
+            cluster_.types().of_server[static_cast<std::size_t>(s.gpus.front().server)])
+          throw InvariantError("job " + j.spec->name + " was placed on two GPU types");
     j.gpus = s.gpus;
     if (!s.shares.empty()) {
       cluster_.take_shares(j.id(), s.shares);  // throws when more CPUs or DRAM than free
@@ -256,6 +264,10 @@ void Engine::apply(const Decisions& d) {
     if (j.first_start == kNever) j.first_start = now_;
     j.last_start = now_;
     j.stall_until = now_ + opt_.start_delay + (j.preemptions > 0 ? opt_.preempt_overhead : 0);
+    if (const int type = cluster_.types().of_server[static_cast<std::size_t>(s.gpus.front().server)]; type != j.ideal_type) {
+      j.ideal_type = type;  // ideal on the type it runs on
+      j.ideal_iter_time = perf_->ideal_iteration_s(*j.spec, type);
+    }
     exec_->start(j, now_);
     j.max_servers = std::max(j.max_servers, static_cast<int>(j.servers.size()));
     j.type_server = s.gpus.front().server;

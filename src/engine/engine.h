@@ -22,7 +22,7 @@
 
 namespace rm {
 
-class IdealLaw;
+class PerfModel;
 
 struct EngineOptions {
   Time preempt_overhead = 0;  // no progress for this long after a preempted job restarts
@@ -36,6 +36,11 @@ struct EngineOptions {
   const synergy::ProfileSet* cpu_profiles = nullptr;
   std::uint64_t seed = 1;
   bool matrix_speed = false;  // --speed-model matrix
+  // The performance model for a job's ideal time on each GPU type (exec/perf_model.h; outlives the engine);
+  // none: the analytic law. A job's ideal time is on `trace_type` (its trace's GPU type, a GpuTypes index) until
+  // it starts, then on the type it runs on.
+  PerfModel* perf = nullptr;
+  int trace_type = 0;
 };
 
 class Engine {
@@ -95,7 +100,8 @@ class Engine {
   bool decides_ = false;  // exec_->decides()
   // Per-job defaults of the job-level engine (admit).
   double cpus_per_gpu_ = 0, dram_per_gpu_ = 0;
-  std::unique_ptr<IdealLaw> law_;
+  std::unique_ptr<PerfModel> own_perf_;
+  PerfModel* perf_ = nullptr;
   Time now_ = 0;
   // Queued and running jobs in arrival order, as the scheduler sees them (ActiveJobs skips finished ones).
   // Finished jobs leave it in a batch once they are more than half of it: a finish costs O(1) amortised.

@@ -11,7 +11,9 @@
 #include "core/embedded_data.h"
 #include "core/error.h"
 #include "engine/simulation.h"
+#include "cluster/gpu_types.h"
 #include "exec/comm_model.h"
+#include "exec/perf_model.h"
 #include "workload/limits.h"
 
 namespace rm {
@@ -28,8 +30,25 @@ const ModelCatalogue& load_catalogue(const std::string& path) {
   return cache.emplace(path, ModelCatalogue::parse(ss.str(), path)).first->second;
 }
 
+int trace_type_of(const SimConfig& cfg, const ClusterSpec& cluster) {
+  if (cfg.trace_gpu_type.empty()) return 0;
+  const KnownGpuType* k = find_gpu_type(cfg.trace_gpu_type);
+  if (!k) throw InputError("--trace-gpu-type", 0, cfg.trace_gpu_type, "unknown GPU type (known: " + known_gpu_type_list() + ")");
+  const GpuTypes types = gpu_types_of(cluster);
+  const int t = types.index(k->name);
+  if (t < 0) throw InputError("--trace-gpu-type", 0, cfg.trace_gpu_type, "the cluster has no GPUs of this type");
+  return t;
+}
+
+// A Pollux/Sia job's work: its application's target progress (exec/perf_model.h pollux_iterations).
+void set_pollux_work(Workload& w, const std::string& data_dir) {
+  for (auto& j : w.jobs) per_row(w, [&] {
+    j.iterations = pollux_iterations(data_dir, j.model, j.global_batch, j.num_gpus, j.file, j.line);
+  });
+}
+
 Workload load_workload(const SimConfig& cfg, const ClusterSpec& cluster, std::vector<Unschedulable>* unsched,
-                       std::vector<std::string>* errors, ModelMapping* mapping) {
+                       std::vector<std::string>* errors, ModelMapping* mapping, const IdealTimes* ideal) {
   Workload w;
   if (!cfg.workload.empty()) {
     GenOptions g = cfg.gen;
@@ -46,10 +65,11 @@ Workload load_workload(const SimConfig& cfg, const ClusterSpec& cluster, std::ve
     w = read_trace(cfg.trace, cfg.format, errors);
   }
   w.errors = errors;
+  if (w.format == "pollux") set_pollux_work(w, cfg.data_dir);
   ResolveOptions ro;
   ro.seed = cfg.seed;
   ro.skip_unschedulable = cfg.skip_unschedulable;
-  ro.ideal = ideal_times();
+  ro.ideal = ideal ? *ideal : ideal_times();
   ro.mapping = mapping;
   if (cfg.unknown_model != "error" && cfg.unknown_model != "nearest" && cfg.unknown_model != "by-hash")
     throw InputError("--unknown-model", 0, cfg.unknown_model, "must be error, nearest or by-hash");

@@ -1,6 +1,10 @@
 #include "engine/run_plan.h"
 
+#include <algorithm>
+
 #include "core/error.h"
+#include "core/suggest.h"
+#include "exec/perf_model.h"
 #include "engine/round_runner.h"
 #include "policy/a_srpt.h"
 #include "policy/params.h"
@@ -16,7 +20,7 @@ std::string RunPlan::perf_model_label(ExecModel ran) const {
   if (ran == ExecModel::Task) return "task-dag";
   if (ran == ExecModel::Round) return "synergy-profiles";
   if (policy.family == PolicyFamily::Planner) return planner.physical ? "analytic" : "yu2022";
-  return trace_law ? "trace" : "analytic";
+  return options.perf_model;
 }
 
 std::string RunPlan::exec_label(ExecModel ran) const {
@@ -128,9 +132,11 @@ void check_numbers(const SimConfig& c) {
 void check_perf_model(const RunPlan& p) {
   const std::string& m = p.options.perf_model;
   if (m == "analytic") return;
-  if (m.rfind("measured:", 0) == 0)
-    throw InputError("--perf-model", 0, m, "the measured tables are not available yet; use analytic or trace");
-  if (m != "trace") throw InputError("--perf-model", 0, m, "must be analytic or trace");
+  const auto& names = perf_model_names();
+  if (std::find(names.begin(), names.end(), m) == names.end())
+    throw InputError("--perf-model", 0, m,
+                     "must be analytic, trace, measured:pollux, measured:sia, measured:gavel or measured:elasticflow" +
+                         did_you_mean(m, names));
   if (p.policy.family == PolicyFamily::Planner)
     throw InputError("--perf-model", 0, m, "a planner replays its plan under its own law: use analytic");
   if (p.exec == ExecModel::Task || p.exec == ExecModel::Round)

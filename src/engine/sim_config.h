@@ -36,7 +36,9 @@ struct SimConfig {
   std::string measure_ids;               // FIRST:LAST job ids measured (generators default 4000:4999)
   int cpu_ratio = 0;                     // profile set 3..6 (0 = the cluster's CPUs per GPU)
   std::string profiles;                  // Synergy profiles folder/CSV; empty = bundled
-  std::string perf_model = "analytic";  // analytic (the law) | trace (the trace's duration whatever the placement)
+  std::string perf_model = "analytic";  // analytic | measured:<source> | trace (exec/perf_model.h)
+  std::string data_dir = "../shared/traces";  // the measured tables and profiles, read in place
+  std::string trace_gpu_type;            // the GPU type of the trace's durations ("" = the cluster's first)
   std::string speed_model = "binary";    // binary (the authors' sigma) | matrix (T[c][m] of the allocation)
   std::string job_list;                  // synergy-philly: a trace whose kept jobs give the GPU demands
   bool multigpu = false;                 // keep the job list's GPU demands (else all 1)

@@ -39,6 +39,18 @@ void pick_graph_for_mixed_parallel(const RunPlan& plan, SimResult& r) {
     }
 }
 
+// A job's GPUs are all of one GPU type: the job-level orders place them so (policy/placement/placements.h
+// place_on_one_type); the schedulers and models that place by their own rules assume one type.
+void refuse_mixed_types(const RunPlan& plan, const SimResult& r) {
+  const GpuTypes types = gpu_types_of(r.cluster);
+  if (types.count() <= 1) return;
+  if (r.exec == ExecModel::Task || r.exec == ExecModel::Round || plan.policy.family != PolicyFamily::Composed)
+    throw InputError("--cluster", 0, r.cluster.name,
+                     "has " + std::to_string(types.count()) + " GPU types; " + plan.policy.text +
+                         " (" + exec_name(r.exec) + " model) places jobs by its own rules, on one type only: use a "
+                         "job-level order with --exec rate or graph (list-policies) on a cluster of several types");
+}
+
 void run_task_model(const RunPlan& plan, SimResult& r) {
   TaskOptions to;
   to.compat = plan.compat == Compat::Wang2020;
@@ -63,6 +75,8 @@ void run_job_level(const RunPlan& plan, SimResult& r) {
   eo.start_delay = from_seconds(cfg.start_delay_s);
   eo.record_stretches = r.workload.jobs.size() <= kStretchJobs;
   eo.progress = cfg.progress;
+  eo.perf = r.perf.get();
+  eo.trace_type = r.trace_type;
   if (r.scheduler->allocates()) {
     r.cpu_profiles = std::make_unique<synergy::ProfileSet>(
         synergy::ProfileSet::load(cpu_ratio_of(r.cluster, cfg.cpu_ratio), cfg.profiles));
@@ -71,8 +85,8 @@ void run_job_level(const RunPlan& plan, SimResult& r) {
     eo.matrix_speed = plan.matrix_speed || r.scheduler->matrix_speed();
   }
   r.engine = std::make_unique<Engine>(r.cluster, r.workload.jobs, *r.scheduler,
-                                      r.exec == ExecModel::Graph ? make_graph_model(r.cluster, plan.trace_law)
-                                                                 : make_rate_model(r.cluster, nullptr, plan.trace_law),
+                                      r.exec == ExecModel::Graph ? make_graph_model(r.cluster, plan.trace_law, r.perf.get())
+                                                                 : make_rate_model(r.cluster, nullptr, plan.trace_law, r.perf.get()),
                                       eo);
   if (cfg.dry_run) return;
   r.engine->run();
@@ -98,7 +112,10 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
   const auto t0 = std::chrono::steady_clock::now();
   r->cluster = load_config_cluster(cfg);
   r->exec = plan.exec;
-  if (r->exec == ExecModel::Round) return simulate_rounds(plan, std::move(r), t0);
+  if (r->exec == ExecModel::Round) {
+    refuse_mixed_types(plan, *r);
+    return simulate_rounds(plan, std::move(r), t0);
+  }
   std::string scheduler_name;
   switch (plan.policy.family) {
     case PolicyFamily::Task:
@@ -112,8 +129,16 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
       scheduler_name = r->scheduler->name();
       break;
   }
-  r->workload = load_workload(cfg, r->cluster, &r->unschedulable, cfg.errors, &r->models);
+  refuse_mixed_types(plan, *r);
+  // The performance model: the job-level engine's (--perf-model); the task model and the planners keep their
+  // own laws, and turn durations into iterations with the analytic one.
+  const bool job_level = r->exec != ExecModel::Task && plan.policy.family != PolicyFamily::Planner;
+  r->perf = make_perf_model(job_level ? cfg.perf_model : "analytic", cfg.data_dir, r->cluster);
+  r->trace_type = trace_type_of(cfg, r->cluster);
+  const IdealTimes ideal = r->perf->ideal_times(r->trace_type);
+  r->workload = load_workload(cfg, r->cluster, &r->unschedulable, cfg.errors, &r->models, &ideal);
   if (cfg.errors && !cfg.errors->empty()) return r;
+  check_perf_coverage(*r->perf, r->workload.jobs);
   pick_graph_for_mixed_parallel(plan, *r);
   if (r->exec == ExecModel::Task) run_task_model(plan, *r);
   else if (plan.policy.family == PolicyFamily::Planner) {
@@ -122,6 +147,7 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
   } else run_job_level(plan, *r);
   if (cfg.dry_run) return r;
   r->summary = summarize(r->record, r->unschedulable.size());
+  if (r->perf) r->perf->report(r->summary.extra);
   add_model_mapping(*r);
   r->info = {plan.policy.text, scheduler_name, r->cluster.name, trace_label(cfg), plan.exec_label(r->exec), cfg.seed,
              seconds_since(t0)};

@@ -11,6 +11,7 @@
 #include "engine/run_plan.h"
 #include "engine/sim_config.h"
 #include "engine/task_model.h"
+#include "exec/perf_model.h"
 #include "metrics/metrics.h"
 #include "policy/planner/planner.h"
 #include "policy/task/task_plugin.h"
@@ -30,6 +31,8 @@ struct SimResult {
   std::unique_ptr<task::TaskPolicy> task_policy;  // task model
   std::unique_ptr<TaskModel> task;
   std::unique_ptr<synergy::ProfileSet> cpu_profiles;  // resource-sensitive allocation on the job-level engine
+  std::unique_ptr<PerfModel> perf;           // --perf-model (the job-level engine's laws and every ideal time)
+  int trace_type = 0;                        // --trace-gpu-type, as an index into the cluster's GPU types
   plan::Plan plan;                           // planners: the schedule the engine executed
   RunRecord record;
   Summary summary;
@@ -46,8 +49,13 @@ std::unique_ptr<SimResult> simulate(const SimConfig& cfg);
 ClusterSpec load_config_cluster(const SimConfig& cfg);
 
 // The workload of a config (reading, catalogue, resolution) without running it.
+// `ideal`: the ideal times a trace's durations are turned into iterations with (default: the analytic law on the
+// cluster's first GPU type).
 Workload load_workload(const SimConfig& cfg, const ClusterSpec& cluster, std::vector<Unschedulable>* unsched,
-                       std::vector<std::string>* errors = nullptr, ModelMapping* mapping = nullptr);
+                       std::vector<std::string>* errors = nullptr, ModelMapping* mapping = nullptr,
+                       const IdealTimes* ideal = nullptr);
+// --trace-gpu-type as an index into the cluster's GPU types (0 when not given); InputError naming the option.
+int trace_type_of(const SimConfig& cfg, const ClusterSpec& cluster);
 
 const ModelCatalogue& load_catalogue(const std::string& path);
 

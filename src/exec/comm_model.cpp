@@ -4,6 +4,7 @@
 #include <cmath>
 #include <memory>
 
+#include "core/error.h"
 #include "workload/job_graph_map.h"
 
 namespace rm {
@@ -95,11 +96,14 @@ AlphaBounds graph_alpha_bounds(const JobSpec& job, const JobGraph& g, const Clus
   return b;
 }
 
-IdealLaw::IdealLaw(const ClusterSpec& cluster) : cluster_(&cluster), best_(&cluster.servers.at(0)) {
+IdealLaw::IdealLaw(const ClusterSpec& cluster, const std::string& type) : cluster_(&cluster), best_(nullptr) {
+  const std::string& want = type.empty() ? cluster.servers.at(0).gpu_type : type;
   for (const auto& s : cluster.servers) {
-    if (s.gpus > best_->gpus) best_ = &s;
+    if (s.gpu_type != want) continue;
+    if (!best_ || s.gpus > best_->gpus) best_ = &s;
     max_speed_ = std::max(max_speed_, s.gpu_speed);
   }
+  if (!best_) throw InputError("--trace-gpu-type", 0, want, "the cluster has no GPUs of this type");
 }
 
 double IdealLaw::comm_s(const JobSpec& job) const {
@@ -117,9 +121,9 @@ double ideal_iteration_time_s(const JobSpec& job, const ClusterSpec& cluster) {
   return IdealLaw(cluster).iteration_s(job);
 }
 
-IdealTimes ideal_times() {
-  return {[](const ClusterSpec& c) {
-    const auto law = std::make_shared<IdealLaw>(c);
+IdealTimes ideal_times(const std::string& type) {
+  return {[type](const ClusterSpec& c) {
+    const auto law = std::make_shared<IdealLaw>(c, type);
     return BoundIdealTimes{[law](const JobSpec& j) { return law->comm_s(j); },
                            [law](const JobSpec& j) { return law->iteration_s(j); }};
   }};

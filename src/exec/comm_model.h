@@ -52,9 +52,10 @@ AlphaBounds graph_alpha_bounds(const JobSpec& job, const JobGraph& g, const Clus
 
 // A job's communication and iteration time on its ideal placement in `cluster` (the servers of the most GPUs,
 // the fastest GPU speed), with those found once per cluster: O(1) per plain job. The cluster must outlive it.
+// With `type`, on that GPU type's servers only (a job never spans two types).
 class IdealLaw {
  public:
-  explicit IdealLaw(const ClusterSpec& cluster);
+  explicit IdealLaw(const ClusterSpec& cluster, const std::string& type = "");
   double comm_s(const JobSpec& job) const;
   double iteration_s(const JobSpec& job) const { return job.compute_s / max_speed_ + comm_s(job); }
 
@@ -64,8 +65,9 @@ class IdealLaw {
   double max_speed_ = 0;
 };
 
-// ideal_comm_s and ideal_iteration_time_s for resolve_workload (workload/trace.h), and options with them.
-IdealTimes ideal_times();
+// ideal_comm_s and ideal_iteration_time_s for resolve_workload (workload/trace.h), and options with them: on
+// `type`'s servers, or (empty) on the cluster's first GPU type (a trace's durations are on the trace's type).
+IdealTimes ideal_times(const std::string& type = "");
 inline ResolveOptions law_resolve_options(ResolveOptions o = {}) {
   o.ideal = ideal_times();
   return o;

@@ -62,10 +62,15 @@ class ExecutionModel {
 // al.'s eq. (6)-(8) in the abstract mode of exec/yu2022_model.h (tau0 = compute_s / slot_s).
 // `trace_law` (--perf-model trace): every job runs at its ideal iteration time whatever its placement and
 // contention (Tiresias' and Gavel's homogeneous simulators), over its CPU speed factor.
+// `perf` (optional; outlives the model): the performance model for the iteration time (exec/perf_model.h); none:
+// the analytic law.
+class PerfModel;
 std::unique_ptr<ExecutionModel> make_rate_model(const ClusterSpec& cluster, const yu::ModelParams* yu2022 = nullptr,
-                                                bool trace_law = false);
+                                                bool trace_law = false, PerfModel* perf = nullptr);
 
-// The job-graph law of spec synergy-and-a-srpt.md A.2 (mixed parallelism; exec/graph_model.cpp).
-std::unique_ptr<ExecutionModel> make_graph_model(const ClusterSpec& cluster, bool trace_law = false);
+// The job-graph law of spec synergy-and-a-srpt.md A.2 (mixed parallelism; exec/graph_model.cpp). With a measured
+// `perf`, a pure data-parallel job takes its measured time; mixed-parallel jobs keep the graph law.
+std::unique_ptr<ExecutionModel> make_graph_model(const ClusterSpec& cluster, bool trace_law = false,
+                                                 PerfModel* perf = nullptr);
 
 }  // namespace rm

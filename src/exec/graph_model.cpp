@@ -8,13 +8,15 @@
 #include "exec/comm_model.h"
 #include "exec/completion_heap.h"
 #include "exec/execution_model.h"
+#include "exec/perf_model.h"
 
 namespace rm {
 namespace {
 
 class GraphModel final : public ExecutionModel {
  public:
-  GraphModel(const ClusterSpec& c, bool trace_law) : cluster_(c), trace_law_(trace_law) {}
+  GraphModel(const ClusterSpec& c, bool trace_law, PerfModel* perf)
+      : cluster_(c), trace_law_(trace_law), perf_(perf && perf->name() != "analytic" ? perf : nullptr) {}
   std::string name() const override { return trace_law_ ? "graph+trace" : "graph"; }
 
   void start(JobState& j, Time now) override {
@@ -26,7 +28,10 @@ class GraphModel final : public ExecutionModel {
     if (g.size() != static_cast<int>(j.gpus.size()))
       throw InvariantError("job " + j.spec->name + ": graph of " + std::to_string(g.size()) + " workers on " +
                            std::to_string(j.gpus.size()) + " GPUs");
-    j.iter_time = (trace_law_ ? j.ideal_iter_time : graph_iteration_time_s(*j.spec, g, cluster_, j.gpus)) / j.alloc_speed;
+    j.iter_time = (trace_law_                            ? j.ideal_iter_time
+                   : perf_ && !is_mixed_parallel(*j.spec) ? perf_->iteration_s(*j.spec, span_of(j.gpus), [](int) { return 1; })
+                                                          : graph_iteration_time_s(*j.spec, g, cluster_, j.gpus)) /
+                  j.alloc_speed;
     if (!(j.iter_time > 0)) throw InvariantError("job " + j.spec->name + " has a non-positive iteration time");
     cut_[j.id()] = graph_cut_bytes(g, j.gpus);
     started_remaining_[j.id()] = j.remaining;
@@ -54,6 +59,7 @@ class GraphModel final : public ExecutionModel {
  private:
   const ClusterSpec& cluster_;
   bool trace_law_ = false;
+  PerfModel* perf_ = nullptr;  // a measured model (the analytic one is the graph law here)
   std::unordered_map<JobId, JobGraph> graphs_;
   std::unordered_map<JobId, double> cut_, started_remaining_;
   double bytes_ = 0;
@@ -62,8 +68,8 @@ class GraphModel final : public ExecutionModel {
 
 }  // namespace
 
-std::unique_ptr<ExecutionModel> make_graph_model(const ClusterSpec& cluster, bool trace_law) {
-  return std::make_unique<GraphModel>(cluster, trace_law);
+std::unique_ptr<ExecutionModel> make_graph_model(const ClusterSpec& cluster, bool trace_law, PerfModel* perf) {
+  return std::make_unique<GraphModel>(cluster, trace_law, perf);
 }
 
 }  // namespace rm

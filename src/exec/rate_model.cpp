@@ -8,22 +8,28 @@
 #include "exec/comm_model.h"
 #include "exec/completion_heap.h"
 #include "exec/execution_model.h"
+#include "exec/perf_model.h"
 
 namespace rm {
 namespace {
 
 class RateModel final : public ExecutionModel {
  public:
-  RateModel(const ClusterSpec& c, const yu::ModelParams* yu, bool trace_law)
-      : cluster_(c), trace_law_(trace_law), split_on_(c.servers.size()) {
+  RateModel(const ClusterSpec& c, const yu::ModelParams* yu, bool trace_law, PerfModel* perf)
+      : trace_law_(trace_law), split_on_(c.servers.size()) {
     if (yu) yu_ = *yu, use_yu_ = true;
+    if (!perf) own_perf_ = make_perf_model("analytic", "", c), perf = own_perf_.get();
+    perf_ = perf;
+    // Neighbours matter to Yu et al.'s law and to a law with contention; the trace law and measured tables
+    // give a job the same time whoever shares its servers.
+    track_ = use_yu_ || (!trace_law_ && perf_->contends());
   }
   std::string name() const override { return use_yu_ ? "rate+yu2022" : trace_law_ ? "rate+trace" : "rate"; }
 
   void start(JobState& j, Time now) override {
     j.servers = span_of(j.gpus).servers;
     j.progress_time = now;
-    if (j.split()) {
+    if (track_ && j.split()) {
       const auto others = neighbours(j);
       for (JobState* o : others) bring_up_to_date(*o, now);
       for (int s : j.servers) split_on_[s].push_back(&j);
@@ -35,7 +41,7 @@ class RateModel final : public ExecutionModel {
   void stop(JobState& j, Time now) override {
     bring_up_to_date(j, now);
     ++j.epoch;
-    if (j.split()) {
+    if (track_ && j.split()) {
       const auto others = neighbours(j);
       for (JobState* o : others) bring_up_to_date(*o, now);
       for (int s : j.servers) {
@@ -81,7 +87,7 @@ class RateModel final : public ExecutionModel {
   void rerate(JobState& j, Time now) {
     j.iter_time = (use_yu_     ? yu_iteration_time_s(j)
                    : trace_law_ ? j.ideal_iter_time
-                                : iteration_time_s(*j.spec, cluster_, span_of(j.gpus), [this](int s) { return k_on(s); })) /
+                                : perf_->iteration_s(*j.spec, span_of(j.gpus), [this](int s) { return k_on(s); })) /
                   j.alloc_speed;
     if (!(j.iter_time > 0)) throw InvariantError("job " + j.spec->name + " has a non-positive iteration time");
     ++j.epoch;
@@ -95,8 +101,10 @@ class RateModel final : public ExecutionModel {
     heap_.push(end, j);
   }
 
-  const ClusterSpec& cluster_;
   bool trace_law_ = false;
+  std::unique_ptr<PerfModel> own_perf_;
+  PerfModel* perf_ = nullptr;
+  bool track_ = true;
   yu::ModelParams yu_;
   bool use_yu_ = false;
   std::vector<std::vector<JobState*>> split_on_;
@@ -106,8 +114,8 @@ class RateModel final : public ExecutionModel {
 }  // namespace
 
 std::unique_ptr<ExecutionModel> make_rate_model(const ClusterSpec& cluster, const yu::ModelParams* yu2022,
-                                                bool trace_law) {
-  return std::make_unique<RateModel>(cluster, yu2022, trace_law);
+                                                bool trace_law, PerfModel* perf) {
+  return std::make_unique<RateModel>(cluster, yu2022, trace_law, perf);
 }
 
 }  // namespace rm

@@ -5,6 +5,7 @@
 #include <queue>
 
 #include "policy/allocation/allocations.h"
+#include "policy/placement/placements.h"
 
 namespace rm {
 
@@ -90,7 +91,7 @@ void ComposedScheduler::schedule_nonpreemptive(const SchedContext& ctx, Decision
   // With backfill, a job asking for more GPUs than are free cannot be placed: the source may pass over it.
   while (const JobState* j = next(opt_.backfill ? free.total_free() : INT_MAX)) {
     if (free.total_free() == 0) break;
-    auto gpus = placement_->place(*j, free);
+    auto gpus = place_on_one_type(*placement_, *j, free);
     if (gpus) {
       free.take(*gpus);
       StartDecision sd{j->id(), std::move(*gpus), {}};
@@ -142,7 +143,7 @@ void ComposedScheduler::preempt_and_start(const SchedContext& ctx, Decisions& d,
     free.give_shares(v->shares);
   }
   for (const JobState* j : starters) {
-    auto gpus = placement_->place(*j, free);
+    auto gpus = place_on_one_type(*placement_, *j, free);
     if (gpus) {
       free.take(*gpus);
       d.start.push_back({j->id(), std::move(*gpus), {}});

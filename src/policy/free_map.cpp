@@ -46,6 +46,8 @@ FreeMap::FreeMap(const Cluster& c)
   gen_ = ++o_->gen;
 }
 
+const GpuTypes& FreeMap::types() const { return cluster_->types(); }
+
 FreeMap::~FreeMap() { pool().emplace_back(o_); }
 
 void FreeMap::set_count(int s, int v) {

@@ -24,6 +24,7 @@ class FreeMap {
   FreeMap(const FreeMap&) = delete;
   FreeMap& operator=(const FreeMap&) = delete;
   const ClusterSpec& spec() const { return *spec_; }
+  const GpuTypes& types() const;
   int num_servers() const { return servers_; }
   int free_on(int s) const { return o_->count_gen[s] == gen_ ? o_->count[s] : (*count_)[s]; }
   int total_free() const { return total_; }

@@ -24,7 +24,8 @@ struct JobState {
   double remaining = 0;         // iterations left as of progress_time
   Time progress_time = 0;       // when `remaining` was last brought up to date
   double iter_time = 0;         // seconds per iteration now (running)
-  double ideal_iter_time = 0;   // on the ideal placement, no contention
+  double ideal_iter_time = 0;   // on the ideal placement, no contention, on GPU type ideal_type
+  int ideal_type = 0;
   // The speed the backend expects relative to ideal_iter_time (Synergy's best-case speedup sigma on the
   // round model; 1 on the job-level engine).
   double speedup = 1;

@@ -15,7 +15,9 @@ struct JobSpec {
   Time submit = 0;
   int num_gpus = 0;
   std::string model;       // catalogue name after resolution
-  int batch_size = 0;      // 0 = the model's reference batch
+  int batch_size = 0;      // per worker; 0 = the model's reference batch
+  int global_batch = 0;    // the whole job's batch where the trace gives it (Pollux/Sia traces), else 0
+  std::string gpu_type;    // the GPU type the trace pins the job to ("" = any; docs/perf-model.md)
   double iterations = 0;   // total iterations (may be fractional when derived from a duration)
   double duration_s = 0;   // the trace's run time, when it gives one (0 = none)
   // Per-iteration figures after resolution (trace values win over the catalogue):
@@ -49,6 +51,7 @@ struct Workload {
   std::vector<RawTimes> raw;       // parallel to jobs during reading
   std::vector<std::string> model_qualifier;  // per job: reader's namespace ("gavel", "synergy", "")
   std::string source;
+  std::string format;              // the reader's name (canonical, pollux, ...)
   // When set, readers record a bad row here and go on (ringmaster validate); otherwise they throw.
   std::vector<std::string>* errors = nullptr;
   std::unordered_map<std::string, long> line_of_name;  // while reading: each job id's line (duplicates are errors)

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "cluster/gpu_types.h"
 #include "core/error.h"
 #include "core/suggest.h"
 #include "workload/limits.h"
@@ -139,6 +140,18 @@ void resolve_workload(Workload& w, const ModelCatalogue& cat, const ClusterSpec&
                                      [](const auto& e, double v) { return e.first < v; });
     return it == by_mem.end() ? 0 : it->second;
   };
+  // On a cluster of several GPU types a job's GPUs are all of one type: the most GPUs with enough memory on one
+  // type's servers (or the pinned type's).
+  const GpuTypes types = gpu_types_of(cluster);
+  std::string type_list;
+  for (const auto& n : types.names) type_list += (type_list.empty() ? "" : ", ") + n;
+  const auto typed_fit = [&](const JobSpec& j) {
+    std::vector<long long> per(types.names.size(), 0);
+    for (std::size_t s = 0; s < cluster.servers.size(); ++s)
+      if (cluster.servers[s].gpu_mem_gb * 1024.0 >= j.gpu_mem_mb) per[static_cast<std::size_t>(types.of_server[s])] += cluster.servers[s].gpus;
+    if (!j.gpu_type.empty()) return per[static_cast<std::size_t>(types.index(j.gpu_type))];
+    return *std::max_element(per.begin(), per.end());
+  };
   std::size_t kept = 0;  // the jobs kept are moved to the front, in order
   for (std::size_t i = 0; i < w.jobs.size(); ++i) per_row(w, [&] {
     JobSpec& j = w.jobs[i];
@@ -157,8 +170,16 @@ void resolve_workload(Workload& w, const ModelCatalogue& cat, const ClusterSpec&
     }
     const double iteration_s = ideal.iteration_s(j);
     if (j.iterations <= 0) j.iterations = j.duration_s / iteration_s;
-    // Feasibility on an idle cluster: enough GPUs on servers with enough GPU memory.
-    const long long fit = gpus_with_mem(j.gpu_mem_mb);
+    // Feasibility on an idle cluster: enough GPUs on servers with enough GPU memory (of one GPU type).
+    if (!j.gpu_type.empty()) {
+      const KnownGpuType* k = find_gpu_type(j.gpu_type);
+      if (!k) throw InputError(j.file, j.line, "gpu_type", "unknown GPU type '" + j.gpu_type + "' (known: " +
+                                                             known_gpu_type_list() + ")");
+      j.gpu_type = k->name;
+      if (types.index(j.gpu_type) < 0)
+        throw InputError(j.file, j.line, "gpu_type", "the cluster has no " + j.gpu_type + " GPUs (it has " + type_list + ")");
+    }
+    const long long fit = types.count() > 1 || !j.gpu_type.empty() ? typed_fit(j) : gpus_with_mem(j.gpu_mem_mb);
     std::string why;
     if (j.num_gpus > fit)
       why = location(j.file, j.line, "num_gpus") + ": job " + j.name + " asks for " + std::to_string(j.num_gpus) +

@@ -19,6 +19,7 @@ const std::vector<TraceFormat>& trace_formats() {
       {"gavel", "Gavel TSV, 7 columns, no header (shared/traces/philly-gavel-vc)"},
       {"synergy", "Synergy replay CSV, no header: job_id,model,arrival_s,iterations,gpus"},
       {"wang2020", "Wang et al. 2020 job sets: job_id,arrival_ms,model,num_gpus,iterations,fw_ms,bw_ms,..."},
+      {"pollux", "Pollux/Sia workloads: name,time,application,num_replicas,batch_size (shared/traces/{pollux,sia}/workloads)"},
   };
   return f;
 }
@@ -30,6 +31,7 @@ std::string detect_format(const std::string& first, const std::string& path) {
   if (has("num_gpu") && has("submit_time")) return "tiresias";
   if (has("arrival_ms") && has("fw_ms")) return "wang2020";
   if (has("submit_s") && has("num_gpus")) return "canonical";
+  if (has("application") && has("num_replicas") && has("batch_size")) return "pollux";
   const auto f = split_simple(first, ',');
   if (f.size() == 5) return "synergy";
   throw InputError(path, 1, "", "cannot tell the trace format from its first line; pass --format (" +
@@ -46,6 +48,7 @@ Workload read_with(TableReader& t, const std::string& format, std::vector<std::s
   Workload w;
   w.errors = errors;
   w.source = t.file();
+  w.format = format;
   // One job per line at most: reserving that many keeps a large trace from being copied as the lists grow.
   const std::size_t rows = t.line_count();
   w.jobs.reserve(rows);
@@ -57,6 +60,7 @@ Workload read_with(TableReader& t, const std::string& format, std::vector<std::s
   else if (format == "gavel") read_gavel(t, w);
   else if (format == "synergy") read_synergy(t, w);
   else if (format == "wang2020") read_wang2020(t, w);
+  else if (format == "pollux") read_pollux(t, w);
   else throw InputError("--format: unknown trace format '" + format + "'");
   if (w.jobs.empty() && !(errors && !errors->empty())) throw InputError(t.file(), t.line(), "", "the trace has no jobs");
   w.line_of_name = {};  // only for reading

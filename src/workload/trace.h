@@ -80,6 +80,9 @@ void read_tiresias(TableReader& t, Workload& w);  // Tiresias and Muri CSV
 void read_gavel(TableReader& t, Workload& w);
 void read_synergy(TableReader& t, Workload& w);
 void read_wang2020(TableReader& t, Workload& w);
+// Pollux/Sia: a job's work comes from its application's measured curves (exec/perf_model.h pollux_iterations),
+// filled in by load_workload; the reader sets 1 iteration until then.
+void read_pollux(TableReader& t, Workload& w);
 
 // Runs one row's parsing; with w.errors set, a bad row is recorded there instead of thrown.
 template <class F>

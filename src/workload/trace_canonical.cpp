@@ -11,7 +11,7 @@ namespace rm {
 void read_canonical(TableReader& t, Workload& w) {
   static const std::set<std::string> known = {"job_id", "submit_s", "num_gpus", "model", "iterations",
                                               "duration_s", "batch_size", "user", "recurrence_key",
-                                              "compute_ms", "grad_mb", "gpu_mem_mb", "dp", "pp", "tp"};
+                                              "compute_ms", "grad_mb", "gpu_mem_mb", "dp", "pp", "tp", "gpu_type"};
   std::vector<std::string> row;
   if (!t.next(row)) throw InputError(t.file(), 0, "", "empty file");
   for (const auto& h : row)
@@ -40,6 +40,7 @@ void read_canonical(TableReader& t, Workload& w) {
     j.batch_size = to_int32(num("batch_size", 0), t.file(), t.line(), "batch_size");
     j.user = t.get(row, "user");
     j.recurrence_key = t.get(row, "recurrence_key");
+    j.gpu_type = trim(t.get(row, "gpu_type"));
     raw.compute_s = num("compute_ms", 0) / 1000.0;
     raw.grad_mb = num("grad_mb", -1);
     raw.gpu_mem_mb = num("gpu_mem_mb", -1);

@@ -41,6 +41,11 @@ struct FreeServers {
   It end() const { return {&free, free.num_servers()}; }
 };
 
+// A job's GPUs are all of one GPU type (docs/perf-model.md). On a cluster of one type this is p.place; on one
+// of several, p places the job on one type at a time, with the other types' free GPUs hidden: the type the job
+// pins (JobSpec::gpu_type), else every type fastest first (GpuTypes::by_speed).
+std::optional<std::vector<GpuRef>> place_on_one_type(Placement& p, const JobState& j, FreeMap& free);
+
 std::unique_ptr<Placement> make_first_fit(PluginParams& p);
 std::unique_ptr<Placement> make_consolidated(PluginParams& p);
 std::unique_ptr<Placement> make_random(PluginParams& p);
