@@ -1,22 +1,15 @@
 #include "cluster/gpu_types.h"
 
 #include <algorithm>
-#include <cctype>
 #include <sstream>
 #include <stdexcept>
 
 #include "cluster/cluster.h"
 #include "core/embedded_data.h"
+#include "core/suggest.h"
 
 namespace rm {
 namespace {
-
-std::string normalise(const std::string& s) {
-  std::string out;
-  for (char c : s)
-    if (c != '-' && c != '_' && c != ' ') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out;
@@ -44,7 +37,7 @@ std::vector<KnownGpuType> parse_known() {
     KnownGpuType t;
     t.name = f[0];
     for (const auto& a : split(f[1], ';'))
-      if (!a.empty()) t.aliases.push_back(normalise(a));
+      if (!a.empty()) t.aliases.push_back(normalise_name(a));
     t.speed = std::stod(f[2]);
     t.sia = f[3], t.gavel = f[4], t.elasticflow = f[5];
     v.push_back(std::move(t));
@@ -60,9 +53,9 @@ const std::vector<KnownGpuType>& known_gpu_types() {
 }
 
 const KnownGpuType* find_gpu_type(const std::string& name) {
-  const std::string k = normalise(name);
+  const std::string k = normalise_name(name);
   for (const auto& t : known_gpu_types())
-    if (normalise(t.name) == k || std::find(t.aliases.begin(), t.aliases.end(), k) != t.aliases.end()) return &t;
+    if (normalise_name(t.name) == k || std::find(t.aliases.begin(), t.aliases.end(), k) != t.aliases.end()) return &t;
   return nullptr;
 }
 

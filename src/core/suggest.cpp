@@ -1,6 +1,7 @@
 #include "core/suggest.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace rm {
 std::size_t edit_distance(const std::string& a, const std::string& b) {
@@ -32,6 +33,13 @@ std::string nearest_name(const std::string& word, const std::vector<std::string>
 std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
   const std::string n = nearest_name(word, candidates);
   return n.empty() ? "" : " (did you mean '" + n + "'?)";
+}
+
+std::string normalise_name(const std::string& name) {
+  std::string out;
+  for (char c : name)
+    if (c != '-' && c != '_' && c != ' ') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
 }
 
 }  // namespace rm

@@ -85,7 +85,7 @@ class MeasuredPerf final : public PerfModel {
     extra.emplace_back("perf_fallback_jobs", static_cast<double>(fallback_.size()));
   }
   // Whether some GPU type of the cluster has a table for j (at its best placement there).
-  bool covers(const JobSpec& j) {
+  bool covers(const JobSpec& j) override {
     for (std::size_t t = 0; t < types_.names.size(); ++t)
       if (measured(j, types_.names[t], consolidated_shape(j.num_gpus, per_server_[t]))) return true;
     return false;
@@ -157,11 +157,9 @@ std::unique_ptr<PerfModel> make_perf_model(const std::string& name, const std::s
 }
 
 void check_perf_coverage(PerfModel& m, const std::vector<JobSpec>& jobs) {
-  auto* mp = dynamic_cast<MeasuredPerf*>(&m);
-  if (!mp || jobs.empty()) return;
-  // A job that fits no GPU type's servers is resolve_workload's to report, not ours.
+  if (jobs.empty()) return;
   for (const auto& j : jobs)
-    if (mp->covers(j)) return;
+    if (m.covers(j)) return;
   throw InputError("--perf-model", 0, m.name(),
                    "no job's model has a table in this source (data/perf_map.csv; first job: " + jobs.front().model +
                        "): use --perf-model analytic, or a source that measured these models");

@@ -28,6 +28,8 @@ class PerfModel {
   // Seconds per iteration at j's best placement on an idle cluster of GPU type `type` (the fewest servers of
   // that type; GpuTypes index).
   virtual double ideal_iteration_s(const JobSpec& j, int type) = 0;
+  // Whether the model has its own figures for j on some GPU type of the cluster (a measured model: a table).
+  virtual bool covers(const JobSpec&) { return true; }
   // summary.json figures (measured: jobs that fell back to the analytic law).
   virtual void report(std::vector<std::pair<std::string, double>>&) const {}
   // For resolve_workload: the ideal times on `type` (a trace's durations are on the trace's GPU type).

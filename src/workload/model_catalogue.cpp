@@ -3,17 +3,13 @@
 #include <cctype>
 
 #include "core/error.h"
+#include "core/suggest.h"
 #include "core/embedded_data.h"
 #include "workload/parse_util.h"
 
 namespace rm {
 
-std::string ModelCatalogue::normalise(const std::string& name) {
-  std::string out;
-  for (char c : name)
-    if (c != '-' && c != '_' && c != ' ') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
+std::string ModelCatalogue::normalise(const std::string& name) { return normalise_name(name); }
 
 ModelCatalogue ModelCatalogue::parse(const std::string& text, const std::string& file) {
   ModelCatalogue cat;
