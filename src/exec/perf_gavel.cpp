@@ -63,7 +63,8 @@ class GavelSource final : public MeasuredSource {
           const std::string model = jt.substr(0, paren);
           const int bsz = paren == std::string::npos ? 0 : std::atoi(jt.c_str() + paren + 13);
           const double steps = v["null"].get<double>();
-          if (!(steps > 0)) throw InputError(path, 0, key + "." + job + ".null", "throughput must be > 0");
+          if (steps < 0) throw InputError(path, 0, key + "." + job + ".null", "throughput must be >= 0");
+          if (steps == 0) continue;  // Gavel's 0: the job does not run on this type (e.g. out of memory): not measured
           table_[{type, spread, model, gpus}][bsz] = steps;
         }
       }
