@@ -13,7 +13,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <unordered_map>
 
 #include "cluster/gpu_types.h"
 #include "core/error.h"

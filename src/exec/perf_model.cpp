@@ -119,8 +119,6 @@ class MeasuredPerf final : public PerfModel {
   std::unordered_set<JobId> fallback_;
 };
 
-std::vector<std::string> cluster_type_names(const ClusterSpec& c) { return gpu_types_of(c).names; }
-
 }  // namespace
 
 IdealTimes PerfModel::ideal_times(int type) {
@@ -147,7 +145,7 @@ std::unique_ptr<PerfModel> make_perf_model(const std::string& name, const std::s
     throw InputError("--data-dir", 0, data_dir, "no such folder (the measured tables are read from it; default "
                                                 "../shared/traces)");
   const std::string src = name.substr(9);
-  const auto types = cluster_type_names(cluster);
+  const auto types = gpu_types_of(cluster).names;
   if (src == "pollux" || src == "sia")
     return std::make_unique<MeasuredPerf>(cluster, name, 0, load_pollux_source(data_dir, src == "sia", types));
   if (src == "gavel") return std::make_unique<MeasuredPerf>(cluster, name, 1, load_gavel_source(data_dir, types));

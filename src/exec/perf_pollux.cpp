@@ -10,7 +10,6 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
-#include <unordered_map>
 
 #include "cluster/gpu_types.h"
 #include "core/error.h"
@@ -183,7 +182,7 @@ std::string placement_id(const std::vector<int>& shape) {
 
 class PolluxSource final : public MeasuredSource {
  public:
-  PolluxSource(const std::string& data_dir, bool sia, const std::vector<std::string>& types) : sia_(sia) {
+  PolluxSource(const std::string& data_dir, bool sia, const std::vector<std::string>& types) {
     for (const auto& type : types) {
       const KnownGpuType* k = find_gpu_type(type);
       const std::string sfx = sia ? (k ? k->sia : "") : (type == "t4" ? "-" : "");  // Pollux measured T4 only
@@ -217,7 +216,6 @@ class PolluxSource final : public MeasuredSource {
   }
 
  private:
-  bool sia_;
   std::map<std::pair<std::string, std::string>, AppTable> tables_;
   std::map<std::string, const Curves*> curves_;
 };
@@ -247,15 +245,9 @@ double pollux_iterations(const std::string& data_dir, const std::string& app, in
   const double b = n * atomic * (accum + 1);  // the batch a step takes (Pollux's Job.step)
   const double scale = b / c.init_bsz;
   // Grad stats at epoch e, linear between the validated batches around b (Application.get_grad_stats).
-  auto lo = c.by_bsz.begin(), hi = c.by_bsz.begin();
-  for (auto it = c.by_bsz.begin(); it != c.by_bsz.end(); ++it) {
-    if (it->first <= b) lo = it;
-    if (it->first >= b) {
-      hi = it;
-      break;
-    }
-    hi = it;
-  }
+  auto hi = c.by_bsz.lower_bound(static_cast<int>(std::ceil(b)));  // the first validated batch >= b
+  if (hi == c.by_bsz.end()) hi = std::prev(hi);
+  const auto lo = hi->first <= b || hi == c.by_bsz.begin() ? hi : std::prev(hi);
   double iterations = 0, prev = 0;
   for (int e = 0; e < c.max_epochs; ++e) {
     double next = 1e300;  // Application.get_progress(e + 1): the least progress any curve has at epoch e
