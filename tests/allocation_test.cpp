@@ -78,7 +78,7 @@ TEST(Allocation, GreedyKeepsTheBestCaseAndLetsTheNewcomerWait) {
 }
 
 TEST(Allocation, EveryAllocationComposesAndUnknownOnesAreNamed) {
-  EXPECT_EQ(make_scheduler("fifo+opt", 1)->name(), "fifo+first-fit+opt");
+  EXPECT_EQ(make_scheduler("fifo+opt", 1)->name(), "fifo+consolidated+opt");
   EXPECT_TRUE(make_scheduler("fifo+opt", 1)->matrix_speed());
   EXPECT_FALSE(make_scheduler("fifo+tune", 1)->matrix_speed());
   EXPECT_EQ(make_scheduler("a-srpt-p+opt", 1)->name(), make_scheduler("a-srpt-p", 1)->name() + "+opt");

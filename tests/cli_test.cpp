@@ -63,7 +63,7 @@ TEST(Cli, SynergyContract) {
   EXPECT_NE(r.text.find("unknown policy or plugin 'spread'"), std::string::npos) << r.text;
   r = sh("simulate --cluster synergy32 --trace " + golden + " --exec round --policy fifo+tune+random --out " + d1);
   EXPECT_EQ(r.code, 2) << r.text;
-  EXPECT_NE(r.text.find("first-fit (default) or consolidated"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("first-fit or consolidated (the default; first-fit under --compat synergy)"), std::string::npos) << r.text;
 }
 
 TEST(Cli, TaskModelContract) {

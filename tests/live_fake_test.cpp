@@ -114,10 +114,10 @@ TEST(FakeBackend, ARestartRecoversTheJobsFromTheStateFile) {
   EXPECT_NEAR(again.job("A").end_s, 1010, 1e-9);
 }
 
-// The sim backend runs the rate law of the simulator: two 6-GPU jobs on tiny (4 x 4 GPUs) split over servers
-// 0-1 and 1-2 share server 1's NIC, and end when `simulate` says they end.
+// The sim backend runs the rate law of the simulator: two 6-GPU jobs on tiny (4 x 4 GPUs) placed first-fit split
+// over servers 0-1 and 1-2 share server 1's NIC, and end when `simulate` says they end.
 TEST(FakeBackend, TheSimBackendFollowsTheSimulatorsRateLaw) {
-  FakeRun r("fifo", "", true);
+  FakeRun r("fifo+first-fit", "", true);
   EXPECT_EQ(r.b->name(), "sim");
   r.b->add("rm:name=a;model=resnet50;duration=100", 6, 1000);
   r.b->add("rm:name=b;model=resnet50;duration=100", 6, 1000);
@@ -126,7 +126,7 @@ TEST(FakeBackend, TheSimBackendFollowsTheSimulatorsRateLaw) {
   cfg.cluster = "tiny";
   cfg.trace = test::write_file(test::temp_dir(), "two.csv",
                                "job_id,submit_s,num_gpus,model,duration_s\na,0,6,resnet50,100\nb,0,6,resnet50,100\n");
-  cfg.policy = "fifo";
+  cfg.policy = "fifo+first-fit";
   const auto sim = simulate(cfg);
   for (const char* j : {"a", "b"}) {
     double finish = -1;

@@ -78,6 +78,25 @@ TEST(PerfModel, SiaWorkloadOnSia64UnderSiasTables) {
   std::filesystem::remove_all(dir);
 }
 
+// perf_fallback_jobs counts the run's jobs without a table, not the trace's rows that reading it asked about
+// (it counted 41,042 for a 100-job cut of the Philly list). philly2400 is typed v100, so Gavel's table applies:
+// vgg16 and inception3 have none, nor has any job over 8 GPUs (Gavel measured 1, 2, 4 and 8).
+TEST(PerfModel, FallbackCountsTheRunsJobs) {
+  SimConfig c = config("philly2400", kData + "/philly-jobs/philly.csv", "fifo", "measured:gavel");
+  c.format = "philly";
+  c.max_jobs = 300;
+  const auto r = simulate(c);
+  ASSERT_EQ(r->record.jobs.size(), 300u);
+  int expect = 0;
+  for (const auto& j : r->record.jobs)
+    expect += j.spec->model == "vgg16" || j.spec->model == "inception3" || j.spec->num_gpus > 8;
+  EXPECT_GT(expect, 0);
+  double got = -1;
+  for (const auto& [k, v] : r->summary.extra)
+    if (k == "perf_fallback_jobs") got = v;
+  EXPECT_EQ(got, expect);
+}
+
 // Every job-level order on a cluster of two GPU types: the engine's check (a job placed on two types is an
 // InvariantError) holds, and both types are used.
 TEST(PerfModel, TwoGpuTypesRunUnderEveryOrder) {

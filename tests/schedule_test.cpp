@@ -139,7 +139,7 @@ TEST(Schedule, ContentionSlowsSharedNicAndReratesOnFinish) {
   // B (50 iterations at 0.35 s) ends at 17.5 s. A has done 50 of 100; alone it runs 0.2 s/iteration:
   // 50 x 0.2 = 10 s -> 27.5 s.
   auto c = cluster(3, 2, 10, 0.5);
-  auto r = run(c, {"X,0,1,10000,100", "A,0,2,100,100,125", "B,0,2,50,100,125"}, "fifo");
+  auto r = run(c, {"X,0,1,10000,100", "A,0,2,100,100,125", "B,0,2,50,100,125"}, "fifo+first-fit");
   EXPECT_DOUBLE_EQ(r->finish("B"), 17.5);
   EXPECT_DOUBLE_EQ(r->finish("A"), 27.5);
 }
@@ -151,6 +151,22 @@ TEST(Schedule, ConsolidatedAvoidsTheSplit) {
   auto r = run(c, {"X,0,1,10000,100", "A,0,2,100,100,125", "B,0,2,50,100,125"}, "fifo+consolidated");
   EXPECT_DOUBLE_EQ(r->finish("A"), 10);
   EXPECT_DOUBLE_EQ(r->finish("B"), 5);
+}
+
+TEST(Schedule, ConsolidatedTakesFewestServersThenOneRack) {
+  // Rack r0: s0 with 4 GPUs; rack r1: s1, s2 with 3 each. J (6 GPUs) needs two servers: the emptiest two are
+  // s0 + s1 (across racks), but r1 holds it on two servers of its own, so J takes s1 + s2 and K (4 GPUs, at
+  // 1 s, 10 x 100 ms, 125 MB) runs alone on s0: 1 + 1 s. First-fit puts J on s0 + s1 and K on s1 + s2, where
+  // the two split jobs share s1's NIC (5 Gb/s each): 2(4-1)/4 x 1e9 bit / 5 Gb/s = 0.3 s, 1 + 10 x 0.4 = 5 s.
+  const ClusterSpec c = parse_cluster_yaml(
+      "racks: [{name: r0}, {name: r1}]\nservers:\n"
+      "  - {count: 1, gpus: 4, gpu_mem_gb: 32, nic_gbps: 10, rack: r0}\n"
+      "  - {count: 2, gpus: 3, gpu_mem_gb: 32, nic_gbps: 10, rack: r1}\n",
+      "racks.yaml");
+  const std::vector<std::string> rows = {"J,0,6,100,100", "K,1,4,10,100,125"};
+  EXPECT_DOUBLE_EQ(run(c, rows, "fifo")->finish("K"), 2);
+  EXPECT_DOUBLE_EQ(run(c, rows, "fifo+consolidated")->finish("K"), 2);
+  EXPECT_DOUBLE_EQ(run(c, rows, "fifo+first-fit")->finish("K"), 5);
 }
 
 TEST(Schedule, RandomPlacementIsSeededAndValid) {

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "engine/run_plan.h"
 #include "metrics/metrics.h"
+#include "sched/job_state.h"
 #include "test_util.h"
 
 namespace rm {
@@ -45,7 +46,7 @@ TEST(Stretch, AJobAloneAtItsBestPlacementHasStretchOne) {
 }
 
 TEST(Stretch, ASpreadJobIsStretchedUnderTheLawAndNotUnderTheTrace) {
-  const auto run = run_with(false, "fifo");
+  const auto run = run_with(false, "fifo+first-fit");
   const RunRecord& law = run->rec;
   const JobRecord& b = law.jobs[1];
   EXPECT_EQ(b.servers, 2);                     // first-fit: two GPUs on each server
@@ -59,20 +60,38 @@ TEST(Stretch, ASpreadJobIsStretchedUnderTheLawAndNotUnderTheTrace) {
   EXPECT_NEAR(inflation, held / ideal, 1e-12);
   EXPECT_EQ(stretch_warning(law, 4), "");  // 1.0x on a, ~3x on b: the GPU-time held is < 1.5x the ideal
 
-  const auto traced = run_with(true, "fifo");
+  const auto traced = run_with(true, "fifo+first-fit");
   const RunRecord& trace = traced->rec;
   EXPECT_EQ(trace.jobs[1].servers, 2);
   EXPECT_EQ(trace.jobs[1].run_us, trace.jobs[1].ideal_us);  // the trace's duration whatever the placement
   EXPECT_EQ(trace.jobs[0].run_us, trace.jobs[0].ideal_us);
 
-  const auto consolidated = run_with(false, "fifo+consolidated");  // b waits for a whole server
+  const auto consolidated = run_with(false, "fifo");  // the default, consolidated: b waits for a whole server
   const RunRecord& packed = consolidated->rec;
   EXPECT_EQ(packed.jobs[1].servers, 1);
   EXPECT_EQ(packed.jobs[1].run_us, packed.jobs[1].ideal_us);
 }
 
+// A job that moves between GPU types: each type's iterations at that type's ideal time. 100 iterations; none
+// done when it starts on type 1 (2 s each): 200 s. 40 done there, it resumes on type 0 (0.5 s each):
+// 40 x 2 + 60 x 0.5 = 110 s (the whole work on the last type would say 50 s, a stretch below 1).
+TEST(Stretch, AJobOnTwoTypesAddsUpEachTypesShare) {
+  JobSpec spec;
+  spec.iterations = 100;
+  JobState j;
+  j.spec = &spec;
+  j.remaining = 100;
+  j.ideal_iter_time = 1;
+  j.move_to_type(1, 2.0);
+  EXPECT_DOUBLE_EQ(j.ideal_s(), 200);
+  j.remaining = 60;
+  j.move_to_type(0, 0.5);
+  EXPECT_DOUBLE_EQ(j.ideal_s(), 110);
+  EXPECT_EQ(j.ideal_type, 0);
+}
+
 TEST(Stretch, TheWarningNamesTheCause) {
-  const auto run = run_with(false, "fifo", {"a,0,2,100,100,0", "b,1,4,100,100,1000"});
+  const auto run = run_with(false, "fifo+first-fit", {"a,0,2,100,100,0", "b,1,4,100,100,1000"});
   const std::string w = stretch_warning(run->rec, 4);  // b, spread, now holds most of the GPU-time
   EXPECT_NE(w.find("placements spread jobs over more servers than they need"), std::string::npos) << w;
   EXPECT_NE(w.find("consolidated"), std::string::npos) << w;

@@ -264,10 +264,8 @@ void Engine::apply(const Decisions& d) {
     if (j.first_start == kNever) j.first_start = now_;
     j.last_start = now_;
     j.stall_until = now_ + opt_.start_delay + (j.preemptions > 0 ? opt_.preempt_overhead : 0);
-    if (const int type = cluster_.types().of_server[static_cast<std::size_t>(s.gpus.front().server)]; type != j.ideal_type) {
-      j.ideal_type = type;  // ideal on the type it runs on
-      j.ideal_iter_time = perf_->ideal_iteration_s(*j.spec, type);
-    }
+    if (const int type = cluster_.types().of_server[static_cast<std::size_t>(s.gpus.front().server)]; type != j.ideal_type)
+      j.move_to_type(type, perf_->ideal_iteration_s(*j.spec, type));  // ideal on the type it runs on
     exec_->start(j, now_);
     j.max_servers = std::max(j.max_servers, static_cast<int>(j.servers.size()));
     j.type_server = s.gpus.front().server;
@@ -309,8 +307,8 @@ RunRecord record_of(Engine& e) {
   RunRecord r;
   r.jobs.reserve(e.jobs().size());
   for (const auto& j : e.jobs()) {
-    // Alone at its best placement on an idle cluster: the ideal iteration time at its best CPU/DRAM share.
-    const Time ideal = from_seconds(j.spec->iterations * j.ideal_iter_time / j.best_speedup);
+    // Alone at its best placement on an idle cluster, at its best CPU/DRAM share, on the types it ran on.
+    const Time ideal = from_seconds(j.ideal_s());
     const int type = j.type_server < 0 ? -1 : gpu_type_index(r, e.cluster().spec().servers[j.type_server].gpu_type);
     r.jobs.push_back({j.spec, j.first_start, j.finish, j.run_us, j.preemptions, ideal, j.max_servers, type});
   }

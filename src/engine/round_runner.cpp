@@ -40,6 +40,7 @@ RoundPolicy round_policy(const PolicySpec& spec, std::uint64_t seed) {
   const PartSpec* a = spec.part(Point::Allocation);
   p.allocation = std::shared_ptr<Allocation>(make_allocation(a ? *a : fair, seed));
   p.consolidated = spec.part(Point::Placement)->name == "consolidated";
+  p.placement_named = !spec.part(Point::Placement)->defaulted;
   return p;
 }
 
@@ -164,9 +165,9 @@ synergy::RoundOptions round_options(const RunPlan& plan, const RoundPolicy& pol)
   o.order_plugin = pol.order;
   o.order = pol.order->name();
   o.allocation = pol.allocation;
-  o.consolidated = pol.consolidated;
   o.matrix_speed = plan.matrix_speed;
   o.compat = plan.compat == Compat::Synergy;
+  o.consolidated = pol.consolidated && (pol.placement_named || !o.compat);  // the authors place first-fit
   o.is_static = cfg.is_static;
   o.round_s = cfg.round_s;
   if (!(cfg.round_s > 0) || !std::isfinite(cfg.round_s))

@@ -36,6 +36,7 @@ struct RoundPolicy {
   std::shared_ptr<QueueOrder> order;
   std::shared_ptr<Allocation> allocation;  // fair when the policy names none
   bool consolidated = false;
+  bool placement_named = false;  // false: the default, which --compat synergy reads as the authors' FIRST_FIT
 };
 RoundPolicy round_policy(const PolicySpec& spec, std::uint64_t seed);
 

@@ -139,6 +139,7 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
   r->workload = load_workload(cfg, r->cluster, &r->unschedulable, cfg.errors, &r->models, &ideal);
   if (cfg.errors && !cfg.errors->empty()) return r;
   check_perf_coverage(*r->perf, r->workload.jobs);
+  r->perf->start_run();
   pick_graph_for_mixed_parallel(plan, *r);
   if (r->exec == ExecModel::Task) run_task_model(plan, *r);
   else if (plan.policy.family == PolicyFamily::Planner) {

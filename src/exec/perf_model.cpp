@@ -84,6 +84,7 @@ class MeasuredPerf final : public PerfModel {
   void report(std::vector<std::pair<std::string, double>>& extra) const override {
     extra.emplace_back("perf_fallback_jobs", static_cast<double>(fallback_.size()));
   }
+  void start_run() override { fallback_.clear(); }
   // Whether some GPU type of the cluster has a table for j (at its best placement there).
   bool covers(const JobSpec& j) override {
     for (std::size_t t = 0; t < types_.names.size(); ++t)

@@ -32,6 +32,9 @@ class PerfModel {
   virtual bool covers(const JobSpec&) { return true; }
   // summary.json figures (measured: jobs that fell back to the analytic law).
   virtual void report(std::vector<std::pair<std::string, double>>&) const {}
+  // Forgets what report() would count so far: called once the workload is read, so that summary.json counts
+  // the jobs of the run (not every row of the trace that reading it asked about).
+  virtual void start_run() {}
   // For resolve_workload: the ideal times on `type` (a trace's durations are on the trace's GPU type).
   IdealTimes ideal_times(int type);
 };

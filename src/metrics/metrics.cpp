@@ -66,8 +66,8 @@ std::string stretch_warning(const RunRecord& r, int max_server_gpus) {
   if (!(t.ideal > 0) || t.held / t.ideal <= 1.5) return "";
   return fmt::format("warning: jobs held {:.2f}x the GPU-time they need at their best placement (gpu_time_inflation), ",
                      t.held / t.ideal) +
-         (t.spread >= t.other ? "mostly because placements spread jobs over more servers than they need; a "
-                                "consolidated placement (e.g. --policy srsf+consolidated) packs them"
+         (t.spread >= t.other ? "mostly because placements spread jobs over more servers than they need; the "
+                                "consolidated placement (the default when --policy names none) packs them"
                               : "mostly from contention between jobs sharing servers' NICs under --perf-model "
                                 "analytic; --perf-model trace runs every job at its trace duration");
 }

@@ -86,7 +86,7 @@ void parse_scheduler(PolicySpec& s, const std::vector<std::string>& tokens) {
   }
 }
 
-// order[+placement][+allocation][+flags], presets expanded in place; first-fit unless a placement is given.
+// order[+placement][+allocation][+flags], presets expanded in place; kDefaultPlacement unless one is given.
 void parse_composed(PolicySpec& s, const std::vector<std::string>& tokens) {
   std::vector<std::string> expanded;
   for (const auto& token : tokens) {
@@ -119,7 +119,7 @@ void parse_composed(PolicySpec& s, const std::vector<std::string>& tokens) {
     s.parts.push_back({point, part.name, part.kv});
   }
   if (!s.part(Point::Order)) throw InputError("--policy", 0, s.text, "no queue order in '" + s.text + "' (e.g. fifo, srsf)");
-  if (!s.part(Point::Placement)) s.parts.push_back({Point::Placement, "first-fit", {}});
+  if (!s.part(Point::Placement)) s.parts.push_back({Point::Placement, kDefaultPlacement, {}, true});
 }
 
 }  // namespace

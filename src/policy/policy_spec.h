@@ -7,7 +7,8 @@
 //   Task      a task-model preset or authors' string (ada-srsf, ssf-lwf2-srsf-1-true) or a task part (lwf,
 //             srsf-n, adadual, queue=...), then task parts: the task model's placement, admission and keys;
 //   Scheduler a whole scheduler (a-srpt, a-srpt-p, sjf-bco-online) with parameters, optionally +allocation;
-//   Composed  order[+placement][+allocation][+flags] in any order, presets expanded (tiresias, synergy-tune).
+//   Composed  order[+placement][+allocation][+flags] in any order, presets expanded (tiresias, synergy-tune);
+//             consolidated unless a placement is named (kDefaultPlacement).
 // Presets and aliases are expanded here; every name is checked against the one registry (policy/registry.h)
 // with a did-you-mean; parameters stay text until the plugin is built, which checks their types and names.
 // Nothing after this re-splits a policy string.
@@ -18,6 +19,9 @@
 
 namespace rm {
 
+// The placement of a composed policy that names none: what a production scheduler does (fewest servers).
+inline constexpr const char* kDefaultPlacement = "consolidated";
+
 enum class PolicyFamily { Composed, Scheduler, Planner, Task };
 
 // The extension point a part plugs into.
@@ -27,6 +31,7 @@ struct PartSpec {
   Point point = Point::Order;
   std::string name;                         // canonical: aliases resolved
   std::map<std::string, std::string> kv;    // parameters as written (TaskKey: {"key", value})
+  bool defaulted = false;                   // filled in because the text named none (composed: the placement)
 };
 
 struct PolicySpec {

@@ -47,8 +47,9 @@ const std::vector<OrderEntry>& orders() {
 
 const std::vector<PlacementEntry>& placements() {
   static const std::vector<PlacementEntry> v = {
-      {"first-fit", make_first_fit, "servers in index order, lowest free GPUs first (default)"},
-      {"consolidated", make_consolidated, "fewest servers: best-fit single server, else largest free first"},
+      {"first-fit", make_first_fit, "servers in index order, lowest free GPUs first"},
+      {"consolidated", make_consolidated,
+       "fewest servers, then one rack: best-fit single server, else largest free first (the default)"},
       {"random", make_random, "uniform over free GPUs, seeded by --seed"},
   };
   return v;
@@ -83,7 +84,7 @@ const std::vector<AllocationEntry>& allocations() {
 
 const std::vector<PresetEntry>& presets() {
   static const std::vector<PresetEntry> v = {
-      {"fifo-backfill", "fifo+first-fit+backfill", "FIFO that lets smaller jobs past a blocked head"},
+      {"fifo-backfill", "fifo+backfill", "FIFO that lets smaller jobs past a blocked head"},
       {"tiresias", "2d-las+consolidated", "Tiresias-style 2D-LAS with consolidated placement"},
       {"srsf-consolidated", "srsf+consolidated", "preemptive SRSF with consolidated placement"},
       {"synergy-proportional", "fifo+fair", "Synergy's baseline: FIFO, GPU-proportional CPUs and DRAM"},
@@ -362,7 +363,8 @@ std::string exec_refusal(const PolicySpec& spec, ExecModel exec) {
   if (exec != ExecModel::Round) return "";
   const PartSpec* place = spec.part(Point::Placement);
   if (place && place->name != "first-fit" && place->name != "consolidated")
-    return "the round model places with FIRST_FIT over GPUs, CPUs and DRAM: first-fit (default) or consolidated";
+    return "the round model places with FIRST_FIT over GPUs, CPUs and DRAM: first-fit or consolidated (the default; "
+           "first-fit under --compat synergy)";
   if (spec.part(Point::Flag))
     return "the round model re-allocates every job at each boundary: preempt/backfill do not apply";
   if (const PartSpec* a = spec.part(Point::Allocation); a && !make_allocation(*a, 0)->runs_in_rounds())
@@ -377,7 +379,7 @@ const std::vector<ExecSupport>& exec_support() {
     for (const auto& o : orders()) rows.push_back({o.name, "order"});
     rows.push_back({"tiresias", "preset"});
     for (const auto& p : placements())
-      if (std::string(p.name) != "first-fit") rows.push_back({std::string("fifo+") + p.name, "placement"});
+      if (std::string(p.name) != kDefaultPlacement) rows.push_back({std::string("fifo+") + p.name, "placement"});
     rows.push_back({"fifo+preempt", "flag"});
     for (const auto& a : allocations()) rows.push_back({std::string("srsf+") + a.name, "allocation"});
     for (const char* s : {"sjf-bco-online", "a-srpt", "a-srpt-p", "a-srpt-p+tune", "a-srpt-p+opt", "sjf-bco-online+tune"})

@@ -51,6 +51,9 @@ struct JobState {
   // first GPU (its GPU type).
   int max_servers = 0;
   int type_server = -1;
+  // A job that ran on several GPU types: the ideal seconds of the iterations it did before its current type,
+  // and how many they were (its ideal time adds up each type's share of the work: ideal_s()).
+  double ideal_before_s = 0, iters_before = 0;
 
   JobId id() const { return spec->id; }
   bool running() const { return status == JobStatus::Running; }
@@ -70,6 +73,17 @@ struct JobState {
   // Remaining time on the ideal placement at the expected speed (SRTF), and total time (shortest, FTF).
   double remaining_time_s(Time now) const { return remaining_at(now) * ideal_iter_time / speedup; }
   double total_time_s() const { return spec->iterations * ideal_iter_time; }
+  // Alone at its best placement on an idle cluster, each iteration on the GPU type it ran on (jobs.csv ideal_s).
+  double ideal_s() const { return (ideal_before_s + (spec->iterations - iters_before) * ideal_iter_time) / best_speedup; }
+  // Starts on GPU type `type` (GpuTypes index) whose ideal iteration is `iter_s`: the work done so far stays on
+  // the type it was done on.
+  void move_to_type(int type, double iter_s) {
+    const double done = spec->iterations - remaining;
+    ideal_before_s += (done - iters_before) * ideal_iter_time;
+    iters_before = done;
+    ideal_type = type;
+    ideal_iter_time = iter_s;
+  }
 };
 
 }  // namespace rm

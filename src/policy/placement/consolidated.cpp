@@ -1,7 +1,11 @@
-// Consolidated: fewest servers. If one server can hold the job, the fullest such server (best fit,
-// ties to the lower index); otherwise servers by free GPUs descending (ties lower index).
+// Consolidated (the default placement of every job-level order): fewest servers, then fewest racks.
+//   - one server holds the job: the fullest such server (best fit), ties to the lower index;
+//   - else the k emptiest servers, k the fewest that hold it (free GPUs descending, ties to the lower index);
+//     if they span racks and some rack holds the job on k of its own servers, that rack's k emptiest instead
+//     (the rack whose k-th server comes first in the same walk).
 #include <algorithm>
 #include <array>
+#include <map>
 
 #include "policy/placement/placements.h"
 
@@ -21,7 +25,28 @@ class Consolidated final : public Placement {
       order.push_back(s);
       return (got += free.free_on(s)) < n;
     });
+    if (got >= n && spans_racks(free.spec(), order)) one_rack(*j.spec, free, n, order);
     return fill_in_order(*j.spec, free, order);
+  }
+
+ private:
+  static bool spans_racks(const ClusterSpec& c, const std::vector<int>& servers) {
+    for (int s : servers)
+      if (c.servers[s].rack != c.servers[servers.front()].rack) return true;
+    return false;
+  }
+  // Replaces `order` with k servers of one rack that hold n GPUs, if a rack has them.
+  static void one_rack(const JobSpec& j, const FreeMap& free, int n, std::vector<int>& order) {
+    const std::size_t k = order.size();
+    std::map<int, std::pair<int, std::vector<int>>> racks;  // rack -> (GPUs, its emptiest servers so far)
+    free.by_free_descending(j, [&](int s) {
+      auto& [gpus, servers] = racks[free.spec().servers[s].rack];
+      if (servers.size() == k) return true;  // this rack cannot do it in k
+      servers.push_back(s);
+      if ((gpus += free.free_on(s)) < n) return true;
+      order = servers;
+      return false;
+    });
   }
 };
 }  // namespace
