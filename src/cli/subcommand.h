@@ -31,5 +31,6 @@ std::unique_ptr<Subcommand> make_payload();
 std::unique_ptr<Subcommand> make_compare();
 std::unique_ptr<Subcommand> make_plot();
 std::unique_ptr<Subcommand> make_sweep();
+std::unique_ptr<Subcommand> make_calibrate();
 
 }  // namespace rm::cli

@@ -1,5 +1,5 @@
 // measured:gavel and measured:elasticflow (docs/perf-model.md).
-// Gavel: steps/s per worker type for (job type, GPUs), consolidated (the job on one server) or not
+// Gavel: steps/s (every worker's, summed) per worker type for (job type, GPUs), consolidated (the job on one server) or not
 // (`<type>_unconsolidated`), from philly-gavel-vc/throughputs/simulation_throughputs.json (Gavel c4fa400). GPU counts
 // Gavel measured: 1, 2, 4, 8; others are not measured. A job type's batch: the job's (per worker), else the nearest
 // measured one (ties to the smaller).
@@ -73,7 +73,22 @@ class GavelSource final : public MeasuredSource {
                                     const std::vector<int>& shape) override {
     const auto it = table_.find({type, shape.size() > 1 ? 1 : 0, app, j.num_gpus});
     if (it == table_.end()) return std::nullopt;
-    return 1.0 / nearest(it->second, j.batch_size)->second;
+    // Gavel's steps/s of a job on n GPUs count every worker's steps (they grow with n; its simulator splits a
+    // job's steps over its workers, G10 of goldens/peers/gavel): one iteration, a step of every worker, is n / that.
+    return j.num_gpus / nearest(it->second, j.batch_size)->second;
+  }
+  std::vector<MeasuredStep> steps() const {
+    std::vector<MeasuredStep> out;
+    for (const auto& [key, by_bsz] : table_) {
+      const auto& [type, spread, model, gpus] = key;
+      const auto one = table_.find({type, 0, model, 1});
+      if (gpus < 2 || one == table_.end()) continue;
+      for (const auto& [bsz, steps] : by_bsz)
+        if (const auto s1 = one->second.find(bsz); s1 != one->second.end())
+          out.push_back({"gavel", model, type, spread ? std::vector<int>(gpus, 1) : std::vector<int>{gpus}, bsz,
+                         gpus / steps, 1.0 / s1->second});
+    }
+    return out;
   }
 
  private:
@@ -139,6 +154,10 @@ class ElasticFlowSource final : public MeasuredSource {
 };
 
 }  // namespace
+
+std::vector<MeasuredStep> gavel_steps(const std::string& data_dir) {
+  return GavelSource(data_dir, {"v100", "p100", "k80"}).steps();
+}
 
 std::unique_ptr<MeasuredSource> load_gavel_source(const std::string& data_dir, const std::vector<std::string>& types) {
   return std::make_unique<GavelSource>(data_dir, types);

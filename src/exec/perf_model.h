@@ -57,6 +57,22 @@ std::unique_ptr<MeasuredSource> load_gavel_source(const std::string& data_dir, c
 std::unique_ptr<MeasuredSource> load_elasticflow_source(const std::string& data_dir,
                                                         const std::vector<std::string>& types);
 
+// One measured multi-GPU step, to check a law against (exec/calibration.h): the application as its source names
+// it, the GPU type (a known type's name), GPUs per server, the local batch, the measured step time and the same
+// local batch's step on one GPU of that type.
+struct MeasuredStep {
+  std::string source, app, type;
+  std::vector<int> shape;
+  double local_bsz = 0, step_s = 0, single_s = 0;
+};
+// Pollux's tables (T4; sia = false) or Sia's (every known type Sia measured): each multi-GPU placement measured
+// (duplicate rows averaged) at a local batch its one-GPU rows span (linear between them). Apps: bert, cifar10,
+// deepspeech2, imagenet, ncf, yolov3.
+std::vector<MeasuredStep> pollux_steps(const std::string& data_dir, bool sia);
+// Gavel's table on v100, p100 and k80: 2, 4 and 8 GPUs consolidated (on one server) and unconsolidated (taken as
+// one GPU per server), each batch measured; single_s from the same batch on 1 GPU.
+std::vector<MeasuredStep> gavel_steps(const std::string& data_dir);
+
 // The names --perf-model takes.
 const std::vector<std::string>& perf_model_names();
 // analytic or measured:<source> on `cluster` (which must outlive it). Throws InputError naming --perf-model or

@@ -182,7 +182,7 @@ std::string placement_id(const std::vector<int>& shape) {
 
 class PolluxSource final : public MeasuredSource {
  public:
-  PolluxSource(const std::string& data_dir, bool sia, const std::vector<std::string>& types) {
+  PolluxSource(const std::string& data_dir, bool sia, const std::vector<std::string>& types) : sia_(sia) {
     for (const auto& type : types) {
       const KnownGpuType* k = find_gpu_type(type);
       const std::string sfx = sia ? (k ? k->sia : "") : (type == "t4" ? "-" : "");  // Pollux measured T4 only
@@ -214,8 +214,25 @@ class PolluxSource final : public MeasuredSource {
     if (!ss) return std::nullopt;
     return ss->first + (ss->first - ss->second) * accum;
   }
+  std::vector<MeasuredStep> steps() const {
+    std::vector<MeasuredStep> out;
+    for (const auto& [key, t] : tables_) {
+      const auto one = t.by_id.find("1");
+      if (one == t.by_id.end()) continue;
+      for (const auto& [id, pts] : t.by_id) {
+        if (id == "1") continue;
+        std::vector<int> shape;
+        for (char c : id) shape.push_back(c - '0');
+        for (const Pt& p : pts)
+          if (const auto single = interpolate(one->second, p.bsz))
+            out.push_back({sia_ ? "sia" : "pollux", key.first, key.second, shape, p.bsz, p.step, single->first});
+      }
+    }
+    return out;
+  }
 
  private:
+  bool sia_;
   std::map<std::pair<std::string, std::string>, AppTable> tables_;
   std::map<std::string, const Curves*> curves_;
 };
@@ -225,6 +242,13 @@ class PolluxSource final : public MeasuredSource {
 std::unique_ptr<MeasuredSource> load_pollux_source(const std::string& data_dir, bool sia,
                                                    const std::vector<std::string>& types) {
   return std::make_unique<PolluxSource>(data_dir, sia, types);
+}
+
+std::vector<MeasuredStep> pollux_steps(const std::string& data_dir, bool sia) {
+  std::vector<std::string> types;
+  for (const auto& k : known_gpu_types())
+    if (sia ? !k.sia.empty() : k.name == "t4") types.push_back(k.name);
+  return PolluxSource(data_dir, sia, types).steps();
 }
 
 double pollux_iterations(const std::string& data_dir, const std::string& app, int batch, int n,
