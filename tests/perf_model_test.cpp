@@ -9,6 +9,7 @@
 
 #include "cluster/gpu_types.h"
 #include "core/error.h"
+#include "engine/run_plan.h"
 #include "engine/simulation.h"
 #include "exec/perf_model.h"
 #include "test_util.h"
@@ -95,6 +96,43 @@ TEST(PerfModel, FallbackCountsTheRunsJobs) {
   for (const auto& [k, v] : r->summary.extra)
     if (k == "perf_fallback_jobs") got = v;
   EXPECT_EQ(got, expect);
+}
+
+// The round model keeps Synergy's profiles and takes a measured model's placement slowdown on top. X (1 GPU, long)
+// and J (resnet50, 2 GPUs, 1,000 s) on 2 x 2 V100s: first-fit spreads J over both servers every round, consolidated
+// gives it one. J's time holding GPUs grows by exactly Gavel's ratio, ResNet-50 on 2 V100s unconsolidated over
+// consolidated; trace is refused there (at its share a job already runs its trace duration), and so is
+// --compat synergy (the authors' model).
+TEST(PerfModel, TheRoundModelTakesTheMeasuredPlacementSlowdown) {
+  const std::string dir = test::temp_dir();
+  const std::string yaml = test::write_file(
+      dir, "v.yaml", "servers:\n  - {count: 2, gpus: 2, gpu_type: v100, cpus: 8, dram_gb: 100, storage_mbps: 500, nic_gbps: 10}\n");
+  const std::string trace = test::write_file(dir, "t.csv", "job_id,submit_s,num_gpus,model,duration_s\n"
+                                                          "X,0,1,resnet50,100000\nJ,0,2,resnet50,1000\n");
+  const auto run_s = [&](const std::string& policy, const std::string& perf) {
+    SimConfig c = config(yaml, trace, policy, perf);
+    c.exec = "round";
+    const auto r = simulate(c);
+    for (const auto& j : r->record.jobs)
+      if (j.spec->name == "J") return to_seconds(j.run_us);
+    return -1.0;
+  };
+  const auto src = load_gavel_source(kData, {"v100"});
+  JobSpec j;
+  j.num_gpus = 2;
+  const double factor = *src->iteration_s("ResNet-50", j, "v100", {1, 1}) / *src->iteration_s("ResNet-50", j, "v100", {2});
+  EXPECT_GT(factor, 1.05);
+  const double alone = run_s("fifo+consolidated", "analytic");
+  EXPECT_NEAR(run_s("fifo+consolidated", "measured:gavel"), alone, 1e-6);
+  EXPECT_NEAR(run_s("fifo+first-fit", "analytic"), alone, 1e-6);  // Synergy's model: no network
+  EXPECT_NEAR(run_s("fifo+first-fit", "measured:gavel") / alone, factor, 1e-6);
+  SimConfig c = config(yaml, trace, "fifo", "trace");
+  c.exec = "round";
+  EXPECT_THROW(make_run_plan(c), InputError);
+  c.perf_model = "measured:gavel";
+  c.compat = "synergy";
+  EXPECT_THROW(make_run_plan(c), InputError);
+  std::filesystem::remove_all(dir);
 }
 
 // Every job-level order on a cluster of two GPU types: the engine's check (a job placed on two types is an

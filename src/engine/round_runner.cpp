@@ -7,6 +7,7 @@
 #include "engine/engine.h"
 #include "engine/simulation.h"
 #include "exec/comm_model.h"
+#include "exec/perf_model.h"
 #include "workload/table_reader.h"
 #include "policy/params.h"
 #include "policy/registry.h"
@@ -285,6 +286,19 @@ void run_round_model(const RunPlan& plan, SimResult& r) {
   if (profile_rule.jobs > 0) {
     r.record.extra.push_back({"profiles_by_name", static_cast<double>(profile_rule.jobs - profile_rule.hashed)});
     r.record.extra.push_back({"profiles_by_hash", static_cast<double>(profile_rule.hashed)});
+  }
+  if (cfg.perf_model.rfind("measured:", 0) == 0) {  // the measured slowdown of each lease's placement
+    PerfModel* perf = r.perf.get();
+    const int per = r.cluster.servers[0].gpus;
+    o.placement_factor = [perf, per](const Job& j) {
+      JobSpec s;
+      s.id = j.key;
+      s.model = j.model;
+      s.num_gpus = static_cast<int>(j.gpus.size());
+      std::vector<GpuRef> refs;
+      for (int g : j.gpus) refs.push_back({g / per, g % per});
+      return perf->placement_factor(s, span_of(refs), 0).value_or(1.0);
+    };
   }
   RoundResult rr = run_rounds(static_cast<int>(r.cluster.servers.size()), r.cluster.servers[0].gpus, P, profiles, *src, o);
   record_rounds(rr, o, cfg.workload.empty() ? cfg.trace : "workload:" + cfg.workload, r);

@@ -18,7 +18,8 @@ bool RunPlan::synergy_workload() const { return is_synergy_workload(options.work
 
 std::string RunPlan::perf_model_label(ExecModel ran) const {
   if (ran == ExecModel::Task) return "task-dag";
-  if (ran == ExecModel::Round) return "synergy-profiles";
+  if (ran == ExecModel::Round)
+    return options.perf_model.rfind("measured:", 0) == 0 ? "synergy-profiles+" + options.perf_model : "synergy-profiles";
   if (policy.family == PolicyFamily::Planner) return planner.physical ? "analytic" : "yu2022";
   return options.perf_model;
 }
@@ -127,8 +128,10 @@ void check_numbers(const SimConfig& c) {
     throw InputError("--speed-model", 0, c.speed_model, "must be binary or matrix");
 }
 
-// --perf-model: analytic, or trace where a job-level law runs (the task model keeps its DAG law, the round
-// model its profiles, a planner its own law, which the replay must follow).
+// --perf-model: analytic, or trace or measured:* where a job-level law runs (the task model keeps its DAG law, a
+// planner its own law, which the replay must follow); the round model keeps its profiles and takes a measured
+// model's placement slowdown on top (not trace: at its share it already runs the trace's durations; not under
+// --compat synergy, the authors' model).
 void check_perf_model(const RunPlan& p) {
   const std::string& m = p.options.perf_model;
   if (m == "analytic") return;
@@ -139,10 +142,14 @@ void check_perf_model(const RunPlan& p) {
                          did_you_mean(m, names));
   if (p.policy.family == PolicyFamily::Planner)
     throw InputError("--perf-model", 0, m, "a planner replays its plan under its own law: use analytic");
-  if (p.exec == ExecModel::Task || p.exec == ExecModel::Round)
+  if (p.exec == ExecModel::Task)
+    throw InputError("--perf-model", 0, m, "needs --exec rate, graph or round (--exec task keeps its own law: the task DAG)");
+  if (p.exec == ExecModel::Round && m.rfind("measured:", 0) != 0)
     throw InputError("--perf-model", 0, m,
-                     std::string("needs --exec rate or graph (--exec ") + exec_name(p.exec) +
-                         " keeps its own law: the task DAG, or Synergy's profiles)");
+                     "--exec round runs Synergy's profiles, at its share each job's trace duration: analytic or "
+                     "measured:* (its placement slowdown on top)");
+  if (p.exec == ExecModel::Round && p.compat == Compat::Synergy)
+    throw InputError("--perf-model", 0, m, "--compat synergy runs the authors' model: use analytic");
 }
 
 // Builds the policy's plugins once (and drops them): their parameters are checked here, before any input is read.

@@ -95,8 +95,12 @@ void run_job_level(const RunPlan& plan, SimResult& r) {
 
 std::unique_ptr<SimResult> simulate_rounds(const RunPlan& plan, std::unique_ptr<SimResult> r,
                                            std::chrono::steady_clock::time_point t0) {
+  // A measured model's placement slowdown on top of Synergy's profiles (run_plan.cpp: check_perf_model).
+  if (plan.options.perf_model.rfind("measured:", 0) == 0)
+    r->perf = make_perf_model(plan.options.perf_model, plan.options.data_dir, r->cluster);
   run_round_model(plan, *r);  // fills record and summary
   if (plan.options.dry_run) return r;
+  if (r->perf) r->perf->report(r->summary.extra);
   add_model_mapping(*r);
   r->info = {plan.policy.text, plan.policy.text + " (round model)", r->cluster.name, trace_label(plan.options),
              plan.exec_label(r->exec), plan.options.seed, seconds_since(t0)};

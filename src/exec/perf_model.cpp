@@ -85,6 +85,14 @@ class MeasuredPerf final : public PerfModel {
     extra.emplace_back("perf_fallback_jobs", static_cast<double>(fallback_.size()));
   }
   void start_run() override { fallback_.clear(); }
+  std::optional<double> placement_factor(const JobSpec& j, const Span& span, int type) override {
+    const auto t = static_cast<std::size_t>(type);
+    const auto got = measured(j, types_.names.at(t), span.gpus_on);
+    const auto best = measured(j, types_.names.at(t), consolidated_shape(j.num_gpus, per_server_[t]));
+    if (got && best) return *got / *best;
+    fallback_.insert(j.id);
+    return std::nullopt;
+  }
   // Whether some GPU type of the cluster has a table for j (at its best placement there).
   bool covers(const JobSpec& j) override {
     for (std::size_t t = 0; t < types_.names.size(); ++t)
@@ -96,7 +104,9 @@ class MeasuredPerf final : public PerfModel {
     auto it = app_.find(j.model);
     if (it == app_.end()) {
       const auto& m = perf_map();
-      const auto f = m.find(ModelCatalogue::normalise(j.model));
+      auto f = m.find(ModelCatalogue::normalise(j.model));
+      if (f == m.end())  // an alias of the catalogue (res50 -> resnet50): its row's name
+        if (const auto p = ModelCatalogue::builtin().find(j.model)) f = m.find(ModelCatalogue::normalise(p->name));
       it = app_.emplace(j.model, f == m.end() ? std::string() : f->second[static_cast<std::size_t>(column_)]).first;
     }
     return it->second;

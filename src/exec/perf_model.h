@@ -30,6 +30,9 @@ class PerfModel {
   virtual double ideal_iteration_s(const JobSpec& j, int type) = 0;
   // Whether the model has its own figures for j on some GPU type of the cluster (a measured model: a table).
   virtual bool covers(const JobSpec&) { return true; }
+  // A measured model's slowdown of `span` over j's best placement on GPU type `type`, alone (the round model's
+  // placement term); nullopt where it measured not both (counted like a fallback) or for a law.
+  virtual std::optional<double> placement_factor(const JobSpec&, const Span&, int /*type*/) { return std::nullopt; }
   // summary.json figures (measured: jobs that fell back to the analytic law).
   virtual void report(std::vector<std::pair<std::string, double>>&) const {}
   // Forgets what report() would count so far: called once the workload is read, so that summary.json counts

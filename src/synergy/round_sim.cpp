@@ -161,6 +161,7 @@ class Model final : public RoundModel {
   void credit(Job& j, bool proportional_path) {
     double te = j.t;
     if (!proportional_path) te = te / j.speed;
+    if (o_.placement_factor) te *= o_.placement_factor(j);
     j.last_progress = j.done;
     if (j.first_start < 0) j.first_start = now_;
     if (o_.compat) {

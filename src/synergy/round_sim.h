@@ -59,6 +59,9 @@ struct RoundOptions {
   double starvation_s = 1000.0 * 3600;
   bool synergy_gpu_counts = true;  // demands must be 1, 2, 4, 8 or 16 (Synergy's traces); else any that fits
   ProgressFn progress;  // now and then while it runs; may be empty
+  // A measured performance model's slowdown of a job's placement over its best one (engine/round_runner.cpp:
+  // --perf-model measured:*), multiplying its time per iteration; empty: none (Synergy's model has no network).
+  std::function<double(const Job&)> placement_factor;
 };
 
 struct RoundSeries {
