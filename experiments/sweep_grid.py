@@ -22,14 +22,14 @@ def summary(run_dir):
         return json.load(f)
 
 
-def write_readme_table(folder, table):
-    """Replaces what stands between <!-- table --> and <!-- /table --> in folder/README.md with `table`."""
+def write_readme_table(folder, table, name="table"):
+    """Replaces what stands between <!-- NAME --> and <!-- /NAME --> in folder/README.md with `table`."""
     readme = os.path.join(folder, "README.md")
     if not os.path.exists(readme):
         return
     with open(readme) as f:
         text = f.read()
-    a, b = "<!-- table -->", "<!-- /table -->"
+    a, b = f"<!-- {name} -->", f"<!-- /{name} -->"
     if a in text and b in text:
         text = text[: text.index(a) + len(a)] + "\n" + table + "\n" + text[text.index(b):]
         with open(readme, "w") as f:
