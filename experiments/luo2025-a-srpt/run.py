@@ -35,7 +35,7 @@ POLICIES = {
     "A-SRPT (list, EASY)": ("a-srpt", "main"),
     "A-SRPT-P": ("a-srpt-p", "main"),
     "A-SRPT-P, key-median predictor": ("a-srpt-p:predictor=median", "main"),
-    "FIFO + first-fit": ("fifo", "base"),
+    "FIFO + first-fit": ("fifo+first-fit", "base"),
     "FIFO consolidated (Gandiva-like)": ("fifo+consolidated", "base"),
     "2D-LAS (Tiresias)": ("2d-las+consolidated", "base"),
     "SJF, predicted N, MAP": ("a-srpt:vm=off", "base"),
