@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/suggest.h"
 #include "exec/perf_model.h"
+#include "engine/peer_tiresias.h"
 #include "engine/round_runner.h"
 #include "policy/a_srpt.h"
 #include "policy/params.h"
@@ -17,6 +18,7 @@ namespace rm {
 bool RunPlan::synergy_workload() const { return is_synergy_workload(options.workload); }
 
 std::string RunPlan::perf_model_label(ExecModel ran) const {
+  if (compat == Compat::Tiresias) return "trace";
   if (ran == ExecModel::Task) return "task-dag";
   if (ran == ExecModel::Round)
     return options.perf_model.rfind("measured:", 0) == 0 ? "synergy-profiles+" + options.perf_model : "synergy-profiles";
@@ -25,6 +27,7 @@ std::string RunPlan::perf_model_label(ExecModel ran) const {
 }
 
 std::string RunPlan::exec_label(ExecModel ran) const {
+  if (compat == Compat::Tiresias) return "tiresias+compat=tiresias";
   return std::string(exec_name(ran)) + (compat == Compat::None ? "" : std::string("+compat=") + compat_name(compat));
 }
 
@@ -43,7 +46,9 @@ Compat parse_compat(const std::string& s) {
   if (s == "wang2020") return Compat::Wang2020;
   if (s == "yu2022") return Compat::Yu2022;
   if (s == "synergy") return Compat::Synergy;
-  throw InputError("--compat", 0, s, "unknown compatibility mode '" + s + "' (available: wang2020, yu2022, synergy)");
+  if (s == "tiresias") return Compat::Tiresias;
+  throw InputError("--compat", 0, s,
+                   "unknown compatibility mode '" + s + "' (available: wang2020, yu2022, synergy, tiresias)");
 }
 
 // --exec auto: the round model for Synergy workloads, --compat synergy, the synergy-* presets and an order with
@@ -156,6 +161,7 @@ void check_perf_model(const RunPlan& p) {
 void check_policy_parameters(const RunPlan& p) {
   switch (p.policy.family) {
     case PolicyFamily::Task: task::make_task_policy(p.policy, p.options.seed); break;
+    case PolicyFamily::Peer: break;  // parse_tiresias_policy checked it
     case PolicyFamily::Planner: break;  // planner_params checked them
     case PolicyFamily::Scheduler:
     case PolicyFamily::Composed:
@@ -170,8 +176,16 @@ void check_policy_parameters(const RunPlan& p) {
 RunPlan make_run_plan(const SimConfig& cfg) {
   RunPlan p;
   p.options = cfg;
-  p.policy = parse_policy_spec(cfg.policy);
   p.compat = parse_compat(cfg.compat);
+  if (p.compat == Compat::Tiresias) {  // the peer's own loop and policy names (engine/peer_tiresias.h)
+    p.policy = parse_tiresias_policy(cfg.policy);
+    if (cfg.exec != "auto") throw InputError("--exec", 0, cfg.exec, "--compat tiresias runs the peer's own event loop");
+    if (cfg.perf_model != "analytic")
+      throw InputError("--perf-model", 0, cfg.perf_model, "--compat tiresias runs each job its trace duration");
+    check_numbers(cfg);
+    return p;
+  }
+  p.policy = parse_policy_spec(cfg.policy);
   p.exec_auto = cfg.exec == "auto";
   p.exec = parse_exec(p, cfg.exec);
   if (p.policy.family == PolicyFamily::Planner) p.planner = planner_params(p.policy, cfg.seed);

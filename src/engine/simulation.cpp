@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "core/error.h"
+#include "engine/peer_tiresias.h"
 #include "engine/planner_run.h"
 #include "engine/round_runner.h"
 #include "exec/comm_model.h"
@@ -114,8 +115,17 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
   const SimConfig& cfg = plan.options;
   auto r = std::make_unique<SimResult>();
   const auto t0 = std::chrono::steady_clock::now();
-  r->cluster = load_config_cluster(cfg);
   r->exec = plan.exec;
+  if (plan.compat == Compat::Tiresias) {  // the peer's own loop (engine/peer_tiresias.h)
+    run_tiresias(plan, *r);
+    if (cfg.dry_run) return r;
+    r->summary = summarize(r->record, r->unschedulable.size());
+    r->info = {plan.policy.text, plan.policy.text + " (Tiresias' simulator)", r->cluster.name, trace_label(cfg),
+               plan.exec_label(r->exec), cfg.seed, seconds_since(t0)};
+    r->info.perf_model = plan.perf_model_label(r->exec);
+    return r;
+  }
+  r->cluster = load_config_cluster(cfg);
   if (r->exec == ExecModel::Round) {
     refuse_mixed_types(plan, *r);
     return simulate_rounds(plan, std::move(r), t0);
@@ -127,6 +137,7 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
       scheduler_name = r->task_policy->name;
       break;
     case PolicyFamily::Planner: scheduler_name = plan.policy.text + " (planned, yu2022 model)"; break;
+    case PolicyFamily::Peer: break;  // simulate_peer below
     case PolicyFamily::Scheduler:
     case PolicyFamily::Composed:
       r->scheduler = make_scheduler(plan.policy, cfg.seed);

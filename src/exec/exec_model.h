@@ -20,7 +20,7 @@ inline const char* exec_name(ExecModel m) {
 }
 
 // A paper's own simulator reproduced exactly (--compat).
-enum class Compat { None, Wang2020, Yu2022, Synergy };
+enum class Compat { None, Wang2020, Yu2022, Synergy, Tiresias };
 
 inline const char* compat_name(Compat c) {
   switch (c) {
@@ -28,6 +28,7 @@ inline const char* compat_name(Compat c) {
     case Compat::Wang2020: return "wang2020";
     case Compat::Yu2022: return "yu2022";
     case Compat::Synergy: return "synergy";
+    case Compat::Tiresias: return "tiresias";
   }
   return "?";
 }

@@ -78,6 +78,7 @@ Summary summarize(const RunRecord& e, std::size_t unschedulable) {
   double queue = 0;
   Time first_submit = kNever, last_finish = 0;
   for (const auto& j : e.jobs) {
+    if (j.finish == kNever) continue;  // unfinished (a peer's run that stopped early): no JCT
     jct.push_back(to_seconds(j.finish - j.spec->submit));
     queue += to_seconds(j.finish - j.spec->submit - j.run_us);
     first_submit = std::min(first_submit, j.spec->submit);
@@ -154,6 +155,11 @@ void write_outputs(const std::string& dir, const RunRecord& e, const std::vector
     for (const auto& j : e.jobs) {
       const auto& sp = *j.spec;
       buf.clear();
+      if (j.finish == kNever) {  // a peer's run that stopped before this job ended: no times
+        f << fmt::format("{},{},{},{},{:.6g},,,,,,{},unfinished,,,,\n", sp.name, secs(sp.submit), sp.num_gpus, sp.model,
+                         sp.iterations, j.preemptions);
+        continue;
+      }
       fmt::format_to(std::back_inserter(buf), "{},{},{},{},{:.6g},{},{},{},{},{},{},finished,", sp.name,
                      secs(sp.submit), sp.num_gpus, sp.model, sp.iterations, secs(j.first_start), secs(j.finish),
                      secs(j.finish - sp.submit), secs(j.finish - sp.submit - j.run_us), secs(j.run_us),

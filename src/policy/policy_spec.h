@@ -22,7 +22,8 @@ namespace rm {
 // The placement of a composed policy that names none: what a production scheduler does (fewest servers).
 inline constexpr const char* kDefaultPlacement = "consolidated";
 
-enum class PolicyFamily { Composed, Scheduler, Planner, Task };
+// Peer: a peer simulator's own policy under its --compat mode (engine/peer_tiresias.h), parsed there.
+enum class PolicyFamily { Composed, Scheduler, Planner, Task, Peer };
 
 // The extension point a part plugs into.
 enum class Point { Order, Placement, Allocation, Flag, Scheduler, Planner, TaskKey, TaskPlacement, TaskAdmission };

@@ -358,6 +358,7 @@ std::string exec_refusal(const PolicySpec& spec, ExecModel exec) {
       if (exec == ExecModel::Task) return task_only;
       return exec == ExecModel::Round ? round_parts + ", not whole schedulers" : "";
     case PolicyFamily::Composed: break;
+    case PolicyFamily::Peer: return "a peer simulator's policy runs only under its --compat mode";
   }
   if (exec == ExecModel::Task) return task_only;
   if (exec != ExecModel::Round) return "";
