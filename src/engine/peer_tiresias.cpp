@@ -124,8 +124,12 @@ class GittinsTable {
 long floor_div(long a, long b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
 template <class C>
-void remove_one(C& c, TJob* j) {  // list.remove: the first occurrence
-  c.erase(std::find(c.begin(), c.end(), j));
+void remove_one(C& c, TJob* j) {  // list.remove: the first occurrence; the peer raises ValueError without one
+  const auto it = std::find(c.begin(), c.end(), j);
+  if (it == c.end())
+    throw InputError("--compat", 0, "tiresias",
+                     "job " + j->spec->name + " ended twice: Tiresias' simulator stops with a ValueError here");
+  c.erase(it);
 }
 
 // The peer's nodes under yarn: GPUs, CPUs and memory per node, switches of equal size.
@@ -342,8 +346,10 @@ class Sim {
       ev.ends = end_events_.front().ends;
     } else {
       t = start;
+      // Equal times: the end event's jobs are attached to the arrival event itself, where they stay if a jump event
+      // is taken first (the peer's dict; they end when that event is taken later).
+      if (end == start) events_.front().ends = end_events_.front().ends;
       ev = events_.front();
-      if (end == start) ev.ends = end_events_.front().ends;
       if (t <= jump_at()) events_.erase(events_.begin());
     }
     if (t > jump_at()) {  // a job-jump event: nothing arrives or ends (Q6, Q8)
