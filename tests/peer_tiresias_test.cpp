@@ -149,5 +149,19 @@ TEST(PeerTiresias, QueueLimitsAndStarvationAreParameters) {
   EXPECT_EQ(named->summary.avg_jct_s, knob->summary.avg_jct_s);  // dlas-gpu-N = starvation=N
 }
 
+// Q6 by hand (the goldens' README): one 8-GPU job, limits 500,2000: dlas-gpu's jump events come at floor((L -
+// executed seconds) / GPUs) + now: 62 (496 GPU-s < 500, no demotion), 116 (demoted to Q1), 351 (to Q2), then its end
+// at 1,000: five turns of the loop with the arrival.
+TEST(PeerTiresias, MultiGpuDemotionTimingByHand) {
+  const std::string dir = test::temp_dir();
+  SimConfig c = config(kGold + "/specs/n4g4.csv", "dlas-gpu:limits=500,2000+count");
+  c.trace = test::write_file(dir, "one.csv", "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
+                                             "0,8,0,100,vgg19,1000,30\n");
+  const auto r = simulate(c);
+  ASSERT_EQ(r->record.jobs.size(), 1u);
+  EXPECT_EQ(r->record.jobs[0].finish, 1000 * kUsPerS);
+  EXPECT_EQ(r->record.events, 5);
+}
+
 }  // namespace
 }  // namespace rm
