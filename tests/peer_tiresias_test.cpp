@@ -134,6 +134,16 @@ TEST(PeerTiresias, BadInputNamesTheFileLineFieldOrOption) {
   expect_policy_error("fifo", "SCHEDULE+yarn|count");
   expect_policy_error("dlas-gpu:limits=500;starvation=2+count", "two or three queue limits");
   expect_policy_error("dlas-gpu:limit=500,2000+count", "limit");
+  // Limits below a job's GPU count: the peer takes a jump event at the same second for ever; we stop, naming it.
+  SimConfig c = config(kGold + "/specs/n4g4.csv", "dlas-gpu:limits=3,5+count");
+  c.trace = test::write_file(dir, "four.csv", "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
+                                              "0,4,0,100,vgg19,1000,30\n");
+  try {
+    simulate(c);
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("makes no progress"), std::string::npos) << e.what();
+  }
 }
 
 // The knobs the README names: queue limits and the starvation knob are parameters (q500 variant: no job of this

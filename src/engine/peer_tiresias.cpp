@@ -147,13 +147,12 @@ class Sim {
     free_gpus_.assign(n, spec.gpus);
     free_cpus_.assign(n, spec.cpus);
     free_mem_.assign(n, static_cast<double>(spec.mem));
-    // prepare_job_start_events: one event per submit time, jobs in (stably sorted) order (Q1).
+    // prepare_job_start_events: one event per submit time, jobs in (stably sorted) order (Q1); sorted by submit,
+    // a time's jobs are consecutive.
     for (auto& j : jobs_) {
-      auto it = std::find_if(events_.begin(), events_.end(), [&](const Event& e) { return e.time == j.submit; });
-      if (it == events_.end()) events_.push_back({j.submit, {&j}, {}});
-      else it->starts.push_back(&j);
+      if (!events_.empty() && events_.back().time == j.submit) events_.back().starts.push_back(&j);
+      else events_.push_back({j.submit, {&j}, {}});
     }
-    sort_events(events_);
   }
 
   // The time of the next turn of the loop (kMax: the loop is over).
@@ -174,6 +173,12 @@ class Sim {
   void step() {
     const long t = next_time();
     busy_ += (t - last_t_) * (total_ - check_free_gpu());
+    // The peer can take a job-jump event at the same second for ever (queue limits below a job's GPU count: its
+    // jump rounds down to now and it is never demoted); stop with an error instead of hanging as it does.
+    same_t_ = t == last_t_ && turns_ > 0 ? same_t_ + 1 : 0;
+    if (same_t_ > 100000)
+      throw InputError("--policy", 0, "limits", "Tiresias' loop makes no progress at t = " + std::to_string(t) +
+                                                     " s (queue limits too small for the jobs' GPU counts)");
     last_t_ = t;
     ++turns_;
     switch (s_) {
@@ -563,7 +568,7 @@ class Sim {
   long next_jump_ = kMax;
   const GittinsTable* gittins_;
   long next_unit_ = 3250;
-  long busy_ = 0, last_t_ = 0, turns_ = 0;
+  long busy_ = 0, last_t_ = 0, turns_ = 0, same_t_ = 0;
 };
 
 // The peer's loop as a deciding model under the engine: its events are integer seconds; the engine's arrivals
