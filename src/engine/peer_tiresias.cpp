@@ -3,6 +3,7 @@
 #include "engine/peer_tiresias.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -459,38 +460,15 @@ class Sim {
         if (gittins_) r->rank = (*gittins_)(gputime ? r->executed * r->g : r->executed);
       }
     }
-    empty_infra();  // then pure GPU counting, whatever the scheme (Q5)
-    std::vector<TJob*> run, preempted;
-    for (auto& queue : queues_) {
-      if (gittins_)  // (rank, -submit) descending, stable (Q8)
+    if (gittins_)  // each queue by (rank, -submit) descending, stable (Q8)
+      for (auto& queue : queues_)
         std::stable_sort(queue.begin(), queue.end(), [](const TJob* a, const TJob* b) {
           return a->rank != b->rank ? a->rank > b->rank : a->submit < b->submit;
         });
-      for (TJob* j : queue) {
-        if (free_ >= j->g) {
-          if (j->status == St::Pending) run.push_back(j);
-          free_ -= j->g;
-        } else if (j->status == St::Running) {
-          preempted.push_back(j);
-        }
-      }
-    }
-    for (TJob* j : preempted) j->status = St::Pending, ++j->preempt;
-    for (TJob* j : run) {
-      j->status = St::Running;
-      if (j->start == kMax) j->start = t;
-    }
+    count_pass(queues_, t);  // pure GPU counting, whatever the scheme (Q5)
     for (auto& queue : queues_)  // each queue's pending jobs behind its running ones, in order
       std::stable_partition(queue.begin(), queue.end(), [](const TJob* j) { return j->status != St::Pending; });
-    end_events_.clear();
-    Event first{kMax, {}, {}};  // only the earliest end (ties together)
-    for (TJob* r : runnable_)
-      if (r->status == St::Running) {
-        const long end = t + (r->duration - r->total_exec);
-        if (end < first.time) first = Event{end, {}, {r}};
-        else if (end == first.time) first.ends.push_back(r);
-      }
-    if (first.time < kMax) end_events_.push_back(first);
+    earliest_end(t);
     next_jump_ = kMax;
     for (TJob* r : runnable_) {
       long jump = kMax;
@@ -503,6 +481,40 @@ class Sim {
       }
       next_jump_ = std::min(next_jump_, jump);
     }
+  }
+
+  // dlas's and gittins' pass: every node emptied, then the jobs of `lists` in order take GPUs by counting, skipping
+  // what does not fit; a running job that does not fit is preempted, a waiting one that fits starts.
+  template <class Lists>
+  void count_pass(const Lists& lists, long t) {
+    empty_infra();
+    std::vector<TJob*> run, preempted;
+    for (const auto& list : lists)
+      for (TJob* j : list) {
+        if (free_ >= j->g) {
+          if (j->status == St::Pending) run.push_back(j);
+          free_ -= j->g;
+        } else if (j->status == St::Running) {
+          preempted.push_back(j);
+        }
+      }
+    for (TJob* j : preempted) j->status = St::Pending, ++j->preempt;
+    for (TJob* j : run) {
+      j->status = St::Running;
+      if (j->start == kMax) j->start = t;
+    }
+  }
+  // Their end event: only the earliest end of the running jobs (ties together).
+  void earliest_end(long t) {
+    end_events_.clear();
+    Event first{kMax, {}, {}};
+    for (TJob* r : runnable_)
+      if (r->status == St::Running) {
+        const long end = t + (r->duration - r->total_exec);
+        if (end < first.time) first = Event{end, {}, {r}};
+        else if (end == first.time) first.ends.push_back(r);
+      }
+    if (first.time < kMax) end_events_.push_back(first);
   }
 
   // gittins_sim_jobs (Q8): no queues; every runnable job ranked by the table, LOWEST first; GPU counting.
@@ -526,30 +538,8 @@ class Sim {
       }
     }
     std::stable_sort(runnable_.begin(), runnable_.end(), [](const TJob* a, const TJob* b) { return a->rank < b->rank; });
-    empty_infra();
-    std::vector<TJob*> run, preempted;
-    for (TJob* j : runnable_) {
-      if (free_ >= j->g) {
-        if (j->status == St::Pending) run.push_back(j);
-        free_ -= j->g;
-      } else if (j->status == St::Running) {
-        preempted.push_back(j);
-      }
-    }
-    for (TJob* j : preempted) j->status = St::Pending, ++j->preempt;
-    for (TJob* j : run) {
-      j->status = St::Running;
-      if (j->start == kMax) j->start = t;
-    }
-    end_events_.clear();
-    Event first{kMax, {}, {}};
-    for (TJob* r : runnable_)
-      if (r->status == St::Running) {
-        const long end = t + (r->duration - r->total_exec);
-        if (end < first.time) first = Event{end, {}, {r}};
-        else if (end == first.time) first.ends.push_back(r);
-      }
-    if (first.time < kMax) end_events_.push_back(first);
+    count_pass(std::array{runnable_}, t);
+    earliest_end(t);
     next_unit_ += t;  // grows by the event's time (Q8)
   }
 
