@@ -97,6 +97,12 @@ TEST(Stretch, TheWarningNamesTheCause) {
   EXPECT_NE(w.find("consolidated"), std::string::npos) << w;
   // The same run read as on 2-GPU servers: b needs two servers, so its slowdown is the law's, not the placement's.
   EXPECT_NE(stretch_warning(run->rec, 2).find("contention"), std::string::npos);
+  // A run whose placement already packs (consolidated, the default): the spread came from the free GPUs' scatter,
+  // and the advice is the measured model, not a placement it already has.
+  const std::string packed = stretch_warning(run->rec, 4, true);
+  EXPECT_NE(packed.find("scattered"), std::string::npos) << packed;
+  EXPECT_NE(packed.find("--perf-model measured"), std::string::npos) << packed;
+  EXPECT_EQ(packed.find("the default when --policy names none"), std::string::npos) << packed;
 }
 
 TEST(Stretch, PerfModelIsCheckedByName) {

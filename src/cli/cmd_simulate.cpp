@@ -56,7 +56,9 @@ int run_simulate(SimConfig cfg, std::vector<std::string> policies, const std::st
     for (const auto& u : r->unschedulable) std::cerr << "warning: unschedulable: " << u.reason << "\n";
     int max_server_gpus = 0;
     for (const auto& s : r->cluster.servers) max_server_gpus = std::max(max_server_gpus, s.gpus);
-    if (const std::string w = stretch_warning(r->record, max_server_gpus); !w.empty())
+    const PartSpec* place = plan.policy.family == PolicyFamily::Composed ? plan.policy.part(Point::Placement) : nullptr;
+    const bool packs = !place || (place->name != "first-fit" && place->name != "random");
+    if (const std::string w = stretch_warning(r->record, max_server_gpus, packs); !w.empty())
       std::cerr << (policies.size() > 1 ? p + ": " : "") << w << "\n";
     if (!quiet)
       for (const auto& [from, to] : r->models.replaced)

@@ -61,15 +61,23 @@ void add_stretch(const RunRecord& e, Summary& s) {
 
 }  // namespace
 
-std::string stretch_warning(const RunRecord& r, int max_server_gpus) {
+std::string stretch_warning(const RunRecord& r, int max_server_gpus, bool packs) {
   const StretchTally t = tally(r, max_server_gpus);
   if (!(t.ideal > 0) || t.held / t.ideal <= 1.5) return "";
+  std::string cause;
+  if (t.spread < t.other)
+    cause = "mostly from contention between jobs sharing servers' NICs under --perf-model analytic; --perf-model "
+            "trace runs every job at its trace duration";
+  else if (!packs)
+    cause = "mostly because placements spread jobs over more servers than they need; the consolidated placement "
+            "(the default when --policy names none) packs them";
+  else
+    cause = "mostly because jobs started on free GPUs scattered over more servers than they need on an idle "
+            "cluster (the placement takes the fewest servers free), which the analytic law charges; "
+            "--perf-model measured:<source> charges measured penalties instead (docs/perf-model.md)";
   return fmt::format("warning: jobs held {:.2f}x the GPU-time they need at their best placement (gpu_time_inflation), ",
                      t.held / t.ideal) +
-         (t.spread >= t.other ? "mostly because placements spread jobs over more servers than they need; the "
-                                "consolidated placement (the default when --policy names none) packs them"
-                              : "mostly from contention between jobs sharing servers' NICs under --perf-model "
-                                "analytic; --perf-model trace runs every job at its trace duration");
+         cause;
 }
 
 Summary summarize(const RunRecord& e, std::size_t unschedulable) {

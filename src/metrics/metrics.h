@@ -35,7 +35,9 @@ Summary summarize(const RunRecord& r, std::size_t unschedulable);
 // One warning line when the jobs held more than 1.5x the GPU-time they need at their best placement
 // (gpu_time_inflation), naming the larger cause (jobs spread over more servers than they need, or slowdown of
 // jobs on as few servers as they can have: contention) and the option that changes it; "" otherwise.
-std::string stretch_warning(const RunRecord& r, int max_server_gpus);
+// `packs`: the run's placement already takes the fewest servers free (consolidated, MAP, ...), so a spread is the
+// free GPUs' scatter, not the placement's choice.
+std::string stretch_warning(const RunRecord& r, int max_server_gpus, bool packs = false);
 void write_outputs(const std::string& dir, const RunRecord& r, const std::vector<Unschedulable>& unsched,
                    const Summary& s, const RunInfo& info);
 
