@@ -45,6 +45,12 @@ C=$(held long 6)
 D=$(held short 2)
 wait_state "$C" COMPLETED 90
 wait_state "$D" COMPLETED 30
+# Slurm's COMPLETED comes before serve's next poll sees it: a job still running in serve's books at SIGTERM is
+# `unfinished` in jobs.csv. Wait for serve to log both ends.
+for _ in $(seq 50); do
+  grep -q "job $C: COMPLETED" "$DIR/log/serve-2.log" && grep -q "job $D: COMPLETED" "$DIR/log/serve-2.log" && break
+  sleep 0.2
+done
 kill -TERM "$SERVE"; wait "$SERVE" || fail "serve exited with an error after SIGTERM"
 SERVE=
 
