@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <optional>
 #include <limits>
-#include <list>
 
 #include "core/error.h"
 #include "engine/engine.h"
@@ -41,7 +40,7 @@ struct TJob {
   std::vector<std::vector<NodeShare>> placements;
   long g = 0, submit = 0, duration = 0;
   St status = St::Event;
-  long start = kMax, end = 0, last_check = 0, total_exec = 0, executed = 0, pending = 0, last_pending = 0;
+  long start = kMax, end = 0, last_check = 0, total_exec = 0, executed = 0, last_pending = 0;
   long remaining = 0, remaining_gpu = 0;
   int preempt = 0, q = 0;
   double rank = 0;  // the Gittins table's entry (Q8)
@@ -133,16 +132,23 @@ void remove_one(C& c, TJob* j) {  // list.remove: the first occurrence; the peer
   c.erase(it);
 }
 
-// The peer's nodes under yarn: GPUs, CPUs and memory per node, switches of equal size.
+// The peer's nodes under yarn: GPUs, CPUs and memory per node, switches of equal size (read_tiresias_spec's
+// cluster: one rack per switch, identical servers).
 struct Spec {
   long switches = 1, nodes_per_switch = 1, gpus = 1, cpus = 1, mem = 1;
+  explicit Spec(const ClusterSpec& c)
+      : switches(static_cast<long>(c.racks.size())),
+        nodes_per_switch(static_cast<long>(c.servers.size() / c.racks.size())),
+        gpus(c.servers.front().gpus),
+        cpus(c.servers.front().cpus),
+        mem(static_cast<long>(c.servers.front().dram_gb)) {}
 };
 
 class Sim {
  public:
   Sim(std::deque<TJob>& jobs, const Spec& spec, bool yarn, Schedule s, std::vector<long> limits, long starvation,
       const GittinsTable* gittins)
-      : jobs_(jobs), spec_(spec), yarn_(yarn), total_(spec.switches * spec.nodes_per_switch * spec.gpus), free_(total_),
+      : spec_(spec), yarn_(yarn), total_(spec.switches * spec.nodes_per_switch * spec.gpus), free_(total_),
         s_(s), limits_(std::move(limits)), starvation_(starvation), gittins_(gittins) {
     const auto n = static_cast<std::size_t>(spec.switches * spec.nodes_per_switch);
     free_gpus_.assign(n, spec.gpus);
@@ -150,7 +156,7 @@ class Sim {
     free_mem_.assign(n, static_cast<double>(spec.mem));
     // prepare_job_start_events: one event per submit time, jobs in (stably sorted) order (Q1); sorted by submit,
     // a time's jobs are consecutive.
-    for (auto& j : jobs_) {
+    for (auto& j : jobs) {
       if (!events_.empty() && events_.back().time == j.submit) events_.back().starts.push_back(&j);
       else events_.push_back({j.submit, {&j}, {}});
     }
@@ -307,7 +313,7 @@ class Sim {
     j.status = St::Pending;
     j.start = kMax;
     j.last_check = j.submit;
-    j.total_exec = j.executed = j.pending = j.last_pending = 0;
+    j.total_exec = j.executed = j.last_pending = 0;
     runnable_.push_back(&j);
   }
 
@@ -382,7 +388,6 @@ class Sim {
         r->remaining = r->duration - r->total_exec;
         if (s_ == Schedule::ShortestGpu) r->remaining_gpu = r->remaining * r->g;
       } else if (r->status == St::Pending) {
-        r->pending += t - r->last_check;
         r->last_check = t;
       }
     }
@@ -433,10 +438,7 @@ class Sim {
     const long last_queue = static_cast<long>(queues_.size()) - 1;
     for (TJob* r : runnable_) {
       if (r->status == St::Running) {
-        const long d = t - r->last_check;
-        r->total_exec += d;
-        r->executed += d;
-        r->last_check = t;
+        ran_until(*r, t);
         const long attained = gputime ? r->executed * r->g : r->executed;
         if (r->q < last_queue && attained >= limits_[static_cast<std::size_t>(r->q)]) {  // one demotion per event
           queues_[static_cast<std::size_t>(r->q + 1)].push_back(r);
@@ -445,10 +447,8 @@ class Sim {
         }
         if (gittins_) r->rank = (*gittins_)(attained);
       } else if (r->status == St::Pending) {
-        const long d = t - r->last_check;
+        if (r->executed > 0) r->last_pending += t - r->last_check;
         r->last_check = t;
-        r->pending += d;
-        if (r->executed > 0) r->last_pending += d;
         if (starvation_ > 0 && r->q > 0 && r->total_exec > 0 && r->executed > 0 &&
             r->last_pending >= r->executed * starvation_) {  // Q7: back to Q0
           r->executed = 0;
@@ -483,6 +483,13 @@ class Sim {
     }
   }
 
+  // A running job's service up to t (dlas, gittins: total and since its last promotion).
+  static void ran_until(TJob& r, long t) {
+    const long d = t - r.last_check;
+    r.total_exec += d;
+    r.executed += d;
+    r.last_check = t;
+  }
   // dlas's and gittins' pass: every node emptied, then the jobs of `lists` in order take GPUs by counting, skipping
   // what does not fit; a running job that does not fit is preempted, a waiting one that fits starts.
   template <class Lists>
@@ -525,15 +532,10 @@ class Sim {
     for (TJob* s : ev.starts) move_to_runnable(*s);
     for (TJob* r : runnable_) {
       if (r->status == St::Running) {
-        const long d = t - r->last_check;
-        r->total_exec += d;
-        r->executed += d;
-        r->last_check = t;
+        ran_until(*r, t);
         r->rank = (*gittins_)(r->executed * r->g);
       } else if (r->status == St::Pending) {
-        const long d = t - r->last_check;
         r->last_check = t;
-        r->pending += d;
         r->rank = (*gittins_)(r->executed);  // seconds, not GPU-seconds, for a waiting job (Q8)
       }
     }
@@ -543,7 +545,6 @@ class Sim {
     next_unit_ += t;  // grows by the event's time (Q8)
   }
 
-  std::deque<TJob>& jobs_;
   Spec spec_;
   bool yarn_;
   long total_, free_;
@@ -613,8 +614,7 @@ ParsedSchedule schedule_of(const std::string& name) {
 
 std::vector<double> tiresias_gittins_table(const std::string& cdf) { return GittinsTable(cdf).entries(); }
 
-ClusterSpec read_tiresias_spec(const std::string& path, long* switches, long* nodes, long* gpus, long* cpus,
-                               long* mem) {
+ClusterSpec read_tiresias_spec(const std::string& path) {
   if (!std::filesystem::is_regular_file(path))
     throw InputError("--cluster", 0, path,
                      "--compat tiresias reads Tiresias' cluster spec CSV (num_switch,num_node_p_switch,num_gpu_p_node,"
@@ -635,8 +635,6 @@ ClusterSpec read_tiresias_spec(const std::string& path, long* switches, long* no
     if (v[i] <= 0) throw InputError(path, t.line(), cols[i], "must be a positive integer");
   }
   if (v[0] * v[1] > 100000) throw InputError(path, t.line(), "num_node_p_switch", "more than 100,000 nodes");
-  for (auto [out, x] : {std::pair{switches, v[0]}, {nodes, v[1]}, {gpus, v[2]}, {cpus, v[3]}, {mem, v[4]}})
-    if (out) *out = x;
   ClusterSpec c;
   c.name = path;
   for (long s = 0; s < v[0]; ++s) {
@@ -692,8 +690,8 @@ void run_tiresias(const RunPlan& plan, SimResult& r) {
     limits.push_back(static_cast<long>(x));
   }
   limits.resize(3, 18000);
-  Spec spec;
-  r.cluster = read_tiresias_spec(cfg.cluster, &spec.switches, &spec.nodes_per_switch, &spec.gpus, &spec.cpus, &spec.mem);
+  r.cluster = read_tiresias_spec(cfg.cluster);
+  const Spec spec(r.cluster);
   r.workload = load_workload(cfg, r.cluster, &r.unschedulable, cfg.errors, &r.models);
   if (cfg.dry_run) return;
   std::deque<TJob> jobs;

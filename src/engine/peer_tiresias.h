@@ -19,9 +19,7 @@ namespace rm {
 
 // A Tiresias cluster spec CSV (num_switch,num_node_p_switch,num_gpu_p_node,num_cpu_p_node,mem_p_node): servers
 // = switches x nodes, each switch a rack. Throws InputError naming the file, line and column.
-// The numbers of the spec's row go to the non-null pointers.
-ClusterSpec read_tiresias_spec(const std::string& path, long* switches = nullptr, long* nodes = nullptr,
-                               long* gpus = nullptr, long* cpus = nullptr, long* mem = nullptr);
+ClusterSpec read_tiresias_spec(const std::string& path);
 
 // The policy text under --compat tiresias: SCHEDULE[:limits=L0,L1,L2;starvation=N]+yarn|count.
 PolicySpec parse_tiresias_policy(const std::string& text);
