@@ -179,7 +179,7 @@ TEST(RoundModel, LeaseLengthIsAnOption) {
   SimConfig bad;
   bad.exec = "round";
   bad.cluster = "synergy32";
-  bad.round_s = 0;
+  bad.round_s = -5;
   bad.trace = std::string(RM_SHARED_DIR) + "/goldens/synergy/test_trace.csv";
   EXPECT_THROW(simulate(bad), InputError);
 }

@@ -10,7 +10,7 @@
 #include "engine/round_runner.h"
 #include "engine/simulation.h"
 #include "synergy/py_random.h"
-#include "synergy/py_stats.h"
+#include "core/py_stats.h"
 #include "synergy/round_sim.h"
 #include "policy/allocation/round_pass.h"
 #include "policy/registry.h"

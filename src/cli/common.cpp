@@ -133,9 +133,9 @@ void add_input_options(CLI::App* sim, SimConfig& cfg, std::vector<std::string>& 
 
 // The round model, Synergy's workloads and profiles, luo2025's generator.
 void add_round_options(CLI::App* sim, SimConfig& cfg) {
-  sim->add_option("--round", cfg.round_s, "round model: lease length R in seconds (Synergy, Blox: 300; Gavel: 360)")
-      ->check(CLI::Range(1e-3, 1e7))
-      ->capture_default_str();
+  sim->add_option("--round", cfg.round_s,
+                  "round model: lease length R in seconds (default: the model's; Synergy, Blox: 300; --compat gavel: 360)")
+      ->check(CLI::Range(1e-3, 1e7));
   sim->add_flag("--static", cfg.is_static, "round model, replay: first round at t = 1 s (the Synergy authors' --static)");
   sim->add_option("--split", cfg.split, "synergy-* workloads: image,language,speech job shares in %")
       ->capture_default_str();
@@ -149,6 +149,9 @@ void add_round_options(CLI::App* sim, SimConfig& cfg) {
                   "job without one runs analytic and is counted) or trace (the trace's duration whatever the placement); "
                   "--exec rate or graph")
       ->capture_default_str();
+  sim->add_option("--throughputs", cfg.throughputs,
+                  "--compat gavel: Gavel's throughput table (default: philly-gavel-vc/throughputs/"
+                  "simulation_throughputs.json under --data-dir)");
   sim->add_option("--data-dir", cfg.data_dir,
                   "where the measured tables and profiles are read in place (Pollux/Sia/Gavel/ElasticFlow folders)")
       ->capture_default_str();
@@ -178,7 +181,7 @@ void add_run_options(CLI::App* sim, SimConfig& cfg, std::string& out, bool& quie
   sim->add_option("--compat", cfg.compat,
                   "reproduce a paper's own simulator: wang2020 (task model: 1-ms steps and the authors' quirks), "
                   "yu2022 (planners: whole-iteration slots), synergy (round model: progress credited per round, jobs end "
-                  "at round boundaries)");
+                  "at round boundaries), tiresias and gavel (their simulators' own loops and policies)");
   sim->add_option("--seed", cfg.seed, "seed for every random choice")->capture_default_str();
   sim->add_option("--preempt-overhead", cfg.preempt_overhead_s, "seconds of checkpoint/restart cost on resume")
       ->check(CLI::Range(0.0, 1e9))

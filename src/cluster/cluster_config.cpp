@@ -228,7 +228,41 @@ const std::vector<ClusterPreset>& cluster_presets() {
   return presets;
 }
 
+ClusterSpec gavel_cluster(const std::string& arg) {
+  const std::string body = arg.substr(arg.find(':') + 1);
+  std::vector<long> n;
+  std::string cur;
+  for (std::size_t i = 0; i <= body.size(); ++i) {
+    if (i == body.size() || body[i] == ':') {
+      if (cur.empty() || cur.size() > 7 || cur.find_first_not_of("0123456789") != std::string::npos)
+        throw InputError("--cluster", 0, arg, "expected gavel:V:P:K[:G] (V100, P100, K80 GPUs; G GPUs per server)");
+      n.push_back(std::stol(cur));
+      cur.clear();
+    } else {
+      cur += body[i];
+    }
+  }
+  if (n.size() != 3 && n.size() != 4)
+    throw InputError("--cluster", 0, arg, "expected gavel:V:P:K[:G] (V100, P100, K80 GPUs; G GPUs per server)");
+  const long g = n.size() == 4 ? n[3] : 1;
+  if (g < 1 || g > 64) throw InputError("--cluster", 0, arg, "G, the GPUs per server, must be 1..64");
+  static const char* const rows[] = {"gpu_type: v100, gpu_mem_gb: 16", "gpu_type: p100, gpu_mem_gb: 16",
+                                     "gpu_type: k80, gpu_mem_gb: 12"};
+  std::string yaml = "name: \"" + arg + "\"\nnetwork: {contention_a: 0.2745}\nservers:\n";
+  bool any = false;
+  for (int t = 0; t < 3; ++t) {
+    if (n[t] / g == 0) continue;
+    any = true;
+    yaml += "  - {count: " + std::to_string(n[t] / g) + ", gpus: " + std::to_string(g) + ", " + rows[t] +
+            ", cpus: " + std::to_string(8 * g) + ", dram_gb: " + std::to_string(64 * g) +
+            ", nic_gbps: 12.7, intra_gbps: 51}\n";
+  }
+  if (!any) throw InputError("--cluster", 0, arg, "no whole server of any type: every count is below G");
+  return parse_cluster_yaml(yaml, arg);
+}
+
 ClusterSpec load_cluster(const std::string& arg) {
+  if (arg.rfind("gavel:", 0) == 0) return gavel_cluster(arg);
   for (const auto& p : cluster_presets())
     if (p.name == arg) return parse_cluster_yaml(p.yaml, "preset:" + p.name);
   std::ifstream in(arg);

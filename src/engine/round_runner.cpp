@@ -170,10 +170,10 @@ synergy::RoundOptions round_options(const RunPlan& plan, const RoundPolicy& pol)
   o.compat = plan.compat == Compat::Synergy;
   o.consolidated = pol.consolidated && (pol.placement_named || !o.compat);  // the authors place first-fit
   o.is_static = cfg.is_static;
-  o.round_s = cfg.round_s;
-  if (!(cfg.round_s > 0) || !std::isfinite(cfg.round_s))
+  o.round_s = cfg.round_s == 0 ? 300 : cfg.round_s;  // 0: Synergy's and Blox's 300 s
+  if (!(o.round_s > 0) || !std::isfinite(o.round_s))
     throw InputError("--round", 0, std::to_string(cfg.round_s), "the lease length must be a positive number of seconds");
-  if (o.compat && cfg.round_s != 300)
+  if (o.compat && o.round_s != 300)
     throw InputError("--round", 0, std::to_string(cfg.round_s), "--compat synergy runs the authors' 300-s rounds");
   o.progress = cfg.progress;
   return o;

@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/suggest.h"
 #include "exec/perf_model.h"
+#include "engine/peer_gavel.h"
 #include "engine/peer_tiresias.h"
 #include "engine/round_runner.h"
 #include "policy/a_srpt.h"
@@ -19,6 +20,7 @@ bool RunPlan::synergy_workload() const { return is_synergy_workload(options.work
 
 std::string RunPlan::perf_model_label(ExecModel ran) const {
   if (compat == Compat::Tiresias) return "trace";
+  if (compat == Compat::Gavel) return "gavel-throughputs";
   if (ran == ExecModel::Task) return "task-dag";
   if (ran == ExecModel::Round)
     return options.perf_model.rfind("measured:", 0) == 0 ? "synergy-profiles+" + options.perf_model : "synergy-profiles";
@@ -28,6 +30,7 @@ std::string RunPlan::perf_model_label(ExecModel ran) const {
 
 std::string RunPlan::exec_label(ExecModel ran) const {
   if (compat == Compat::Tiresias) return "tiresias+compat=tiresias";
+  if (compat == Compat::Gavel) return "gavel-rounds+compat=gavel";
   return std::string(exec_name(ran)) + (compat == Compat::None ? "" : std::string("+compat=") + compat_name(compat));
 }
 
@@ -47,8 +50,9 @@ Compat parse_compat(const std::string& s) {
   if (s == "yu2022") return Compat::Yu2022;
   if (s == "synergy") return Compat::Synergy;
   if (s == "tiresias") return Compat::Tiresias;
+  if (s == "gavel") return Compat::Gavel;
   throw InputError("--compat", 0, s,
-                   "unknown compatibility mode '" + s + "' (available: wang2020, yu2022, synergy, tiresias)");
+                   "unknown compatibility mode '" + s + "' (available: wang2020, yu2022, synergy, tiresias, gavel)");
 }
 
 // --exec auto: the round model for Synergy workloads, --compat synergy, the synergy-* presets and an order with
@@ -182,6 +186,14 @@ RunPlan make_run_plan(const SimConfig& cfg) {
     if (cfg.exec != "auto") throw InputError("--exec", 0, cfg.exec, "--compat tiresias runs the peer's own event loop");
     if (cfg.perf_model != "analytic")
       throw InputError("--perf-model", 0, cfg.perf_model, "--compat tiresias runs each job its trace duration");
+    check_numbers(cfg);
+    return p;
+  }
+  if (p.compat == Compat::Gavel) {  // the peer's own loop and policy names (engine/peer_gavel.h)
+    p.policy = parse_gavel_policy(cfg.policy);
+    if (cfg.exec != "auto") throw InputError("--exec", 0, cfg.exec, "--compat gavel runs the peer's own rounds");
+    if (cfg.perf_model != "analytic")
+      throw InputError("--perf-model", 0, cfg.perf_model, "--compat gavel runs each job at its table's throughput");
     check_numbers(cfg);
     return p;
   }

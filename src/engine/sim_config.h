@@ -31,7 +31,8 @@ struct SimConfig {
   std::string models;                    // catalogue file; empty = built-in
   // The round model (--exec round, Synergy):
   bool is_static = false;                // replay: first round at t = 1 s (the authors' --static)
-  double round_s = 300;                  // lease length R (Synergy and Blox: 300 s; Gavel: 360 s)
+  double round_s = 0;                    // lease length R; 0 = the model's (Synergy and Blox: 300 s; Gavel: 360 s)
+  std::string throughputs;               // Gavel's throughput table ("" = simulation_throughputs.json under data_dir)
   std::string split = "20,70,10";        // synergy-* workloads: image,language,speech %
   std::string measure_ids;               // FIRST:LAST job ids measured (generators default 4000:4999)
   int cpu_ratio = 0;                     // profile set 3..6 (0 = the cluster's CPUs per GPU)

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "core/error.h"
+#include "engine/peer_gavel.h"
 #include "engine/peer_tiresias.h"
 #include "engine/planner_run.h"
 #include "engine/round_runner.h"
@@ -121,6 +122,15 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
     if (cfg.dry_run) return r;
     r->summary = summarize(r->record, r->unschedulable.size());
     r->info = {plan.policy.text, plan.policy.text + " (Tiresias' simulator)", r->cluster.name, trace_label(cfg),
+               plan.exec_label(r->exec), cfg.seed, seconds_since(t0)};
+    r->info.perf_model = plan.perf_model_label(r->exec);
+    return r;
+  }
+  if (plan.compat == Compat::Gavel) {  // the peer's own rounds (engine/peer_gavel.h)
+    run_gavel(plan, *r);
+    if (cfg.dry_run) return r;
+    r->summary = summarize(r->record, r->unschedulable.size());
+    r->info = {plan.policy.text, plan.policy.text + " (Gavel's simulator)", r->cluster.name, trace_label(cfg),
                plan.exec_label(r->exec), cfg.seed, seconds_since(t0)};
     r->info.perf_model = plan.perf_model_label(r->exec);
     return r;

@@ -20,7 +20,7 @@ inline const char* exec_name(ExecModel m) {
 }
 
 // A paper's own simulator reproduced exactly (--compat).
-enum class Compat { None, Wang2020, Yu2022, Synergy, Tiresias };
+enum class Compat { None, Wang2020, Yu2022, Synergy, Tiresias, Gavel };
 
 inline const char* compat_name(Compat c) {
   switch (c) {
@@ -29,6 +29,7 @@ inline const char* compat_name(Compat c) {
     case Compat::Yu2022: return "yu2022";
     case Compat::Synergy: return "synergy";
     case Compat::Tiresias: return "tiresias";
+    case Compat::Gavel: return "gavel";
   }
   return "?";
 }

@@ -1,8 +1,11 @@
 #include "metrics/metrics.h"
 
+#include "core/py_stats.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -85,10 +88,20 @@ Summary summarize(const RunRecord& e, std::size_t unschedulable) {
   std::vector<double> jct;
   double queue = 0;
   Time first_submit = kNever, last_finish = 0;
-  for (const auto& j : e.jobs) {
+  double exact_first = std::numeric_limits<double>::infinity(), exact_last = 0;
+  for (std::size_t i = 0; i < e.jobs.size(); ++i) {
+    const auto& j = e.jobs[i];
     if (j.finish == kNever) continue;  // unfinished (a peer's run that stopped early): no JCT
-    jct.push_back(to_seconds(j.finish - j.spec->submit));
-    queue += to_seconds(j.finish - j.spec->submit - j.run_us);
+    if (!e.exact_s.empty()) {  // a float-seconds peer: its own doubles
+      const ExactTimes& x = e.exact_s[i];
+      jct.push_back(x.finish - x.submit);
+      queue += x.finish - x.submit - x.run;
+      exact_first = std::min(exact_first, x.submit);
+      exact_last = std::max(exact_last, x.finish);
+    } else {
+      jct.push_back(to_seconds(j.finish - j.spec->submit));
+      queue += to_seconds(j.finish - j.spec->submit - j.run_us);
+    }
     first_submit = std::min(first_submit, j.spec->submit);
     last_finish = std::max(last_finish, j.finish);
   }
@@ -97,6 +110,8 @@ Summary summarize(const RunRecord& e, std::size_t unschedulable) {
   if (!jct.empty()) {
     double sum = 0;
     for (double x : jct) sum += x;
+    // A float-seconds peer prints numpy's mean over its jobs in id order (Gavel's get_average_jct): the same sum.
+    if (!e.exact_s.empty()) sum = numpy_pairwise_sum(jct.data(), static_cast<long>(jct.size()));
     s.avg_jct_s = sum / jct.size();
     std::sort(jct.begin(), jct.end());
     s.p50_jct_s = quantile_sorted(jct, 0.50);
@@ -104,7 +119,7 @@ Summary summarize(const RunRecord& e, std::size_t unschedulable) {
     s.p99_jct_s = quantile_sorted(jct, 0.99);
     s.max_jct_s = jct.back();
     s.avg_queue_s = queue / jct.size();
-    s.makespan_s = to_seconds(last_finish - first_submit);
+    s.makespan_s = e.exact_s.empty() ? to_seconds(last_finish - first_submit) : exact_last - exact_first;
     const double capacity = static_cast<double>(e.total_gpus) * to_seconds(last_finish - first_submit);
     s.gpu_util = capacity > 0 ? static_cast<double>(e.busy_gpu_us) / 1e6 / capacity : 0;
   }
@@ -160,9 +175,17 @@ void write_outputs(const std::string& dir, const RunRecord& e, const std::vector
     f << "job_id,submit_s,num_gpus,model,iterations,first_start_s,finish_s,jct_s,queue_s,run_s,preemptions,status,"
          "ideal_s,stretch,servers,gpu_type\n";
     std::string buf;
-    for (const auto& j : e.jobs) {
+    for (std::size_t i = 0; i < e.jobs.size(); ++i) {
+      const auto& j = e.jobs[i];
       const auto& sp = *j.spec;
       buf.clear();
+      if (!e.exact_s.empty() && j.finish != kNever) {  // a float-seconds peer (--compat gavel): full precision
+        const ExactTimes& x = e.exact_s[i];
+        const double jct = x.finish - x.submit;
+        f << fmt::format("{},{},{},{},{:.6g},{},{},{},{},{},{},finished,,,,\n", sp.name, x.submit, sp.num_gpus,
+                         sp.model, sp.iterations, x.first_start, x.finish, jct, jct - x.run, x.run, j.preemptions);
+        continue;
+      }
       if (j.finish == kNever) {  // a peer's run that stopped before this job ended: no times
         f << fmt::format("{},{},{},{},{:.6g},,,,,,{},unfinished,,,,\n", sp.name, secs(sp.submit), sp.num_gpus, sp.model,
                          sp.iterations, j.preemptions);

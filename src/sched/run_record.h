@@ -41,8 +41,15 @@ struct GpuStretch {
   std::vector<std::pair<int, int>> gpus;  // (server, gpu)
 };
 
+// A job's times as a peer simulator with a float-seconds clock computed them (--compat gavel), printed at full
+// precision in jobs.csv and summarised from these doubles (NaN: the job has none).
+struct ExactTimes {
+  double submit = 0, first_start = 0, finish = 0, run = 0;
+};
+
 struct RunRecord {
   std::vector<JobRecord> jobs;
+  std::vector<ExactTimes> exact_s;  // parallel to jobs, or empty
   std::vector<std::string> gpu_types;  // the cluster's, in server order, each once (JobRecord::gpu_type)
   std::vector<GpuStretch> stretches;  // kept for small runs only (EngineOptions::record_stretches)
   std::vector<SeriesRow> series;

@@ -1,6 +1,8 @@
 #include "synergy/py_random.h"
 
+#include <algorithm>
 #include <bit>
+#include <cmath>
 #include <vector>
 
 namespace rm::synergy {
@@ -60,13 +62,39 @@ double PyRandom::random() {
   return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
 }
 
-int PyRandom::randint(int lo, int hi) {
-  const std::uint32_t n = static_cast<std::uint32_t>(hi - lo + 1);
-  const int bits = std::bit_width(n);  // CPython's _randbelow: getrandbits(n.bit_length())
+std::uint32_t PyRandom::getrandbits(int k) { return u32() >> (32 - k); }
+
+std::uint32_t PyRandom::randbelow(std::uint32_t n) {
+  const int bits = std::bit_width(n);  // CPython's _randbelow: getrandbits(n.bit_length()) until below n
   std::uint32_t r;
-  do r = u32() >> (32 - bits);
+  do r = getrandbits(bits);
   while (r >= n);
-  return lo + static_cast<int>(r);
+  return r;
+}
+
+int PyRandom::randint(int lo, int hi) { return lo + static_cast<int>(randbelow(static_cast<std::uint32_t>(hi - lo + 1))); }
+
+std::vector<std::size_t> PyRandom::sample(std::size_t n, std::size_t k) {
+  std::vector<std::size_t> out;
+  std::size_t setsize = 21;  // CPython: the size of a small set minus an empty list's
+  if (k > 5) setsize += static_cast<std::size_t>(std::pow(4.0, std::ceil(std::log(static_cast<double>(k * 3)) / std::log(4.0))));
+  if (n <= setsize) {
+    std::vector<std::size_t> pool(n);
+    for (std::size_t i = 0; i < n; ++i) pool[i] = i;
+    for (std::size_t i = 0; i < k; ++i) {
+      const std::size_t j = randbelow(static_cast<std::uint32_t>(n - i));
+      out.push_back(pool[j]);
+      pool[j] = pool[n - i - 1];
+    }
+  } else {
+    for (std::size_t i = 0; i < k; ++i) {
+      std::size_t j;
+      do j = randbelow(static_cast<std::uint32_t>(n));
+      while (std::find(out.begin(), out.end(), j) != out.end());
+      out.push_back(j);
+    }
+  }
+  return out;
 }
 
 }  // namespace rm::synergy

@@ -8,7 +8,7 @@
 
 #include "core/error.h"
 #include "policy/registry.h"
-#include "synergy/py_stats.h"
+#include "core/py_stats.h"
 
 namespace rm::synergy {
 

@@ -16,7 +16,7 @@ const std::vector<TraceFormat>& trace_formats() {
       {"canonical", "ringmaster CSV: job_id,submit_s,num_gpus,model,iterations|duration_s[,...] (docs/formats.md)"},
       {"philly", "Philly job list: timestamp,duration,num_gpus,gpu_time,cluster (shared/traces/philly-jobs)"},
       {"tiresias", "Tiresias/Muri CSV: job_id,num_gpu,submit_time,iterations,model_name,duration,... (Muri: ms)"},
-      {"gavel", "Gavel TSV, 7 columns, no header (shared/traces/philly-gavel-vc)"},
+      {"gavel", "Gavel TSV, 7 or 10 columns, no header (shared/traces/philly-gavel-vc)"},
       {"synergy", "Synergy replay CSV, no header: job_id,model,arrival_s,iterations,gpus"},
       {"wang2020", "Wang et al. 2020 job sets: job_id,arrival_ms,model,num_gpus,iterations,fw_ms,bw_ms,..."},
       {"pollux", "Pollux/Sia workloads: name,time,application,num_replicas,batch_size (shared/traces/{pollux,sia}/workloads)"},

@@ -1,8 +1,8 @@
-#include "synergy/py_stats.h"
+#include "core/py_stats.h"
 
 #include <cmath>
 
-namespace rm::synergy {
+namespace rm {
 
 double numpy_pairwise_sum(const double* x, long n) {
   if (n < 8) {
@@ -38,4 +38,4 @@ double pandas_quantile(const std::vector<double>& x, double q) {
   return g < 0.5 ? a + d * g : b - d * (1 - g);
 }
 
-}  // namespace rm::synergy
+}  // namespace rm

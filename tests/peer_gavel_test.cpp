@@ -1,0 +1,222 @@
+// --compat gavel (issue 27 goal 2): every run in shared/goldens/peers/gavel reproduced job by job (first start, end,
+// JCT in float seconds), the contract's command, Gavel's 7-column traces, the rounds by hand, fifo's head-of-line
+// blocking against isolated's shares, and bad input.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "core/error.h"
+#include "engine/simulation.h"
+#include "synergy/py_random.h"
+#include "test_util.h"
+#include "workload/gavel_throughputs.h"
+
+namespace rm {
+namespace {
+
+const std::string kGold = std::string(RM_SHARED_DIR) + "/goldens/peers/gavel";
+const std::string kPhys = std::string(RM_SHARED_DIR) + "/traces/philly-gavel-vc/physical_cluster";
+const std::string kTable = std::string(RM_SHARED_DIR) + "/traces/philly-gavel-vc/throughputs/simulation_throughputs.json";
+
+SimConfig config(const std::string& cluster, const std::string& trace, const std::string& policy) {
+  SimConfig c;
+  c.compat = "gavel";
+  c.cluster = cluster;
+  c.trace = trace;
+  c.format = "gavel";
+  c.policy = policy;
+  c.seed = 0;
+  c.data_dir = std::string(RM_SHARED_DIR) + "/traces";
+  return c;
+}
+
+struct Golden {
+  double first_start, finish, jct;
+};
+
+std::map<std::string, Golden> read_golden(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);  // job_id,job_type,scale_factor,total_steps,arrival_s,first_start_s,finish_s,jct_s,...
+  std::map<std::string, Golden> out;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+    out[f.at(0)] = {std::stod(f.at(5)), std::stod(f.at(6)), std::stod(f.at(7))};
+  }
+  return out;
+}
+
+bool close(double a, double b) { return std::fabs(a - b) <= 1e-12 * std::max(1.0, std::fabs(b)); }
+
+TEST(PeerGavel, EveryGoldenRunJobByJob) {
+  int runs = 0;
+  for (const auto& [trace, gpus] : {std::pair<std::string, int>{"artifact_evaluation", 4}, {"max_min_fairness", 16}})
+    for (const char* policy : {"fifo", "fifo_perf", "isolated", "gandiva"}) {
+      const std::string what = trace + " " + policy;
+      const auto gold = read_golden(kGold + "/" + trace + "/" + policy + "-v100x" + std::to_string(gpus) + ".csv");
+      ASSERT_FALSE(gold.empty()) << what;
+      const auto r = simulate(config("gavel:" + std::to_string(gpus) + ":0:0", kPhys + "/" + trace + ".trace", policy));
+      ASSERT_EQ(r->record.jobs.size(), gold.size()) << what;
+      ASSERT_EQ(r->record.exact_s.size(), gold.size()) << what;
+      for (std::size_t i = 0; i < gold.size(); ++i) {
+        const auto& name = r->record.jobs[i].spec->name;
+        const Golden& g = gold.at(name);
+        const ExactTimes& x = r->record.exact_s[i];
+        EXPECT_TRUE(close(x.first_start, g.first_start)) << what << " job " << name << ": " << x.first_start;
+        EXPECT_TRUE(close(x.finish, g.finish)) << what << " job " << name << ": " << x.finish;
+        EXPECT_TRUE(close(x.finish - x.submit, g.jct)) << what << " job " << name;
+      }
+      ++runs;
+    }
+  EXPECT_EQ(runs, 8);
+}
+
+// The contract's command as written; jobs.csv at full precision, summary.json's mean as Gavel prints it.
+TEST(PeerGavel, TheContractCommand) {
+  const std::string dir = test::temp_dir();
+  const auto out = test::shell(std::string(RM_BINARY) + " simulate -q --compat gavel --cluster gavel:16:0:0 --trace " +
+                               kPhys + "/max_min_fairness.trace --format gavel --policy isolated --seed 0 --data-dir " +
+                               RM_SHARED_DIR + "/traces --out " + dir + " 2>&1");
+  ASSERT_EQ(out.code, 0) << out.text;
+  const std::string jobs = test::read_file(dir + "/jobs.csv");
+  // Golden isolated-v100x16.csv job 0: first_start 1799.9471768320961, finish = jct 90275.53519622113 (Python's repr).
+  EXPECT_NE(jobs.find("\n0,0,4,ResNet-18 (batch size 128),925982,1799.9471768320961,90275.53519622113,90275.53519622113,"),
+            std::string::npos)
+      << jobs.substr(0, 500);
+  const std::string summary = test::read_file(dir + "/summary.json");
+  EXPECT_NE(summary.find("\"avg_jct_s\": 35304.35150309448"), std::string::npos) << summary.substr(0, 600);
+  EXPECT_NE(summary.find("\"exec\": \"gavel-rounds+compat=gavel\""), std::string::npos);
+  EXPECT_NE(summary.find("\"perf_model\": \"gavel-throughputs\""), std::string::npos);
+}
+
+// Gavel's msr traces have 7 columns (job_type, command, num_steps_arg, needs_data_dir, total_steps, arrival_time,
+// scale_factor): the same jobs as 10 columns run the same.
+TEST(PeerGavel, SevenColumnTracesReadAsTen) {
+  const std::string dir = test::temp_dir();
+  std::ifstream in(kPhys + "/artifact_evaluation.trace");
+  std::string line, seven;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, '\t');) f.push_back(x);
+    ASSERT_EQ(f.size(), 10u);
+    seven += f[0] + "\t" + f[1] + "\t" + f[3] + "\t" + f[4] + "\t" + f[5] + "\t" + f[9] + "\t" + f[6] + "\n";
+  }
+  const auto a = simulate(config("gavel:4:0:0", kPhys + "/artifact_evaluation.trace", "gandiva"));
+  const auto b = simulate(config("gavel:4:0:0", test::write_file(dir, "seven.trace", seven), "gandiva"));
+  ASSERT_EQ(a->record.exact_s.size(), b->record.exact_s.size());
+  for (std::size_t i = 0; i < a->record.exact_s.size(); ++i) EXPECT_EQ(a->record.exact_s[i].finish, b->record.exact_s[i].finish);
+  EXPECT_EQ(a->summary.avg_jct_s, b->summary.avg_jct_s);
+}
+
+// G1 by hand: one job alone on one V100 runs int(x * 360) steps a round at x steps/s, each round ending with its
+// micro-task (a little under 360 s), the last one its remaining steps.
+TEST(PeerGavel, RoundsByHand) {
+  const std::string dir = test::temp_dir();
+  const auto table = GavelThroughputs::load(kTable);
+  const double x = *table.isolated("v100", {"ResNet-50 (batch size 64)", 1});
+  const long per_round = static_cast<long>(x * 360), total = 3 * per_round + 17;
+  const std::string trace = test::write_file(
+      dir, "one.trace", "ResNet-50 (batch size 64)\tpython3 main.py\t.\t--num_minibatches\t1\t" + std::to_string(total) +
+                            "\t1\t1\t-1.000000\t10\n");
+  double t = 10;
+  for (int i = 0; i < 3; ++i) t = t + per_round / x;
+  t = t + 17 / x;
+  for (const char* policy : {"fifo", "isolated", "gandiva"}) {
+    const auto r = simulate(config("gavel:1:0:0", trace, policy));
+    ASSERT_EQ(r->record.exact_s.size(), 1u);
+    EXPECT_EQ(r->record.exact_s[0].first_start, 10.0) << policy;
+    EXPECT_EQ(r->record.exact_s[0].finish, t) << policy;
+    EXPECT_LT(per_round / x, 360.0);
+  }
+}
+
+// G7 against G8: fifo stops at the first job that does not fit (a 4-GPU job behind a running 1-GPU job), so the
+// 1-GPU job behind it waits although 3 GPUs are free; isolated's equal shares start it at once.
+TEST(PeerGavel, FifoBlocksAtTheHeadIsolatedDoesNot) {
+  const std::string dir = test::temp_dir();
+  const std::string row = "ResNet-18 (batch size 128)\tpython3 main.py\t.\t--num_steps\t1\t";
+  const std::string trace = test::write_file(dir, "three.trace",
+                                             row + "20000\t1\t1\t-1\t0\n" + row + "5000\t4\t1\t-1\t0\n" + row +
+                                                 "5000\t1\t1\t-1\t0\n");
+  const auto fifo = simulate(config("gavel:4:0:0", trace, "fifo"));
+  const auto iso = simulate(config("gavel:4:0:0", trace, "isolated"));
+  EXPECT_EQ(fifo->record.exact_s[0].first_start, 0.0);
+  EXPECT_GT(fifo->record.exact_s[1].first_start, 0.0);
+  EXPECT_GE(fifo->record.exact_s[2].first_start, fifo->record.exact_s[1].first_start);
+  EXPECT_EQ(iso->record.exact_s[2].first_start, 0.0);
+  EXPECT_EQ(iso->record.exact_s[0].first_start, 0.0);
+}
+
+// CPython 3.11's Random.sample and shuffle (values from python3: random.Random(0).sample(range(10), 2), ...).
+TEST(PeerGavel, PythonSampleAndShuffle) {
+  synergy::PyRandom r(0);
+  using V = std::vector<std::size_t>;
+  EXPECT_EQ(r.sample(10, 2), (V{6, 9}));
+  EXPECT_EQ(r.sample(10, 2), (V{0, 4}));
+  EXPECT_EQ(r.sample(10, 2), (V{8, 7}));
+  EXPECT_EQ(r.sample(30, 2), (V{12, 29}));  // more than 21: rejection instead of a pool
+  EXPECT_EQ(r.sample(30, 2), (V{25, 26}));
+  EXPECT_EQ(r.sample(30, 2), (V{9, 15}));
+  EXPECT_EQ(r.sample(40, 7), (V{22, 37, 13, 32, 8, 18, 35}));
+  synergy::PyRandom s(5);
+  std::vector<std::string> types = {"v100", "p100", "k80"};
+  s.shuffle(types);
+  EXPECT_EQ(types, (std::vector<std::string>{"v100", "p100", "k80"}));
+  std::vector<std::uint32_t> got;
+  for (int i = 0; i < 5; ++i) got.push_back(s.randbelow(3));
+  EXPECT_EQ(got, (std::vector<std::uint32_t>{2, 1, 2, 2, 2}));
+}
+
+TEST(PeerGavel, BadInputNamesTheFileLineFieldOrOption) {
+  const std::string dir = test::temp_dir();
+  const auto expect_error = [&](SimConfig c, const std::string& needle) {
+    try {
+      simulate(c);
+      ADD_FAILURE() << needle;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  const std::string row = "ResNet-18 (batch size 128)\tpython3 main.py\t.\t--num_steps\t1\t";
+  const std::string ok = test::write_file(dir, "ok.trace", row + "100\t1\t1\t-1\t0\n");
+  // A job type the throughput table lacks: the trace's line and field, and the table.
+  expect_error(config("gavel:4:0:0", test::write_file(dir, "odd.trace", row + "100\t1\t1\t-1\t0\nNoSuchNet (batch size 1)"
+                                                                        "\tx\t.\t-n\t1\t100\t1\t1\t-1\t5\n"),
+                      "fifo"),
+               "odd.trace:2:job_type");
+  // A 3-GPU ResNet-18: Gavel measured 1, 2, 4 and 8 GPUs.
+  expect_error(config("gavel:4:0:0", test::write_file(dir, "three.trace", row + "100\t3\t1\t-1\t0\n"), "fifo"),
+               "three.trace:1:job_type");
+  expect_error(config("gavel:4:0:0", test::write_file(dir, "short.trace", "ResNet-18 (batch size 128)\tx\t-n\t1\t100\t0\n"),
+                      "fifo"),
+               "short.trace:1:scale_factor");
+  expect_error(config("gavel:2:0:0", test::write_file(dir, "wide.trace", row + "100\t4\t1\t-1\t0\n"), "fifo"),
+               "wide.trace:1:scale_factor");
+  expect_error(config("gavel:4:0:0", test::write_file(dir, "back.trace", row + "100\t1\t1\t-1\t9\n" + row + "100\t1\t1\t-1\t3\n"),
+                      "fifo"),
+               "back.trace:2:arrival_time");
+  expect_error(config("gavel:4:0:0", ok, "max_min_fairness_perf"), "unknown Gavel policy");
+  expect_error(config("gavel:4:x:0", ok, "fifo"), "gavel:V:P:K[:G]");
+  expect_error(config("tiny", ok, "fifo"), "Gavel's worker types");
+  SimConfig c = config("gavel:4:0:0", ok, "fifo");
+  c.throughputs = dir + "/none.json";
+  expect_error(c, "none.json");
+  const std::string odd_table = test::write_file(dir, "t.json", "{\"v100\": {\"('ResNet-18 (batch size 128)', 1)\": {}}}");
+  c.throughputs = odd_table;
+  expect_error(c, "isolated (null) entry");
+  // The CLI: exit 2 and one error line.
+  const auto out = test::shell(std::string(RM_BINARY) + " simulate -q --compat gavel --cluster gavel:4:0:0 --trace " +
+                               dir + "/odd.trace --format gavel --policy fifo --data-dir " + RM_SHARED_DIR +
+                               "/traces --out " + dir + "/o 2>&1");
+  EXPECT_EQ(out.code, 2) << out.text;
+  EXPECT_NE(out.text.find("odd.trace:2:job_type"), std::string::npos) << out.text;
+}
+
+}  // namespace
+}  // namespace rm
