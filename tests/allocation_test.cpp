@@ -223,6 +223,7 @@ TEST(ExecSupport, EveryCellOfTheMatrixIsTrue) {
   const auto d = test::temp_dir();
   SimConfig cfg;
   cfg.cluster = "synergy32";
+  cfg.data_dir = std::string(RM_SHARED_DIR) + "/traces";  // the Gittins orders' distribution
   cfg.trace = test::write_file(d, "m.csv",
                                "job_id,submit_s,num_gpus,model,duration_s\na,0,1,resnet50,600\nb,0,2,lstm,900\n"
                                "c,0,4,vgg16,300\nd,0,8,resnet50,1200\ne,0,1,lstm,100\nf,0,16,vgg16,700\n");

@@ -65,7 +65,8 @@ INSTANTIATE_TEST_SUITE_P(Policies, IndexedPolicy,
                                            "srsf+consolidated", "srsf+no-backfill", "srtf+random",
                                            "shortest+preempt+backfill", "sjf+preempt+backfill", "2d-las:thresholds=100+no-backfill",
                                            "fifo", "fifo-backfill", "sjf", "shortest+backfill", "srsf+no-preempt",
-                                           "fifo+consolidated+backfill"),
+                                           "fifo+consolidated+backfill",
+                                           "2d-gittins:delta=200;cdf=" RM_SHARED_DIR "/traces/tiresias/yarn-gput1000.csv"),
                          [](const auto& info) {
                            std::string s;
                            for (char ch : info.param) s += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';

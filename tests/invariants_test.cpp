@@ -54,7 +54,8 @@ INSTANTIATE_TEST_SUITE_P(Policies, EveryPolicy,
                                            "tiresias", "fifo+random", "srsf+consolidated", "sjf+preempt+backfill",
                                            "2d-las:thresholds=50,500+random", "a-srpt:predictor=median",
                                            "a-srpt:predictor=oracle;backfill=off", "a-srpt:eager=1;placement=first-fit",
-                                           "a-srpt-p:predictor=rf;first=20;trees=10"),
+                                           "a-srpt-p:predictor=rf;first=20;trees=10", "gittins:cdf=online",
+                                           "2d-gittins:cdf=" RM_SHARED_DIR "/traces/tiresias/yarn-gput1000.csv"),
                          [](const auto& info) {
                            std::string s;
                            for (char c : info.param) s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';

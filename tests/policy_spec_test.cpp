@@ -109,6 +109,7 @@ TEST(RunPlan, ResolvesTheExecutionModelAndRefusesWithTheMatrixReason) {
   EXPECT_EQ(exec_of("sjf-bco"), ExecModel::Rate);
   EXPECT_EQ(exec_of("fifo", "synergy-philly"), ExecModel::Round);
   c.workload.clear();
+  c.data_dir = std::string(RM_SHARED_DIR) + "/traces";  // the Gittins orders' distribution
   for (const auto& row : exec_support())
     for (std::size_t m = 0; m < kExecModelList.size(); ++m) {
       c.policy = row.policy;

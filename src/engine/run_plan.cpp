@@ -198,6 +198,10 @@ RunPlan make_run_plan(const SimConfig& cfg) {
     return p;
   }
   p.policy = parse_policy_spec(cfg.policy);
+  // A default that depends on the run's options: the Gittins orders' service distribution, under --data-dir.
+  for (auto& part : p.policy.parts)
+    if ((part.name == "gittins" || part.name == "2d-gittins") && !part.kv.count("cdf"))
+      part.kv["cdf"] = cfg.data_dir + "/tiresias/yarn-gput1000.csv";
   p.exec_auto = cfg.exec == "auto";
   p.exec = parse_exec(p, cfg.exec);
   if (p.policy.family == PolicyFamily::Planner) p.planner = planner_params(p.policy, cfg.seed);

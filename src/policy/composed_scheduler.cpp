@@ -25,6 +25,7 @@ Decisions ComposedScheduler::schedule(const SchedContext& ctx) {
     order_->bind(totals_of(ctx.cluster.spec()));
     bound_ = true;
   }
+  if (ctx.arrivals_appended) order_->observe(ctx.finished);
   // Waiting jobs can be indexed across passes when their keys stand still while they wait; running ones too,
   // for a preemptive pass, when their keys move in a known way (docs/design.md, "Scale").
   const bool keyed = ctx.arrivals_appended && !opt_.full_sort && order_->key_fixed_while_waiting();

@@ -23,6 +23,10 @@ class ComposedScheduler final : public Scheduler {
   bool matrix_speed() const override { return allocation_ && allocation_->matrix_speed(); }
   std::string name() const override { return name_; }
   Decisions schedule(const SchedContext& ctx) override;
+  void learn(const JobState& finished) override {
+    const JobState* one[] = {&finished};
+    order_->observe(one);
+  }
 
  private:
   // A pass's jobs in pass order: next(budget) gives the next one asking for at most `budget` GPUs, or null.

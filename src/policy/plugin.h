@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -153,6 +154,8 @@ class QueueOrder {
   // does not take the starvation priority.
   virtual bool fair_share() const { return false; }
   virtual bool arrival_order() const { return false; }
+  // The jobs that finished since the previous pass (an order that learns from them: gittins:cdf=online).
+  virtual void observe(std::span<const JobState* const> /*finished*/) {}
 };
 
 // Placement: choose GPUs for a job from the free map, or nothing if it cannot be placed now. A job asking for

@@ -41,6 +41,12 @@ const std::vector<OrderEntry>& orders() {
       {"ftf", make_ftf, "finish-time fairness: (waited + remaining time) / total time, ascending as Synergy (preemptive)"},
       {"drf", make_drf, "smallest dominant share of GPUs, CPUs, DRAM first (best-case demand where known)"},
       {"tetris", make_tetris, "smallest (GPU + CPU + DRAM share) x remaining time first (preemptive)"},
+      {"gittins", make_gittins,
+       "highest Gittins index of attained GPU-seconds first, continuous (sup over quanta); cdf=FILE|online "
+       "(default Tiresias' yarn-gput1000.csv under --data-dir), window=1000 (preemptive)"},
+      {"2d-gittins", make_gittins2d,
+       "Tiresias' discretised 2D-Gittins: the index at whole quanta delta=3250 GPU-seconds; cdf= as gittins "
+       "(preemptive)"},
   };
   return v;
 }

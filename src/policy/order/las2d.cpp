@@ -24,16 +24,7 @@ class Las2d final : public QueueOrder {
   Time next_change(const JobState& j, Time now) const override {
     const double a = j.attained_gpu_s(now);
     auto it = std::upper_bound(thresholds_.begin(), thresholds_.end(), a);
-    if (it == thresholds_.end()) return kNever;
-    const double threshold = *it;
-    const int g = j.spec->num_gpus;
-    const Time since = j.running() ? j.last_start : now;  // attained at t: run_us + (t - since), times g
-    const Time origin = since - j.run_us;
-    auto reached = [&](Time t) { return to_seconds(t - origin) * g >= threshold; };
-    Time t = std::max(now + 1, origin + from_seconds_ceil(threshold / g));
-    while (t - 1 > now && reached(t - 1)) --t;
-    while (!reached(t)) ++t;
-    return t;
+    return it == thresholds_.end() ? kNever : first_time_attained(j, now, *it);
   }
   RunningKey running_key() const override { return RunningKey::Steps; }
   bool key_fixed_while_waiting() const override { return true; }
@@ -43,6 +34,20 @@ class Las2d final : public QueueOrder {
   std::vector<double> thresholds_;
 };
 }  // namespace
+
+// Exact (the attained service is read at the guess and its neighbours), so the answer does not depend on `now`
+// while the job runs, and a scheduler may keep it from pass to pass.
+Time first_time_attained(const JobState& j, Time now, double threshold) {
+  const int g = j.spec->num_gpus;
+  const Time since = j.running() ? j.last_start : now;  // attained at t: run_us + (t - since), times g
+  const Time origin = since - j.run_us;
+  auto reached = [&](Time t) { return to_seconds(t - origin) * g >= threshold; };
+  Time t = std::max(now + 1, origin + from_seconds_ceil(threshold / g));
+  while (t - 1 > now && reached(t - 1)) --t;
+  while (!reached(t)) ++t;
+  return t;
+}
+
 std::unique_ptr<QueueOrder> make_las2d(PluginParams& p) {
   auto t = p.get_list("thresholds", {3600.0, 36000.0});
   for (std::size_t i = 0; i < t.size(); ++i) {

@@ -17,5 +17,11 @@ std::unique_ptr<QueueOrder> make_las(PluginParams& p);
 std::unique_ptr<QueueOrder> make_ftf(PluginParams& p);
 std::unique_ptr<QueueOrder> make_drf(PluginParams& p);
 std::unique_ptr<QueueOrder> make_tetris(PluginParams& p);
+std::unique_ptr<QueueOrder> make_gittins(PluginParams& p);
+std::unique_ptr<QueueOrder> make_gittins2d(PluginParams& p);
+
+// The first microsecond after `now` at which `j`'s attained GPU-seconds reach `threshold`, running from now on if
+// it is not running yet (2d-las's queue changes, 2d-gittins's quanta).
+Time first_time_attained(const JobState& j, Time now, double threshold);
 
 }  // namespace rm
