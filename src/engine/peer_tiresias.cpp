@@ -18,6 +18,7 @@
 #include "policy/params.h"
 #include "sched/job_feed.h"
 #include "workload/parse_util.h"
+#include "workload/service_samples.h"
 #include "workload/table_reader.h"
 
 namespace rm {
@@ -82,18 +83,7 @@ double py2_round(double x, int n) {
 class GittinsTable {
  public:
   explicit GittinsTable(const std::string& path) {
-    const std::string text = TableReader::load(path);
-    TableReader t(path, ',', &text);
-    std::vector<std::string> row;
-    if (!t.next(row)) throw InputError(path, 0, "", "empty distribution file");
-    t.set_header(row);
-    if (!t.column("duration")) throw InputError(path, t.line(), "duration", "required column missing");
-    while (t.next(row)) {
-      const long v = parse_int32(t.require(row, "duration"), path, t.line(), "duration");
-      if (v < 1) throw InputError(path, t.line(), "duration", "must be a positive integer");
-      d_.push_back(v);
-    }
-    if (d_.size() < 2) throw InputError(path, t.line(), "duration", "needs at least two samples");
+    for (double v : read_service_samples(path, true, 2)) d_.push_back(static_cast<long>(v));
     std::sort(d_.begin(), d_.end());
     for (long v : d_) gi_.push_back(r_gi(v - 1));
   }

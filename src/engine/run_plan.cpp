@@ -181,19 +181,14 @@ RunPlan make_run_plan(const SimConfig& cfg) {
   RunPlan p;
   p.options = cfg;
   p.compat = parse_compat(cfg.compat);
-  if (p.compat == Compat::Tiresias) {  // the peer's own loop and policy names (engine/peer_tiresias.h)
-    p.policy = parse_tiresias_policy(cfg.policy);
-    if (cfg.exec != "auto") throw InputError("--exec", 0, cfg.exec, "--compat tiresias runs the peer's own event loop");
+  if (p.compat == Compat::Tiresias || p.compat == Compat::Gavel) {  // a peer's own loop and policy names
+    const bool tiresias = p.compat == Compat::Tiresias;             // (engine/peer_tiresias.h, engine/peer_gavel.h)
+    const std::string peer = std::string("--compat ") + compat_name(p.compat);
+    p.policy = tiresias ? parse_tiresias_policy(cfg.policy) : parse_gavel_policy(cfg.policy);
+    if (cfg.exec != "auto") throw InputError("--exec", 0, cfg.exec, peer + " runs the peer's own loop");
     if (cfg.perf_model != "analytic")
-      throw InputError("--perf-model", 0, cfg.perf_model, "--compat tiresias runs each job its trace duration");
-    check_numbers(cfg);
-    return p;
-  }
-  if (p.compat == Compat::Gavel) {  // the peer's own loop and policy names (engine/peer_gavel.h)
-    p.policy = parse_gavel_policy(cfg.policy);
-    if (cfg.exec != "auto") throw InputError("--exec", 0, cfg.exec, "--compat gavel runs the peer's own rounds");
-    if (cfg.perf_model != "analytic")
-      throw InputError("--perf-model", 0, cfg.perf_model, "--compat gavel runs each job at its table's throughput");
+      throw InputError("--perf-model", 0, cfg.perf_model,
+                       peer + (tiresias ? " runs each job its trace duration" : " runs each job at its table's throughput"));
     check_numbers(cfg);
     return p;
   }

@@ -117,21 +117,14 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
   auto r = std::make_unique<SimResult>();
   const auto t0 = std::chrono::steady_clock::now();
   r->exec = plan.exec;
-  if (plan.compat == Compat::Tiresias) {  // the peer's own loop (engine/peer_tiresias.h)
-    run_tiresias(plan, *r);
+  if (plan.compat == Compat::Tiresias || plan.compat == Compat::Gavel) {  // a peer's own loop (engine/peer_*.h)
+    const bool tiresias = plan.compat == Compat::Tiresias;
+    if (tiresias) run_tiresias(plan, *r);
+    else run_gavel(plan, *r);
     if (cfg.dry_run) return r;
     r->summary = summarize(r->record, r->unschedulable.size());
-    r->info = {plan.policy.text, plan.policy.text + " (Tiresias' simulator)", r->cluster.name, trace_label(cfg),
-               plan.exec_label(r->exec), cfg.seed, seconds_since(t0)};
-    r->info.perf_model = plan.perf_model_label(r->exec);
-    return r;
-  }
-  if (plan.compat == Compat::Gavel) {  // the peer's own rounds (engine/peer_gavel.h)
-    run_gavel(plan, *r);
-    if (cfg.dry_run) return r;
-    r->summary = summarize(r->record, r->unschedulable.size());
-    r->info = {plan.policy.text, plan.policy.text + " (Gavel's simulator)", r->cluster.name, trace_label(cfg),
-               plan.exec_label(r->exec), cfg.seed, seconds_since(t0)};
+    r->info = {plan.policy.text, plan.policy.text + (tiresias ? " (Tiresias' simulator)" : " (Gavel's simulator)"),
+               r->cluster.name, trace_label(cfg), plan.exec_label(r->exec), cfg.seed, seconds_since(t0)};
     r->info.perf_model = plan.perf_model_label(r->exec);
     return r;
   }

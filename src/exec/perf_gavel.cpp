@@ -7,16 +7,15 @@
 // (elasticflow-artifact/scheduler/throughputs_<A100|T4>/<model>.csv), measured consolidated: the placement does not
 // change it. GPU counts between two measured columns: linear in GPUs; global batch = per worker x GPUs, the nearest
 // measured row (ties to the smaller).
-#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 
 #include "cluster/gpu_types.h"
 #include "core/error.h"
 #include "exec/perf_model.h"
+#include "workload/gavel_throughputs.h"
 #include "workload/parse_util.h"
 #include "workload/table_reader.h"
 
@@ -36,33 +35,20 @@ typename M::const_iterator nearest(const M& m, double x) {
 class GavelSource final : public MeasuredSource {
  public:
   GavelSource(const std::string& data_dir, const std::vector<std::string>& types) {
-    const std::string path = data_dir + "/philly-gavel-vc/throughputs/simulation_throughputs.json";
-    std::ifstream in(path);
-    if (!in) throw InputError(path, 0, "--data-dir", "cannot open Gavel's throughput table");
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::exception& e) {
-      throw InputError(path, 0, "", std::string("bad JSON: ") + e.what());
-    }
+    const GavelThroughputs table =
+        GavelThroughputs::load(data_dir + "/philly-gavel-vc/throughputs/simulation_throughputs.json");
     for (const auto& type : types) {
       const KnownGpuType* k = find_gpu_type(type);
       if (!k || k->gavel.empty()) continue;
       for (int spread = 0; spread < 2; ++spread) {
         const std::string key = k->gavel + (spread ? "_unconsolidated" : "");
-        if (!j.contains(key)) throw InputError(path, 0, key, "worker type missing from the table");
-        for (const auto& [job, v] : j[key].items()) {
-          // "('ResNet-50 (batch size 64)', 2)"
-          const auto q1 = job.find('\''), q2 = job.rfind('\''), comma = job.rfind(',');
-          if (q1 == std::string::npos || q2 <= q1 || comma == std::string::npos || !v.contains("null"))
-            throw InputError(path, 0, key + "." + job, "expected ('<job type>', <GPUs>) with an isolated (null) entry");
-          const std::string jt = job.substr(q1 + 1, q2 - q1 - 1);
-          const int gpus = std::atoi(job.c_str() + comma + 1);
+        const auto* all = table.isolated_all(key);
+        if (!all) throw InputError(table.path(), 0, key, "worker type missing from the table");
+        for (const auto& [job, steps] : *all) {
+          const auto& [jt, gpus] = job;  // ("ResNet-50 (batch size 64)", 2)
           const auto paren = jt.find(" (batch size ");
           const std::string model = jt.substr(0, paren);
           const int bsz = paren == std::string::npos ? 0 : std::atoi(jt.c_str() + paren + 13);
-          const double steps = v["null"].get<double>();
-          if (steps < 0) throw InputError(path, 0, key + "." + job + ".null", "throughput must be >= 0");
           if (steps == 0) continue;  // Gavel's 0: the job does not run on this type (e.g. out of memory): not measured
           table_[{type, spread, model, gpus}][bsz] = steps;
         }

@@ -44,44 +44,46 @@ GavelThroughputs GavelThroughputs::load(const std::string& path) {
   t.path_ = path;
   for (const auto& [type, jobs] : j.items()) {
     if (!jobs.is_object()) throw InputError(path, 0, type, "expected {job type: {...}}");
-    auto& by_key = t.table_[type];
+    auto& alone = t.alone_[type];
+    auto& packed = t.packed_[type];
     for (const auto& [ks, v] : jobs.items()) {
       Key k;
       if (!parse_key(ks, k)) throw InputError(path, 0, type + "." + ks, "expected a key ('<job type>', <GPUs>)");
       if (!v.is_object() || !v.contains("null"))
         throw InputError(path, 0, type + "." + ks, "expected an isolated (null) entry");
-      Entry e;
       for (const auto& [os, pv] : v.items()) {
         const std::string where = type + "." + ks + "." + os;
         if (os == "null") {
-          e.alone = number(pv, path, where);
+          alone[k] = number(pv, path, where);
           continue;
         }
         Key o;
         if (!parse_key(os, o)) throw InputError(path, 0, where, "expected a key ('<job type>', <GPUs>)");
         if (!pv.is_array() || pv.size() != 2) throw InputError(path, 0, where, "expected [steps/s, other's steps/s]");
-        e.with[o] = {number(pv[0], path, where), number(pv[1], path, where)};
+        packed[{k, o}] = {number(pv[0], path, where), number(pv[1], path, where)};
       }
-      by_key[k] = std::move(e);
     }
   }
   return t;
 }
 
 const double* GavelThroughputs::isolated(const std::string& worker_type, const Key& k) const {
-  const auto t = table_.find(worker_type);
-  if (t == table_.end()) return nullptr;
+  const auto t = alone_.find(worker_type);
+  if (t == alone_.end()) return nullptr;
   const auto e = t->second.find(k);
-  return e == t->second.end() ? nullptr : &e->second.alone;
+  return e == t->second.end() ? nullptr : &e->second;
+}
+
+const std::map<GavelThroughputs::Key, double>* GavelThroughputs::isolated_all(const std::string& worker_type) const {
+  const auto t = alone_.find(worker_type);
+  return t == alone_.end() ? nullptr : &t->second;
 }
 
 const std::array<double, 2>* GavelThroughputs::packed(const std::string& worker_type, const Key& a, const Key& b) const {
-  const auto t = table_.find(worker_type);
-  if (t == table_.end()) return nullptr;
-  const auto e = t->second.find(a);
-  if (e == t->second.end()) return nullptr;
-  const auto w = e->second.with.find(b);
-  return w == e->second.with.end() ? nullptr : &w->second;
+  const auto t = packed_.find(worker_type);
+  if (t == packed_.end()) return nullptr;
+  const auto w = t->second.find({a, b});
+  return w == t->second.end() ? nullptr : &w->second;
 }
 
 std::string GavelThroughputs::key_text(const Key& k) { return "('" + k.first + "', " + std::to_string(k.second) + ")"; }

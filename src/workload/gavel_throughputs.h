@@ -17,21 +17,20 @@ class GavelThroughputs {
   // Throws InputError naming the file (and the key) when it is missing or malformed.
   static GavelThroughputs load(const std::string& path);
   const std::string& path() const { return path_; }
-  bool has_type(const std::string& worker_type) const { return table_.count(worker_type) > 0; }
+  bool has_type(const std::string& worker_type) const { return alone_.count(worker_type) > 0; }
   // Steps/s of `k` alone on `worker_type`; nullptr if the table has none.
   const double* isolated(const std::string& worker_type, const Key& k) const;
+  // Every job type's steps/s alone on `worker_type` (nullptr if the table has no such worker type).
+  const std::map<Key, double>* isolated_all(const std::string& worker_type) const;
   // Steps/s of (a, b) packed on `worker_type`, a's first; nullptr if the table has none.
   const std::array<double, 2>* packed(const std::string& worker_type, const Key& a, const Key& b) const;
   // "('ResNet-18 (batch size 128)', 4)", as the file spells the key.
   static std::string key_text(const Key& k);
 
  private:
-  struct Entry {
-    double alone = 0;
-    std::map<Key, std::array<double, 2>> with;
-  };
   std::string path_;
-  std::map<std::string, std::map<Key, Entry>> table_;
+  std::map<std::string, std::map<Key, double>> alone_;                                  // per worker type
+  std::map<std::string, std::map<std::pair<Key, Key>, std::array<double, 2>>> packed_;  // per worker type
 };
 
 }  // namespace rm

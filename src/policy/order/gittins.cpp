@@ -18,8 +18,7 @@
 #include "core/error.h"
 #include "policy/order/orders.h"
 #include "sched/job_state.h"
-#include "workload/parse_util.h"
-#include "workload/table_reader.h"
+#include "workload/service_samples.h"
 
 namespace rm {
 namespace {
@@ -60,23 +59,6 @@ class Distribution {
  private:
   std::vector<double> d_, prefix_;
 };
-
-std::vector<double> read_cdf(const std::string& path) {
-  const std::string text = TableReader::load(path);
-  TableReader t(path, ',', &text);
-  std::vector<std::string> row;
-  if (!t.next(row)) throw InputError(path, 0, "", "empty distribution file");
-  t.set_header(row);
-  if (!t.column("duration")) throw InputError(path, t.line(), "duration", "required column missing");
-  std::vector<double> d;
-  while (t.next(row)) {
-    const double v = parse_double(t.require(row, "duration"), path, t.line(), "duration");
-    if (!(v > 0) || !std::isfinite(v)) throw InputError(path, t.line(), "duration", "must be a positive number of GPU-seconds");
-    d.push_back(v);
-  }
-  if (d.empty()) throw InputError(path, t.line(), "duration", "no samples");
-  return d;
-}
 
 class Gittins final : public QueueOrder {
  public:
@@ -133,7 +115,7 @@ std::unique_ptr<QueueOrder> make(PluginParams& p, bool discrete) {
                      "cdf=online");
   const bool online = cdf == "online";
   return std::make_unique<Gittins>(discrete, delta, online, static_cast<std::size_t>(window),
-                                   online ? std::vector<double>{} : read_cdf(cdf));
+                                   online ? std::vector<double>{} : read_service_samples(cdf, false));
 }
 
 }  // namespace
