@@ -15,6 +15,7 @@
 #include "cluster/gpu_types.h"
 #include "core/error.h"
 #include "engine/engine.h"
+#include "engine/gavel_lp.h"
 #include "exec/execution_model.h"
 #include "sched/job_feed.h"
 #include "synergy/py_random.h"
@@ -28,16 +29,19 @@ namespace {
 constexpr double kMinTimeBetweenResets = 1920;  // minimum_time_between_allocation_resets (scheduler.py:67)
 constexpr int kMaxFailedAttempts = 5;           // MAX_FAILED_ATTEMPTS (scheduler.py:45)
 
-enum class Pol { Fifo, FifoPerf, Isolated, Gandiva };
+enum class Pol { Fifo, FifoPerf, Isolated, Gandiva, MaxMin, MaxMinPerf };
 
 Pol policy_of(const std::string& name) {
   if (name == "fifo") return Pol::Fifo;
   if (name == "fifo_perf") return Pol::FifoPerf;
   if (name == "isolated") return Pol::Isolated;
   if (name == "gandiva") return Pol::Gandiva;
+  if (name == "max_min_fairness") return Pol::MaxMin;
+  if (name == "max_min_fairness_perf") return Pol::MaxMinPerf;
   throw InputError("--policy", 0, name,
                    "unknown Gavel policy '" + name +
-                       "' under --compat gavel (fifo, fifo_perf, isolated, gandiva; the LP policies run natively)");
+                       "' under --compat gavel (fifo, fifo_perf, isolated, gandiva, max_min_fairness, "
+                       "max_min_fairness_perf)");
 }
 
 // A job, or two jobs packed on the same GPUs (Gavel's JobIdPair: a < b; b = -1 for a single job).
@@ -65,6 +69,7 @@ struct GJob {
   int sf = 1;           // scale_factor: GPUs
   long total = 0;       // total_steps
   double arrival = 0;   // the trace's, as Python's float() reads it
+  double weight = 1;    // priority_weight (10-column traces)
   long done = 0;        // _total_steps_run
   int failures = 0;
   bool active = false, ended = false, dropped = false;
@@ -339,6 +344,20 @@ class Sim {
         for (int j : singles) alloc_[Combo{j, -1}.key()] = equal_share(static_cast<int>(singles.size()), jobs_[j].sf);
         break;
       case Pol::Gandiva: gandiva(singles); break;
+      case Pol::MaxMin:
+      case Pol::MaxMinPerf: {  // policies/max_min_fairness.py, by Clp (engine/gavel_lp.h)
+        std::vector<std::vector<double>> thr;
+        std::vector<int> sf;
+        std::vector<double> w;
+        for (int j : singles) {
+          thr.push_back(pol_ == Pol::MaxMin ? std::vector<double>(ntypes(), 1.0) : jobs_[j].alone);
+          sf.push_back(jobs_[j].sf);
+          w.push_back(jobs_[j].weight);
+        }
+        const auto x = gavel_max_min_fairness(thr, sf, w, gpus_);
+        for (std::size_t i = 0; i < singles.size(); ++i) alloc_[Combo{singles[i], -1}.key()] = x[i];
+        break;
+      }
     }
   }
 
@@ -470,7 +489,8 @@ class Sim {
   void schedule() {
     update_priorities();
     std::vector<int> order = base_order_;
-    if (pol_ == Pol::Fifo || pol_ == Pol::Isolated) shuffler_.shuffle(order);  // neither 'Perf' nor 'Packing' (881)
+    if (pol_ == Pol::Fifo || pol_ == Pol::Isolated || pol_ == Pol::MaxMin)
+      shuffler_.shuffle(order);  // neither 'Perf' nor 'Packing' in the name (881)
     std::vector<long> left(gpus_.begin(), gpus_.end());
     std::vector<char> taken(jobs_.size(), 0);
     struct Row {
@@ -595,7 +615,9 @@ void read_trace(const SimConfig& cfg, std::vector<JobSpec>& specs, std::vector<G
     if (g.total <= 0) throw InputError(t.file(), t.line(), "total_steps", "must be > 0");
     g.sf = parse_int32(row[6], t.file(), t.line(), "scale_factor");
     if (g.sf < 1) throw InputError(t.file(), t.line(), "scale_factor", "must be >= 1 (GPUs)");
-    if (ten) parse_double(row[7], t.file(), t.line(), "priority_weight");
+    if (ten) g.weight = parse_double(row[7], t.file(), t.line(), "priority_weight");
+    if (!(g.weight > 0) || !std::isfinite(g.weight))
+      throw InputError(t.file(), t.line(), "priority_weight", "must be a positive number");
     g.arrival = parse_double(row[ten ? 9 : 5], t.file(), t.line(), "arrival_time") * cfg.arrival_scale;
     if (!(g.arrival >= 0) || g.arrival > 1e10)
       throw InputError(t.file(), t.line(), "arrival_time", "must be a number of seconds in [0, 1e10]");
