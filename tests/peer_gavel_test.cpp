@@ -173,6 +173,17 @@ TEST(PeerGavel, MaxMinFairnessLpByHand) {
   EXPECT_NEAR(x[1][0] + x[1][1], 1.0, 1e-9);
 }
 
+// Total throughput by hand: 2 GPUs, jobs of 5, 3 (1 GPU) and 4 steps/s (2 GPUs): per GPU 5, 3, 2: the two 1-GPU jobs
+// whole, the 2-GPU job none (unique).
+TEST(PeerGavel, MaxSumThroughputLpByHand) {
+  const auto x = gavel_max_sum_throughput({{5.0}, {3.0}, {4.0}}, {1, 1, 2}, {2});
+  EXPECT_NEAR(x[0][0], 1.0, 1e-9);
+  EXPECT_NEAR(x[1][0], 1.0, 1e-9);
+  EXPECT_NEAR(x[2][0], 0.0, 1e-9);
+  const auto r = simulate(config("gavel:8:8:8", kPhys + "/max_min_fairness.trace", "max_sum_throughput_perf"));
+  EXPECT_EQ(r->summary.jobs, 96);
+}
+
 // Heterogeneity-aware max-min fairness against the agnostic one (Gavel's LAS_perf vs LAS) on its max_min_fairness
 // trace with 8 GPUs of each type: the same mechanism, allocations from throughputs: lower average JCT (30,309 s
 // against 36,570 s at this commit; on 16 V100s the two are the same problem and give the same JCTs).

@@ -29,7 +29,7 @@ namespace {
 constexpr double kMinTimeBetweenResets = 1920;  // minimum_time_between_allocation_resets (scheduler.py:67)
 constexpr int kMaxFailedAttempts = 5;           // MAX_FAILED_ATTEMPTS (scheduler.py:45)
 
-enum class Pol { Fifo, FifoPerf, Isolated, Gandiva, MaxMin, MaxMinPerf };
+enum class Pol { Fifo, FifoPerf, Isolated, Gandiva, MaxMin, MaxMinPerf, MaxSumPerf };
 
 Pol policy_of(const std::string& name) {
   if (name == "fifo") return Pol::Fifo;
@@ -38,10 +38,11 @@ Pol policy_of(const std::string& name) {
   if (name == "gandiva") return Pol::Gandiva;
   if (name == "max_min_fairness") return Pol::MaxMin;
   if (name == "max_min_fairness_perf") return Pol::MaxMinPerf;
+  if (name == "max_sum_throughput_perf") return Pol::MaxSumPerf;
   throw InputError("--policy", 0, name,
                    "unknown Gavel policy '" + name +
                        "' under --compat gavel (fifo, fifo_perf, isolated, gandiva, max_min_fairness, "
-                       "max_min_fairness_perf)");
+                       "max_min_fairness_perf, max_sum_throughput_perf)");
 }
 
 // A job, or two jobs packed on the same GPUs (Gavel's JobIdPair: a < b; b = -1 for a single job).
@@ -345,7 +346,8 @@ class Sim {
         break;
       case Pol::Gandiva: gandiva(singles); break;
       case Pol::MaxMin:
-      case Pol::MaxMinPerf: {  // policies/max_min_fairness.py, by Clp (engine/gavel_lp.h)
+      case Pol::MaxMinPerf:
+      case Pol::MaxSumPerf: {  // policies/max_min_fairness.py and max_sum_throughput.py, by Clp (engine/gavel_lp.h)
         std::vector<std::vector<double>> thr;
         std::vector<int> sf;
         std::vector<double> w;
@@ -354,7 +356,8 @@ class Sim {
           sf.push_back(jobs_[j].sf);
           w.push_back(jobs_[j].weight);
         }
-        const auto x = gavel_max_min_fairness(thr, sf, w, gpus_);
+        const auto x = pol_ == Pol::MaxSumPerf ? gavel_max_sum_throughput(thr, sf, gpus_)
+                                               : gavel_max_min_fairness(thr, sf, w, gpus_);
         for (std::size_t i = 0; i < singles.size(); ++i) alloc_[Combo{singles[i], -1}.key()] = x[i];
         break;
       }
