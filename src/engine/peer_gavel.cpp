@@ -75,7 +75,6 @@ struct GJob {
   int failures = 0;
   bool active = false, ended = false, dropped = false;
   double first_start = -1, latest = 0, leased_s = 0;
-  int rounds = 0;
   std::vector<double> alone;  // steps/s alone, per worker type
 };
 
@@ -115,11 +114,7 @@ class Sim {
   // The time of the next turn of the loop; nullopt when the run is over (every job ended, or nothing can change).
   std::optional<double> next_time() const {
     if (remaining_ == 0 || frozen_) return std::nullopt;
-    if (!running_.empty()) {
-      double m = 0;
-      for (const auto& r : running_) m = std::max(m, r.finish);
-      if (m > 0) return m;
-    }
+    if (const double m = round_end(); m > 0) return m;
     if (qpos_ < jobs_.size()) return jobs_[qpos_].arrival;
     return now_;
   }
@@ -128,16 +123,11 @@ class Sim {
     std::optional<double> next_arrival;
     if (qpos_ < jobs_.size()) next_arrival = jobs_[qpos_].arrival;
     else if (running_.empty()) last_reset_ = 0;  // force a reset when nothing runs and nothing is to come (1279)
-    double max_ts = 0;
-    if (!running_.empty()) {
-      double m = 0;
-      for (const auto& r : running_) m = std::max(m, r.finish);
-      if (m > max_ts) {  // the round ends when its last micro-task does (G1; 1287-1293)
-        max_ts = m;
-        if (have_round_end_) round_start_ = round_end_;
-        round_end_ = max_ts;
-        have_round_end_ = true;
-      }
+    const double max_ts = round_end();
+    if (max_ts > 0) {  // the round ends when its last micro-task does (G1; 1287-1293)
+      if (have_round_end_) round_start_ = round_end_;
+      round_end_ = max_ts;
+      have_round_end_ = true;
     }
     if (max_ts > 0) now_ = max_ts;
     else if (next_arrival) now_ = *next_arrival;
@@ -156,6 +146,13 @@ class Sim {
   double busy_gpu_s() const { return busy_gpu_s_; }
 
  private:
+  // The latest end of the running micro-tasks (0 when none run): the heap's top, -running_jobs[0][0].
+  double round_end() const {
+    double m = 0;
+    for (const auto& r : running_) m = std::max(m, r.finish);
+    return m;
+  }
+
   bool packing() const { return pol_ == Pol::Gandiva; }  // 'Packing' in policy.name (scheduler.py:143)
   std::size_t ntypes() const { return types_.size(); }
 
@@ -548,7 +545,6 @@ class Sim {
       r.steps[i] = steps;
       r.finish = std::max(r.finish, now_ + static_cast<double>(steps) / thr);
       if (g.first_start < 0) g.first_start = now_;
-      ++g.rounds;
     }
     for (int i = 0; i < n; ++i) jobs_[js[i]].leased_s += r.finish - now_;
     running_.push_back(r);
