@@ -55,7 +55,8 @@ INSTANTIATE_TEST_SUITE_P(Policies, EveryPolicy,
                                            "2d-las:thresholds=50,500+random", "a-srpt:predictor=median",
                                            "a-srpt:predictor=oracle;backfill=off", "a-srpt:eager=1;placement=first-fit",
                                            "a-srpt-p:predictor=rf;first=20;trees=10", "gittins:cdf=online",
-                                           "2d-gittins:cdf=" RM_SHARED_DIR "/traces/tiresias/yarn-gput1000.csv"),
+                                           "2d-gittins:cdf=" RM_SHARED_DIR "/traces/tiresias/yarn-gput1000.csv",
+                                           "gavel-las", "gavel-ftf:round=60", "gavel-makespan", "gavel-throughput"),
                          [](const auto& info) {
                            std::string s;
                            for (char c : info.param) s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';

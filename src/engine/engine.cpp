@@ -31,7 +31,8 @@ Engine::Engine(const ClusterSpec& cluster, std::unique_ptr<JobFeed> own, JobFeed
       opt_(std::move(opt)),
       decides_(exec_->decides()),
       own_perf_(opt_.perf ? nullptr : make_perf_model("analytic", "", cluster_.spec())),
-      perf_(opt_.perf ? opt_.perf : own_perf_.get()) {
+      perf_(opt_.perf ? opt_.perf : own_perf_.get()),
+      type_iteration_s_([p = perf_](const JobSpec& j, int type) { return p->ideal_iteration_s(j, type); }) {
   if (!scheduler_ && !decides_) throw InvariantError("the engine needs a scheduler unless its model decides");
   const ClusterTotals tot = totals_of(cluster);
   cpus_per_gpu_ = tot.gpus > 0 ? tot.cpus / tot.gpus : 0;
@@ -192,7 +193,8 @@ void Engine::schedule() {
     std::erase_if(active_, [](const JobState* j) { return j->status == JobStatus::Finished; });
     finished_in_active_ = 0;
   }
-  SchedContext ctx{now_, cluster_, ActiveJobs(active_), queued_, true, finished_since_pass_, arrived_since_pass_};
+  SchedContext ctx{now_,        cluster_, ActiveJobs(active_), queued_, true, finished_since_pass_, arrived_since_pass_,
+                   &type_iteration_s_};
   const auto t0 = std::chrono::steady_clock::now();
   Decisions d = scheduler_->schedule(ctx);
   decision_us_.push_back(std::chrono::duration<float, std::micro>(std::chrono::steady_clock::now() - t0).count());

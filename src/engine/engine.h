@@ -102,6 +102,7 @@ class Engine {
   double cpus_per_gpu_ = 0, dram_per_gpu_ = 0;
   std::unique_ptr<PerfModel> own_perf_;
   PerfModel* perf_ = nullptr;
+  std::function<double(const JobSpec&, int)> type_iteration_s_;  // perf_'s ideal iteration, for SchedContext
   Time now_ = 0;
   // Queued and running jobs in arrival order, as the scheduler sees them (ActiveJobs skips finished ones).
   // Finished jobs leave it in a batch once they are more than half of it: a finish costs O(1) amortised.

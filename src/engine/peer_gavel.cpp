@@ -15,7 +15,7 @@
 #include "cluster/gpu_types.h"
 #include "core/error.h"
 #include "engine/engine.h"
-#include "engine/gavel_lp.h"
+#include "policy/gavel_lp.h"
 #include "exec/execution_model.h"
 #include "sched/job_feed.h"
 #include "synergy/py_random.h"
@@ -29,7 +29,7 @@ namespace {
 constexpr double kMinTimeBetweenResets = 1920;  // minimum_time_between_allocation_resets (scheduler.py:67)
 constexpr int kMaxFailedAttempts = 5;           // MAX_FAILED_ATTEMPTS (scheduler.py:45)
 
-enum class Pol { Fifo, FifoPerf, Isolated, Gandiva, MaxMin, MaxMinPerf, MaxSumPerf };
+enum class Pol { Fifo, FifoPerf, Isolated, Gandiva, MaxMin, MaxMinPerf, MaxSumPerf, Ftf, FtfPerf, MinDur, MinDurPerf };
 
 Pol policy_of(const std::string& name) {
   if (name == "fifo") return Pol::Fifo;
@@ -39,10 +39,15 @@ Pol policy_of(const std::string& name) {
   if (name == "max_min_fairness") return Pol::MaxMin;
   if (name == "max_min_fairness_perf") return Pol::MaxMinPerf;
   if (name == "max_sum_throughput_perf") return Pol::MaxSumPerf;
+  if (name == "finish_time_fairness") return Pol::Ftf;
+  if (name == "finish_time_fairness_perf") return Pol::FtfPerf;
+  if (name == "min_total_duration") return Pol::MinDur;
+  if (name == "min_total_duration_perf") return Pol::MinDurPerf;
   throw InputError("--policy", 0, name,
                    "unknown Gavel policy '" + name +
                        "' under --compat gavel (fifo, fifo_perf, isolated, gandiva, max_min_fairness, "
-                       "max_min_fairness_perf, max_sum_throughput_perf)");
+                       "max_min_fairness_perf, max_sum_throughput_perf, finish_time_fairness, "
+                       "finish_time_fairness_perf, min_total_duration, min_total_duration_perf)");
 }
 
 // A job, or two jobs packed on the same GPUs (Gavel's JobIdPair: a < b; b = -1 for a single job).
@@ -319,17 +324,7 @@ class Sim {
 
   // Policy.flatten's rows (sorted ids) with x[t] = (GPUs of t / m) / scale factor, each row divided by
   // max(1, its sum): isolated.py:33-47 and gandiva.py:19-46.
-  std::vector<double> equal_share(int m, int sf) const {
-    std::vector<double> x(ntypes());
-    double sum = 0;
-    for (std::size_t t = 0; t < ntypes(); ++t) {
-      x[t] = (static_cast<double>(gpus_[t]) / static_cast<double>(m)) / static_cast<double>(sf);
-      sum += x[t];
-    }
-    sum = std::max(sum, 1.0);
-    for (double& v : x) v /= sum;
-    return x;
-  }
+  std::vector<double> equal_share(int m, int sf) const { return gavel_isolated_share(m, sf, gpus_); }
 
   void compute_allocation() {
     alloc_.clear();
@@ -344,7 +339,7 @@ class Sim {
       case Pol::Gandiva: gandiva(singles); break;
       case Pol::MaxMin:
       case Pol::MaxMinPerf:
-      case Pol::MaxSumPerf: {  // policies/max_min_fairness.py and max_sum_throughput.py, by Clp (engine/gavel_lp.h)
+      case Pol::MaxSumPerf: {  // policies/max_min_fairness.py and max_sum_throughput.py, by Clp (policy/gavel_lp.h)
         std::vector<std::vector<double>> thr;
         std::vector<int> sf;
         std::vector<double> w;
@@ -358,7 +353,59 @@ class Sim {
         for (std::size_t i = 0; i < singles.size(); ++i) alloc_[Combo{singles[i], -1}.key()] = x[i];
         break;
       }
+      case Pol::Ftf:
+      case Pol::FtfPerf:
+      case Pol::MinDur:
+      case Pol::MinDurPerf: time_programs(singles); break;
     }
+  }
+
+  // finish_time_fairness.py and min_total_duration.py, by Clp (policy/gavel_lp.h). Their heterogeneity-agnostic
+  // forms give every type the job's V100 throughput (FinishTimeFairnessPolicy, MinTotalDurationPolicy).
+  void time_programs(const std::vector<int>& singles) {
+    if (singles.empty()) {  // flatten gives None (finish_time_fairness.py:60-63)
+      prev_rem_.clear(), prev_iso_.clear();
+      return;
+    }
+    const bool agnostic = pol_ == Pol::Ftf || pol_ == Pol::MinDur;
+    int v100 = -1;
+    for (std::size_t t = 0; t < ntypes(); ++t)
+      if (types_[t] == "v100") v100 = static_cast<int>(t);
+    if (agnostic && v100 < 0)
+      throw InputError("--cluster", 0, "gavel", "Gavel's agnostic " + std::string(pol_ == Pol::Ftf ? "finish_time_fairness" : "min_total_duration") +
+                       " reads each job's v100 throughput: the cluster needs v100s (gavel:V:P:K with V > 0)");
+    std::vector<std::vector<double>> thr;
+    std::vector<int> sf;
+    std::vector<double> rem;
+    for (int j : singles) {
+      thr.push_back(agnostic ? std::vector<double>(ntypes(), jobs_[j].alone[static_cast<std::size_t>(v100)])
+                             : jobs_[j].alone);
+      sf.push_back(jobs_[j].sf);
+      rem.push_back(static_cast<double>(jobs_[j].total - jobs_[j].done));
+    }
+    std::vector<std::vector<double>> x;
+    if (pol_ == Pol::MinDur || pol_ == Pol::MinDurPerf) {
+      x = gavel_min_total_duration(thr, sf, gpus_, rem);
+    } else {
+      const int m = static_cast<int>(singles.size());
+      std::vector<double> since, iso, iso_thr;
+      for (std::size_t i = 0; i < singles.size(); ++i) {
+        const int j = singles[i];
+        const auto share = gavel_isolated_share(m, sf[i], gpus_);
+        double it = 0;
+        for (std::size_t t = 0; t < ntypes(); ++t) it += thr[i][t] * share[t];
+        iso_thr.push_back(it);
+        // The time the steps run since the previous program would have taken at that program's isolated share.
+        if (const auto p = prev_rem_.find(j); p != prev_rem_.end()) cum_iso_[j] += (p->second - rem[i]) / prev_iso_.at(j);
+        since.push_back(now_ - jobs_[j].arrival);
+        iso.push_back(cum_iso_[j] + rem[i] / it);
+      }
+      x = gavel_finish_time_fairness(thr, sf, gpus_, since, rem, iso);
+      prev_rem_.clear(), prev_iso_.clear();
+      for (std::size_t i = 0; i < singles.size(); ++i)
+        prev_rem_[singles[i]] = rem[i], prev_iso_[singles[i]] = iso_thr[i];
+    }
+    for (std::size_t i = 0; i < singles.size(); ++i) alloc_[Combo{singles[i], -1}.key()] = x[i];
   }
 
   // policies/fifo.py:74-176 (G7). Base mode keeps its allocation between calls and, by the peer's bug, places a job
@@ -489,7 +536,7 @@ class Sim {
   void schedule() {
     update_priorities();
     std::vector<int> order = base_order_;
-    if (pol_ == Pol::Fifo || pol_ == Pol::Isolated || pol_ == Pol::MaxMin)
+    if (pol_ == Pol::Fifo || pol_ == Pol::Isolated || pol_ == Pol::MaxMin || pol_ == Pol::Ftf || pol_ == Pol::MinDur)
       shuffler_.shuffle(order);  // neither 'Perf' nor 'Packing' in the name (881)
     std::vector<long> left(gpus_.begin(), gpus_.end());
     std::vector<char> taken(jobs_.size(), 0);
@@ -557,6 +604,7 @@ class Sim {
   Pol pol_;
   double round_s_;
   std::vector<int> base_order_;  // "v100", "p100", "k80" as present
+  std::map<int, double> cum_iso_, prev_rem_, prev_iso_;  // finish-time fairness's isolated time so far
   synergy::PyRandom policy_rng_, shuffler_;
   std::vector<Entry> entries_;
   std::unordered_map<std::uint64_t, std::size_t> index_;

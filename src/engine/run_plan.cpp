@@ -10,6 +10,7 @@
 #include "engine/round_runner.h"
 #include "policy/a_srpt.h"
 #include "policy/params.h"
+#include "policy/gavel.h"
 #include "policy/registry.h"
 #include "policy/task/task_registry.h"
 #include "workload/parse_util.h"
@@ -143,6 +144,12 @@ void check_numbers(const SimConfig& c) {
 // --compat synergy, the authors' model).
 void check_perf_model(const RunPlan& p) {
   const std::string& m = p.options.perf_model;
+  if (p.policy.family == PolicyFamily::Scheduler && is_gavel_scheduler(p.policy.parts.front().name) &&
+      p.policy.parts.front().name.ends_with("-perf") && m.rfind("measured:", 0) != 0)
+    throw InputError("--perf-model", 0, m,
+                     p.policy.parts.front().name + " solves Gavel's program over each job's throughput on each GPU "
+                     "type, which must be measured: use --perf-model measured:gavel (or measured:pollux, measured:sia, "
+                     "measured:elasticflow)");
   if (m == "analytic") return;
   const auto& names = perf_model_names();
   if (std::find(names.begin(), names.end(), m) == names.end())

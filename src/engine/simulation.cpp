@@ -10,6 +10,7 @@
 #include "engine/planner_run.h"
 #include "engine/round_runner.h"
 #include "exec/comm_model.h"
+#include "policy/gavel.h"
 #include "policy/registry.h"
 #include "policy/task/task_registry.h"
 
@@ -46,7 +47,10 @@ void pick_graph_for_mixed_parallel(const RunPlan& plan, SimResult& r) {
 void refuse_mixed_types(const RunPlan& plan, const SimResult& r) {
   const GpuTypes types = gpu_types_of(r.cluster);
   if (types.count() <= 1) return;
-  if (r.exec == ExecModel::Task || r.exec == ExecModel::Round || plan.policy.family != PolicyFamily::Composed)
+  const bool typed_scheduler =  // Gavel's policies place each job on one type of their own choosing
+      plan.policy.family == PolicyFamily::Scheduler && is_gavel_scheduler(plan.policy.parts.front().name);
+  if (r.exec == ExecModel::Task || r.exec == ExecModel::Round ||
+      (plan.policy.family != PolicyFamily::Composed && !typed_scheduler))
     throw InputError("--cluster", 0, r.cluster.name,
                      "has " + std::to_string(types.count()) + " GPU types; " + plan.policy.text +
                          " (" + exec_name(r.exec) + " model) places jobs by its own rules, on one type only: use a "

@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "metrics/metrics.h"
+#include "policy/gavel.h"
 #include "policy/registry.h"
 
 namespace rm::live {
@@ -23,6 +24,10 @@ LiveScheduler::LiveScheduler(Backend& backend, const std::string& policy, std::u
     : backend_(backend), scheduler_(make_scheduler(policy, seed)), log_(std::move(log)) {
   if (scheduler_->allocates())
     throw InputError("--policy", 0, policy, "live scheduling books GPUs only: drop the CPU/memory allocation part");
+  if (is_gavel_scheduler(scheduler_->name()) && scheduler_->name().ends_with("-perf"))
+    throw InputError("--policy", 0, policy,
+                     "reads measured per-GPU-type throughputs, which serve has not: use its agnostic form (" +
+                         scheduler_->name().substr(0, scheduler_->name().size() - 5) + ")");
 }
 
 void LiveScheduler::connect(double now_s) {

@@ -9,6 +9,7 @@
 #include "policy/allocating_scheduler.h"
 #include "policy/allocation/allocations.h"
 #include "policy/composed_scheduler.h"
+#include "policy/gavel.h"
 #include "policy/order/orders.h"
 #include "policy/params.h"
 #include "policy/placement/placements.h"
@@ -110,6 +111,14 @@ const std::vector<NameEntry>& schedulers() {
        "virtual-completion order with MAP (predictor=rf|median|mean|global|oracle, backfill=easy|off, "
        "placement=map|first-fit, refine=2; rf: trees=, depth=, first=, growth=)"},
       {"a-srpt-p", "A-SRPT-P: preemptive, by predicted remaining work, greedy MAP, re-decided every event and delta=300 s"},
+      {"gavel-las", "Gavel's max-min fairness (LAS) by Clp, its round mechanism (round=360, reset=0 s)"},
+      {"gavel-las-perf", "Gavel's LAS_perf: max-min fairness over the perf model's per-type throughputs (measured:*)"},
+      {"gavel-ftf", "Gavel's finish-time fairness (bisection over Clp LPs), every type at the fastest type's speed"},
+      {"gavel-ftf-perf", "Gavel's finish-time fairness over the perf model's per-type throughputs (measured:*)"},
+      {"gavel-makespan", "Gavel's minimum total duration (its bisection over Clp LPs), heterogeneity-agnostic"},
+      {"gavel-makespan-perf", "Gavel's minimum total duration over the perf model's per-type throughputs (measured:*)"},
+      {"gavel-throughput", "Gavel's maximum total throughput, every type counted alike (allocated GPU time)"},
+      {"gavel-throughput-perf", "Gavel's maximum total throughput over the perf model's per-type throughputs (measured:*)"},
   };
   return v;
 }
@@ -303,7 +312,9 @@ namespace {
 std::unique_ptr<Scheduler> make_whole_scheduler(const PolicySpec& spec, std::uint64_t seed) {
   const PartSpec& first = spec.parts.front();
   PluginParams params(first.name, first.kv, seed);
-  std::unique_ptr<Scheduler> s = is_a_srpt(first.name) ? make_a_srpt(first.name, params) : plan::make_sjf_bco_online(params);
+  std::unique_ptr<Scheduler> s = is_a_srpt(first.name)            ? make_a_srpt(first.name, params)
+                                 : is_gavel_scheduler(first.name) ? make_gavel_scheduler(first.name, params)
+                                                                  : plan::make_sjf_bco_online(params);
   params.check_all_used();
   if (const PartSpec* a = spec.part(Point::Allocation)) {
     auto alloc = make_allocation(*a, seed);
@@ -389,7 +400,8 @@ const std::vector<ExecSupport>& exec_support() {
       if (std::string(p.name) != kDefaultPlacement) rows.push_back({std::string("fifo+") + p.name, "placement"});
     rows.push_back({"fifo+preempt", "flag"});
     for (const auto& a : allocations()) rows.push_back({std::string("srsf+") + a.name, "allocation"});
-    for (const char* s : {"sjf-bco-online", "a-srpt", "a-srpt-p", "a-srpt-p+tune", "a-srpt-p+opt", "sjf-bco-online+tune"})
+    for (const char* s : {"sjf-bco-online", "a-srpt", "a-srpt-p", "a-srpt-p+tune", "a-srpt-p+opt", "sjf-bco-online+tune",
+                          "gavel-las"})
       rows.push_back({s, "scheduler"});
     for (const auto& p : planners()) rows.push_back({p.name, "planner"});
     for (const char* s : {"ada-srsf", "srsf1", "srsf2"}) rows.push_back({s, "task"});

@@ -2,6 +2,7 @@
 // the cluster and of the active jobs) and what it returns. Every backend produces the views and applies
 // the decisions: the job-level engine, and later a live cluster manager. Policies never see a backend.
 #pragma once
+#include <functional>
 #include <iterator>
 #include <span>
 #include <vector>
@@ -82,6 +83,10 @@ struct SchedContext {
   // With that promise: the jobs that arrived (in arrival order) and finished since the previous pass.
   std::span<const JobState* const> finished = {};
   std::span<const JobState* const> arrived = {};
+  // The performance model's seconds per iteration of a job alone at its best placement on GPU type t (GpuTypes
+  // index): the per-type throughput estimates a heterogeneity-aware policy reads (Gavel's _perf policies), as a
+  // real scheduler reads its profiler's. Null where the backend has none (serve).
+  const std::function<double(const JobSpec&, int)>* type_iteration_s = nullptr;
 };
 
 struct StartDecision {
