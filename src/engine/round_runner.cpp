@@ -287,7 +287,7 @@ void run_round_model(const RunPlan& plan, SimResult& r) {
     r.record.extra.push_back({"profiles_by_name", static_cast<double>(profile_rule.jobs - profile_rule.hashed)});
     r.record.extra.push_back({"profiles_by_hash", static_cast<double>(profile_rule.hashed)});
   }
-  if (cfg.perf_model.rfind("measured:", 0) == 0) {  // the measured slowdown of each lease's placement
+  if (is_measured_perf_model(cfg.perf_model)) {  // the measured slowdown of each lease's placement
     PerfModel* perf = r.perf.get();
     const int per = r.cluster.servers[0].gpus;
     o.placement_factor = [perf, per](const Job& j) {

@@ -24,7 +24,7 @@ std::string RunPlan::perf_model_label(ExecModel ran) const {
   if (compat == Compat::Gavel) return "gavel-throughputs";
   if (ran == ExecModel::Task) return "task-dag";
   if (ran == ExecModel::Round)
-    return options.perf_model.rfind("measured:", 0) == 0 ? "synergy-profiles+" + options.perf_model : "synergy-profiles";
+    return is_measured_perf_model(options.perf_model) ? "synergy-profiles+" + options.perf_model : "synergy-profiles";
   if (policy.family == PolicyFamily::Planner) return planner.physical ? "analytic" : "yu2022";
   return options.perf_model;
 }
@@ -145,7 +145,7 @@ void check_numbers(const SimConfig& c) {
 void check_perf_model(const RunPlan& p) {
   const std::string& m = p.options.perf_model;
   if (p.policy.family == PolicyFamily::Scheduler && is_gavel_scheduler(p.policy.parts.front().name) &&
-      p.policy.parts.front().name.ends_with("-perf") && m.rfind("measured:", 0) != 0)
+      p.policy.parts.front().name.ends_with("-perf") && !is_measured_perf_model(m))
     throw InputError("--perf-model", 0, m,
                      p.policy.parts.front().name + " solves Gavel's program over each job's throughput on each GPU "
                      "type, which must be measured: use --perf-model measured:gavel (or measured:pollux, measured:sia, "
@@ -160,7 +160,7 @@ void check_perf_model(const RunPlan& p) {
     throw InputError("--perf-model", 0, m, "a planner replays its plan under its own law: use analytic");
   if (p.exec == ExecModel::Task)
     throw InputError("--perf-model", 0, m, "needs --exec rate, graph or round (--exec task keeps its own law: the task DAG)");
-  if (p.exec == ExecModel::Round && m.rfind("measured:", 0) != 0)
+  if (p.exec == ExecModel::Round && !is_measured_perf_model(m))
     throw InputError("--perf-model", 0, m,
                      "--exec round runs Synergy's profiles, at its share each job's trace duration: analytic or "
                      "measured:* (its placement slowdown on top)");

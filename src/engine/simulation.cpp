@@ -10,6 +10,7 @@
 #include "engine/planner_run.h"
 #include "engine/round_runner.h"
 #include "exec/comm_model.h"
+#include "exec/perf_model.h"
 #include "policy/gavel.h"
 #include "policy/registry.h"
 #include "policy/task/task_registry.h"
@@ -102,7 +103,7 @@ void run_job_level(const RunPlan& plan, SimResult& r) {
 std::unique_ptr<SimResult> simulate_rounds(const RunPlan& plan, std::unique_ptr<SimResult> r,
                                            std::chrono::steady_clock::time_point t0) {
   // A measured model's placement slowdown on top of Synergy's profiles (run_plan.cpp: check_perf_model).
-  if (plan.options.perf_model.rfind("measured:", 0) == 0)
+  if (is_measured_perf_model(plan.options.perf_model))
     r->perf = make_perf_model(plan.options.perf_model, plan.options.data_dir, r->cluster);
   run_round_model(plan, *r);  // fills record and summary
   if (plan.options.dry_run) return r;

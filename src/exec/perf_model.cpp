@@ -149,7 +149,7 @@ const std::vector<std::string>& perf_model_names() {
 std::unique_ptr<PerfModel> make_perf_model(const std::string& name, const std::string& data_dir,
                                            const ClusterSpec& cluster) {
   if (name == "analytic" || name == "trace") return std::make_unique<AnalyticPerf>(cluster);
-  if (name.rfind("measured:", 0) != 0)
+  if (!is_measured_perf_model(name))
     throw InputError("--perf-model", 0, name, "must be one of analytic, trace, measured:pollux, measured:sia, "
                                               "measured:gavel, measured:elasticflow");
   if (!std::filesystem::is_directory(data_dir))

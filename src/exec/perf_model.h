@@ -78,6 +78,8 @@ std::vector<MeasuredStep> gavel_steps(const std::string& data_dir);
 
 // The names --perf-model takes.
 const std::vector<std::string>& perf_model_names();
+// Whether --perf-model `name` reads measured tables (measured:<source>), not a law.
+inline bool is_measured_perf_model(const std::string& name) { return name.starts_with("measured:"); }
 // analytic or measured:<source> on `cluster` (which must outlive it). Throws InputError naming --perf-model or
 // --data-dir.
 std::unique_ptr<PerfModel> make_perf_model(const std::string& name, const std::string& data_dir,
