@@ -7,7 +7,7 @@ BUILD=${1:-build}
 shift || true
 PKGS="cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libyaml-cpp-dev libfmt-dev libfccp-dev
       libgtest-dev libbenchmark-dev libxgboost-dev coinor-libcbc-dev pkg-config time slurm-wlm munge
-      python3-matplotlib"
+      python3-matplotlib python3-dev pybind11-dev python3-pybind11 python3-pandas"
 missing=()
 for p in $PKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -26,3 +26,4 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
 ninja -C "$BUILD" -j "$(nproc)"
+scripts/install-python.sh "$BUILD" > /dev/null  # `import ringmaster` (docs/python.md)

@@ -94,6 +94,8 @@ def main():
                 print(f"synopsis {rel}:{n}: {cmd}")
                 continue
             line = plain.replace("../shared", SHARED)
+            # the repository's example files (docs/python.md: py:file=examples/policies/...)
+            line = re.sub(r'(?<=[\s=:"])examples/', os.path.join(SRC, "examples") + "/", line)
             if line.startswith("ringmaster "):
                 line = re.sub(r"(^|; )ringmaster ", lambda m: m.group(1) + shlex.quote(BIN) + " ", line)
             else:  # an experiment's script: run by the experiment's own checks, not here

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The layer rule of docs/design.md ("Layers"): a directory under src/ may include only the layers below it.
-#   core < cluster < workload < sched < exec < policy < synergy < engine < metrics < live < cli
+#   core < cluster < workload < sched < exec < policy < synergy < engine < metrics < live < cli < python
 # (metrics sits on sched only: it writes what any backend records.) Prints every include that breaks the
 # rule and fails if there is one.
 set -euo pipefail
@@ -17,6 +17,7 @@ declare -A allowed=(
   [metrics]="core cluster workload sched metrics"
   [live]="core cluster workload sched exec policy synergy engine metrics live"
   [cli]="core cluster workload sched exec policy synergy engine metrics live cli"
+  [python]="core cluster workload sched exec policy synergy engine metrics live cli python"
 )
 bad=0
 for dir in */; do

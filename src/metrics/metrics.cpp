@@ -165,73 +165,67 @@ std::ofstream open_out(const std::string& path) {
 
 }  // namespace
 
-void write_outputs(const std::string& dir, const RunRecord& e, const std::vector<Unschedulable>& unsched,
-                   const Summary& s, const RunInfo& info) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw InputError(dir, 0, "--out", "cannot create directory: " + ec.message());
-  {
-    auto f = open_out(dir + "/jobs.csv");
-    f << "job_id,submit_s,num_gpus,model,iterations,first_start_s,finish_s,jct_s,queue_s,run_s,preemptions,status,"
-         "ideal_s,stretch,servers,gpu_type\n";
-    std::string buf;
-    for (std::size_t i = 0; i < e.jobs.size(); ++i) {
-      const auto& j = e.jobs[i];
-      const auto& sp = *j.spec;
-      buf.clear();
-      if (!e.exact_s.empty() && j.finish != kNever) {  // a float-seconds peer (--compat gavel): full precision
-        const ExactTimes& x = e.exact_s[i];
-        const double jct = x.finish - x.submit;
-        f << fmt::format("{},{},{},{},{:.6g},{},{},{},{},{},{},finished,,,,\n", sp.name, x.submit, sp.num_gpus,
-                         sp.model, sp.iterations, x.first_start, x.finish, jct, jct - x.run, x.run, j.preemptions);
-        continue;
-      }
-      if (j.finish == kNever) {  // a peer's run that stopped before this job ended: no times
-        f << fmt::format("{},{},{},{},{:.6g},,,,,,{},unfinished,,,,\n", sp.name, secs(sp.submit), sp.num_gpus, sp.model,
-                         sp.iterations, j.preemptions);
-        continue;
-      }
-      fmt::format_to(std::back_inserter(buf), "{},{},{},{},{:.6g},{},{},{},{},{},{},finished,", sp.name,
-                     secs(sp.submit), sp.num_gpus, sp.model, sp.iterations, secs(j.first_start), secs(j.finish),
-                     secs(j.finish - sp.submit), secs(j.finish - sp.submit - j.run_us), secs(j.run_us),
-                     j.preemptions);
-      if (j.ideal_us != kNever && j.ideal_us > 0)
-        fmt::format_to(std::back_inserter(buf), "{},{:.6f}", secs(j.ideal_us),
-                       static_cast<double>(j.run_us) / static_cast<double>(j.ideal_us));
-      else
-        buf += ",";
-      buf += ',';
-      if (j.servers > 0) buf += std::to_string(j.servers);
-      buf += ',';
-      if (j.gpu_type >= 0) buf += e.gpu_types.at(static_cast<std::size_t>(j.gpu_type));
-      buf += '\n';
-      f << buf;
+void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unschedulable>& unsched) {
+  f << "job_id,submit_s,num_gpus,model,iterations,first_start_s,finish_s,jct_s,queue_s,run_s,preemptions,status,"
+       "ideal_s,stretch,servers,gpu_type\n";
+  std::string buf;
+  for (std::size_t i = 0; i < e.jobs.size(); ++i) {
+    const auto& j = e.jobs[i];
+    const auto& sp = *j.spec;
+    buf.clear();
+    if (!e.exact_s.empty() && j.finish != kNever) {  // a float-seconds peer (--compat gavel): full precision
+      const ExactTimes& x = e.exact_s[i];
+      const double jct = x.finish - x.submit;
+      f << fmt::format("{},{},{},{},{:.6g},{},{},{},{},{},{},finished,,,,\n", sp.name, x.submit, sp.num_gpus,
+                       sp.model, sp.iterations, x.first_start, x.finish, jct, jct - x.run, x.run, j.preemptions);
+      continue;
     }
-    for (const auto& u : unsched)
-      f << fmt::format("{},{},{},{},{:.6g},,,,,,0,unschedulable,,,,\n", u.job.name, secs(u.job.submit),
-                       u.job.num_gpus, u.job.model, u.job.iterations);
-  }
-  if (!e.stretches.empty()) {  // small runs: every stretch a job held GPUs, one row per GPU (plot's Gantt chart)
-    auto f = open_out(dir + "/gpus.csv");
-    f << "job_id,start_s,end_s,server,gpu\n";
-    for (const auto& s : e.stretches)
-      for (const auto& [srv, g] : s.gpus)
-        f << fmt::format("{},{},{},{},{}\n", e.jobs.at(s.job).spec->name, secs(s.start), secs(s.end), srv, g);
-  } else {
-    std::filesystem::remove(dir + "/gpus.csv", ec);  // an earlier run's: the folder holds one run's files
-  }
-  {
-    auto f = open_out(dir + "/timeseries.csv");
-    f << "time_s,queued,running,busy_gpus,gpu_util\n";
-    const double total = e.total_gpus;
-    std::string buf;
-    for (const auto& r : e.series) {
-      buf.clear();
-      fmt::format_to(std::back_inserter(buf), "{},{},{},{},{:.6f}\n", secs(r.t), r.queued, r.running, r.busy_gpus,
-                     r.busy_gpus / total);
-      f << buf;
+    if (j.finish == kNever) {  // a peer's run that stopped before this job ended: no times
+      f << fmt::format("{},{},{},{},{:.6g},,,,,,{},unfinished,,,,\n", sp.name, secs(sp.submit), sp.num_gpus, sp.model,
+                       sp.iterations, j.preemptions);
+      continue;
     }
+    fmt::format_to(std::back_inserter(buf), "{},{},{},{},{:.6g},{},{},{},{},{},{},finished,", sp.name,
+                   secs(sp.submit), sp.num_gpus, sp.model, sp.iterations, secs(j.first_start), secs(j.finish),
+                   secs(j.finish - sp.submit), secs(j.finish - sp.submit - j.run_us), secs(j.run_us),
+                   j.preemptions);
+    if (j.ideal_us != kNever && j.ideal_us > 0)
+      fmt::format_to(std::back_inserter(buf), "{},{:.6f}", secs(j.ideal_us),
+                     static_cast<double>(j.run_us) / static_cast<double>(j.ideal_us));
+    else
+      buf += ",";
+    buf += ',';
+    if (j.servers > 0) buf += std::to_string(j.servers);
+    buf += ',';
+    if (j.gpu_type >= 0) buf += e.gpu_types.at(static_cast<std::size_t>(j.gpu_type));
+    buf += '\n';
+    f << buf;
   }
+  for (const auto& u : unsched)
+    f << fmt::format("{},{},{},{},{:.6g},,,,,,0,unschedulable,,,,\n", u.job.name, secs(u.job.submit),
+                     u.job.num_gpus, u.job.model, u.job.iterations);
+}
+
+void write_gpus_csv(std::ostream& f, const RunRecord& e) {
+  f << "job_id,start_s,end_s,server,gpu\n";
+  for (const auto& s : e.stretches)
+    for (const auto& [srv, g] : s.gpus)
+      f << fmt::format("{},{},{},{},{}\n", e.jobs.at(s.job).spec->name, secs(s.start), secs(s.end), srv, g);
+}
+
+void write_timeseries_csv(std::ostream& f, const RunRecord& e) {
+  f << "time_s,queued,running,busy_gpus,gpu_util\n";
+  const double total = e.total_gpus;
+  std::string buf;
+  for (const auto& r : e.series) {
+    buf.clear();
+    fmt::format_to(std::back_inserter(buf), "{},{},{},{},{:.6f}\n", secs(r.t), r.queued, r.running, r.busy_gpus,
+                   r.busy_gpus / total);
+    f << buf;
+  }
+}
+
+std::string summary_json(const Summary& s, const RunInfo& info) {
   nlohmann::ordered_json j;
   j["policy"] = info.policy;
   j["scheduler"] = info.scheduler;
@@ -259,8 +253,30 @@ void write_outputs(const std::string& dir, const RunRecord& e, const std::vector
     for (const auto& [k, v] : s.timing) t[k] = v;
     j["timing"] = t;
   }
+  return j.dump(2) + "\n";
+}
+
+void write_outputs(const std::string& dir, const RunRecord& e, const std::vector<Unschedulable>& unsched,
+                   const Summary& s, const RunInfo& info) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw InputError(dir, 0, "--out", "cannot create directory: " + ec.message());
+  {
+    auto f = open_out(dir + "/jobs.csv");
+    write_jobs_csv(f, e, unsched);
+  }
+  if (!e.stretches.empty()) {  // small runs: every stretch a job held GPUs, one row per GPU (plot's Gantt chart)
+    auto f = open_out(dir + "/gpus.csv");
+    write_gpus_csv(f, e);
+  } else {
+    std::filesystem::remove(dir + "/gpus.csv", ec);  // an earlier run's: the folder holds one run's files
+  }
+  {
+    auto f = open_out(dir + "/timeseries.csv");
+    write_timeseries_csv(f, e);
+  }
   auto f = open_out(dir + "/summary.json");
-  f << j.dump(2) << "\n";
+  f << summary_json(s, info);
 }
 
 }  // namespace rm

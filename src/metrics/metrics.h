@@ -1,6 +1,7 @@
 // Run outputs: jobs.csv, summary.json, timeseries.csv (docs/formats.md), and the summary numbers.
 #pragma once
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,7 +39,13 @@ Summary summarize(const RunRecord& r, std::size_t unschedulable);
 // `packs`: the run's placement already takes the fewest servers free (consolidated, MAP, ...), so a spread is the
 // free GPUs' scatter, not the placement's choice.
 std::string stretch_warning(const RunRecord& r, int max_server_gpus, bool packs = false);
+// A run's output folder: jobs.csv, timeseries.csv, summary.json (and gpus.csv for small runs); each file's writer
+// below, for callers that keep them in memory (the Python module).
 void write_outputs(const std::string& dir, const RunRecord& r, const std::vector<Unschedulable>& unsched,
                    const Summary& s, const RunInfo& info);
+void write_jobs_csv(std::ostream& f, const RunRecord& r, const std::vector<Unschedulable>& unsched);
+void write_gpus_csv(std::ostream& f, const RunRecord& r);
+void write_timeseries_csv(std::ostream& f, const RunRecord& r);
+std::string summary_json(const Summary& s, const RunInfo& info);
 
 }  // namespace rm

@@ -32,6 +32,16 @@ PolicyPart parse_policy_part(const std::string& token) {
   PolicyPart p;
   const auto colon = token.find(':');
   p.name = trim(token.substr(0, colon));
+  // A Python class's short form, py:FILE:CLASS (docs/python.md): no key=value in it.
+  if (p.name == "py" && colon != std::string::npos && token.find('=') == std::string::npos) {
+    const std::string rest = token.substr(colon + 1);
+    const auto last = rest.rfind(':');
+    if (last == std::string::npos || last == 0 || last + 1 == rest.size())
+      throw InputError("--policy", 0, "py", "a Python part is py:file=PATH;class=NAME or py:PATH:NAME, not '" + token + "'");
+    p.kv["file"] = trim(rest.substr(0, last));
+    p.kv["class"] = trim(rest.substr(last + 1));
+    return p;
+  }
   if (colon != std::string::npos)
     for (const auto& kv : split_simple(token.substr(colon + 1), ';')) {
       const auto eq = kv.find('=');
@@ -48,6 +58,13 @@ std::vector<double> PluginParams::get_list(const std::string& key, std::vector<d
   std::vector<double> out;
   for (const auto& s : split_simple(it->second, ','))
     out.push_back(parse_double(s, "--policy", 0, plugin_ + ":" + key));
+  return out;
+}
+
+std::map<std::string, std::string> PluginParams::rest() {
+  std::map<std::string, std::string> out;
+  for (const auto& [k, v] : kv_)
+    if (used_.insert(k).second) out[k] = v;
   return out;
 }
 

@@ -25,6 +25,8 @@ class PluginParams {
   int get_int(const std::string& key, int dflt, int lo, int hi);
   std::string get_string(const std::string& key, const std::string& dflt);
   std::vector<double> get_list(const std::string& key, std::vector<double> dflt);
+  // The keys not asked for so far, marked used (a plugin that hands them on: a Python class's keywords).
+  std::map<std::string, std::string> rest();
   // Throws InputError if a given key was never asked for (a typo).
   void check_all_used() const;
 

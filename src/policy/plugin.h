@@ -145,8 +145,9 @@ class QueueOrder {
   // keep its running jobs in an index too.
   enum class RunningKey { Moves, Falls, Steps };
   virtual RunningKey running_key() const { return RunningKey::Moves; }
-  // Whether this order is preemptive and backfills by default.
+  // Whether this order is preemptive, and whether it backfills, by default (a C++ order backfills when it preempts).
   virtual bool default_preemptive() const { return false; }
+  virtual bool default_backfill() const { return default_preemptive(); }
   // Called once by the backend before the first key, with the cluster's totals.
   virtual void bind(const ClusterTotals&) {}
   // The round model (Synergy, spec S.10 items 16-17) asks two properties instead of names: a fair-share order

@@ -48,6 +48,9 @@ const std::vector<OrderEntry>& orders() {
       {"2d-gittins", make_gittins2d,
        "Tiresias' discretised 2D-Gittins: the index at whole quanta delta=3250 GPU-seconds; cdf= as gittins "
        "(preemptive)"},
+      {"py", make_py_order,
+       "a queue order written in Python: py:file=PATH;class=NAME or py:PATH:NAME, its key(job) and flags "
+       "(docs/python.md)"},
   };
   return v;
 }
@@ -349,7 +352,7 @@ std::unique_ptr<Scheduler> make_scheduler(const PolicySpec& spec, std::uint64_t 
   }
   ComposedOptions opt;
   opt.preemptive = preempt >= 0 ? preempt == 1 : order->default_preemptive();
-  opt.backfill = backfill >= 0 ? backfill == 1 : order->default_preemptive();
+  opt.backfill = backfill >= 0 ? backfill == 1 : order->default_backfill();
   opt.full_sort = full_sort;
   std::string name = order->name() + "+" + placement->name() + (opt.preemptive ? "+preempt" : "") +
                      (opt.backfill ? "+backfill" : "") + (allocation ? "+" + allocation->name() : "") +
@@ -394,7 +397,8 @@ const std::vector<ExecSupport>& exec_support() {
   static const std::vector<ExecSupport> v = [] {
     // One row per family, and per extension point whose support differs.
     std::vector<std::pair<std::string, std::string>> rows;
-    for (const auto& o : orders()) rows.push_back({o.name, "order"});
+    for (const auto& o : orders())
+      if (std::string(o.name) != "py") rows.push_back({o.name, "order"});  // needs a file: docs/python.md
     rows.push_back({"tiresias", "preset"});
     for (const auto& p : placements())
       if (std::string(p.name) != kDefaultPlacement) rows.push_back({std::string("fifo+") + p.name, "placement"});

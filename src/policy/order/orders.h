@@ -19,6 +19,7 @@ std::unique_ptr<QueueOrder> make_drf(PluginParams& p);
 std::unique_ptr<QueueOrder> make_tetris(PluginParams& p);
 std::unique_ptr<QueueOrder> make_gittins(PluginParams& p);
 std::unique_ptr<QueueOrder> make_gittins2d(PluginParams& p);
+std::unique_ptr<QueueOrder> make_py_order(PluginParams& p);
 
 // The first microsecond after `now` at which `j`'s attained GPU-seconds reach `threshold`, running from now on if
 // it is not running yet (2d-las's queue changes, 2d-gittins's quanta).

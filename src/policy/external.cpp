@@ -1,0 +1,20 @@
+#include "policy/external.h"
+
+#include "core/error.h"
+
+namespace rm {
+namespace {
+PythonPolicies* g_python = nullptr;
+}  // namespace
+
+void set_python_policies(PythonPolicies* p) { g_python = p; }
+
+PythonPolicies& python_policies() {
+  if (!g_python)
+    throw InputError("--policy", 0, "py",
+                     "Python policies need the ringmaster binary or the Python module (this program was built "
+                     "without the Python layer)");
+  return *g_python;
+}
+
+}  // namespace rm

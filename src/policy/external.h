@@ -1,0 +1,29 @@
+// Policies written in Python (src/python/), plugged in at the same extension points as the C++ ones: a part named
+// `py` in a policy string, `py:file=PATH;class=NAME` (or `py:PATH:NAME`), or a class object handed to the Python
+// module's simulate(). The core knows them only through this seam, which the Python layer fills when it is linked
+// (the ringmaster binary and the Python module); without it a `py` part is refused with a clear error.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "policy/plugin.h"
+
+namespace rm {
+
+class PythonPolicies {
+ public:
+  virtual ~PythonPolicies() = default;
+  // A queue order from the part's parameters: file= and class=, or obj= (a class the module registered); any
+  // other key=value goes to the class's constructor as a keyword argument (a string). Throws InputError naming
+  // the file for a missing file, class or method, and with the traceback for an exception in the user's code.
+  virtual std::unique_ptr<QueueOrder> order(const std::map<std::string, std::string>& kv, std::uint64_t seed) = 0;
+};
+
+// Installed once by the Python layer (not owned).
+void set_python_policies(PythonPolicies* p);
+// The installed layer; InputError("--policy", ...) if this build has none.
+PythonPolicies& python_policies();
+
+}  // namespace rm

@@ -1,0 +1,17 @@
+// py: a queue order written in Python (docs/python.md): the class's key(job) orders the queue; its class
+// attributes give the flags a C++ order declares. Built by the Python layer (policy/external.h).
+#include "policy/external.h"
+#include "policy/order/orders.h"
+
+namespace rm {
+
+std::unique_ptr<QueueOrder> make_py_order(PluginParams& p) {
+  // Every key is the class's business (file, class, obj and its constructor's keywords): mark them used.
+  std::map<std::string, std::string> kv;
+  for (const char* k : {"file", "class", "obj"})
+    if (std::string v = p.get_string(k, ""); !v.empty()) kv[k] = v;
+  for (const auto& [k, v] : p.rest()) kv[k] = v;
+  return python_policies().order(kv, p.seed());
+}
+
+}  // namespace rm
