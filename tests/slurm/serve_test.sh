@@ -3,6 +3,7 @@
 # (tests/slurm/local_slurm.sh: 4 nodes x 4 fake GPUs), stopped at the end by the PIDs it recorded.
 #   A. fifo: six held jobs run to completion in submission order; no node ever holds more GPUs than it has.
 #   B. srsf: a short job preempts a long one (requeue-hold), both finish, the preemption is reported.
+#   C. the same with SRSF written in Python (examples/policies/srsf.py, docs/python.md): the same preemption.
 # Usage: serve_test.sh RINGMASTER_BINARY. Exit 77 (skipped) without root or without the Slurm packages.
 set -euo pipefail
 source "$(dirname "$0")/test_lib.sh"
@@ -45,4 +46,21 @@ grep -q '"preemptions": [1-9]' "$DIR/out-b/summary.json" || fail "no preemption 
 awk -F, -v L="$L" -v S="$S" 'NR > 1 { fin[$1] = $7 } END { exit !(fin[S] < fin[L]) }' "$DIR/out-b/jobs.csv" \
   || fail "the short job did not finish first: $(cat "$DIR/out-b/jobs.csv")"
 echo "B ok"
+
+echo "== C: the same with SRSF written in Python"
+PY="py:file=$(cd "$(dirname "$0")/../../examples/policies" && pwd)/srsf.py;class=Srsf"
+L=$(submit 16 20)
+timeout 200 "$BIN" serve --backend slurm --policy "$PY" --partition rm --state "$DIR/state-c" --interval 500ms \
+  --exit-when-done --out "$DIR/out-c" 2> "$DIR/log/serve-c.log" &
+SERVE=$!
+for _ in $(seq 60); do squeue -h -j "$L" -o %T | grep -q RUNNING && break; sleep 0.5; done
+squeue -h -j "$L" -o %T | grep -q RUNNING || fail "the long job never started under the Python policy"
+sleep 2
+S=$(submit 4 2)
+wait "$SERVE" || fail "serve exited with an error under the Python policy"
+grep -q "job $L: preempted" "$DIR/log/serve-c.log" || fail "the Python policy did not preempt the long job"
+[ "$(finished_rows "$DIR/out-c/jobs.csv")" = 2 ] || fail "not both jobs finished under the Python policy"
+awk -F, -v L="$L" -v S="$S" 'NR > 1 { fin[$1] = $7 } END { exit !(fin[S] < fin[L]) }' "$DIR/out-c/jobs.csv" \
+  || fail "the short job did not finish first under the Python policy: $(cat "$DIR/out-c/jobs.csv")"
+echo "C ok"
 echo "serve_test: all passed"
