@@ -35,14 +35,10 @@ void print_results(const Rows& rows, const std::string& out) {
   std::cout << "results in " << out << "/\n";
 }
 
-int run_simulate(SimConfig cfg, std::vector<std::string> policies, const std::string& out, bool quiet) {
-  if (policies.empty()) policies = default_policies();
-  // Every policy's plan first: a bad option or policy is refused before any run.
-  std::vector<RunPlan> plans;
-  for (const auto& p : policies) {
-    cfg.policy = p;
-    plans.push_back(make_run_plan(cfg));
-  }
+int run_simulate(const SimConfig& cfg, const std::vector<std::string>& given, bool trace_given, const std::string& out,
+                 bool quiet) {
+  std::vector<RunPlan> plans = plan_runs(cfg, given, trace_given);
+  const std::size_t n = plans.size();
   const OutLock lock(out);
   std::vector<std::pair<std::string, Summary>> rows;
   for (auto& plan : plans) {
@@ -51,7 +47,7 @@ int run_simulate(SimConfig cfg, std::vector<std::string> policies, const std::st
     plan.options.progress = [&bar](const ProgressInfo& p) { bar.update(p); };
     auto r = simulate(plan);
     bar.finish();
-    const std::string dir = policies.size() == 1 ? out : out + "/" + dir_name(p);
+    const std::string dir = n == 1 ? out : out + "/" + dir_name(p);
     write_outputs(dir, r->record, r->unschedulable, r->summary, r->info);
     for (const auto& u : r->unschedulable) std::cerr << "warning: unschedulable: " << u.reason << "\n";
     int max_server_gpus = 0;
@@ -59,15 +55,14 @@ int run_simulate(SimConfig cfg, std::vector<std::string> policies, const std::st
     const PartSpec* place = plan.policy.family == PolicyFamily::Composed ? plan.policy.part(Point::Placement) : nullptr;
     const bool packs = !place || (place->name != "first-fit" && place->name != "random");
     if (const std::string w = stretch_warning(r->record, max_server_gpus, packs); !w.empty())
-      std::cerr << (policies.size() > 1 ? p + ": " : "") << w << "\n";
+      std::cerr << (n > 1 ? p + ": " : "") << w << "\n";
     if (!quiet)
       for (const auto& [from, to] : r->models.replaced)
-        std::cerr << "note: unknown model '" << from << "' simulated as '" << to << "' (--unknown-model "
-                  << cfg.unknown_model << ")\n";
-    if (!quiet && policies.size() > 1) std::cerr << fmt::format("{}: {:.2f}s -> {}\n", p, r->info.wall_s, dir);
+        std::cerr << "note: " << replaced_model_note(from, to, cfg.unknown_model) << "\n";
+    if (!quiet && n > 1) std::cerr << fmt::format("{}: {:.2f}s -> {}\n", p, r->info.wall_s, dir);
     rows.emplace_back(p, r->summary);
   }
-  if (policies.size() > 1) write_summary_csv(out + "/summary.csv", rows);
+  if (n > 1) write_summary_csv(out + "/summary.csv", rows);
   if (!quiet) print_results(rows, out);
   return 0;
 }
@@ -78,9 +73,7 @@ class Simulate final : public Subcommand {
     return app_ = add_simulate_options(app, a_, "simulate", "simulate a trace on a cluster under one or more policies");
   }
   int run() override {
-    if (!a_.cfg.workload.empty() && app_->count("--trace"))
-      throw InputError("--workload", 0, a_.cfg.workload, "give either --trace or --workload, not both");
-    return run_simulate(a_.cfg, a_.policies, a_.out, a_.quiet);
+    return run_simulate(a_.cfg, a_.policies, app_->count("--trace") > 0, a_.out, a_.quiet);
   }
 
  private:

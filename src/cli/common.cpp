@@ -21,6 +21,21 @@ const std::vector<std::string>& default_policies() {
   return v;
 }
 
+std::vector<RunPlan> plan_runs(SimConfig cfg, const std::vector<std::string>& policies, bool trace_given) {
+  if (!cfg.workload.empty() && trace_given)
+    throw InputError("--workload", 0, cfg.workload, "give either --trace or --workload, not both");
+  std::vector<RunPlan> plans;
+  for (const auto& p : policies.empty() ? default_policies() : policies) {
+    cfg.policy = p;
+    plans.push_back(make_run_plan(cfg));
+  }
+  return plans;
+}
+
+std::string replaced_model_note(const std::string& from, const std::string& to, const std::string& rule) {
+  return "unknown model '" + from + "' simulated as '" + to + "' (--unknown-model " + rule + ")";
+}
+
 ProgressBar::ProgressBar(bool quiet) : tty_(!quiet && isatty(STDERR_FILENO) != 0), t0_(std::chrono::steady_clock::now()) {}
 
 void ProgressBar::update(const ProgressInfo& p) {

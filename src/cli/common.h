@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/progress.h"
+#include "engine/run_plan.h"
 #include "engine/sim_config.h"
 #include "metrics/metrics.h"
 
@@ -30,6 +31,12 @@ CLI::App* add_simulate_options(CLI::App& app, SimArgs& a, const std::string& nam
 
 // The policies run when none is given.
 const std::vector<std::string>& default_policies();
+
+// simulate's plans, one per policy (the defaults when none is given), every one made before any runs so that a bad
+// option or policy is refused first. `trace_given`: --trace was on the command line (refused with --workload).
+std::vector<RunPlan> plan_runs(SimConfig cfg, const std::vector<std::string>& policies, bool trace_given);
+// The note for a trace model the catalogue lacks, simulated as another by --unknown-model.
+std::string replaced_model_note(const std::string& from, const std::string& to, const std::string& rule);
 
 // A progress bar on stderr, only when stderr is a terminal, not --quiet, and the run has lasted over a second:
 // jobs finished, simulated time against the makespan it points to, events per second, wall time.

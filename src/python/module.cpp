@@ -49,14 +49,7 @@ py::list run_simulate(const std::vector<std::string>& args, bool write) {
   } catch (const CLI::ParseError& e) {
     throw InputError(e.what());
   }
-  if (!a.cfg.workload.empty() && sub->count("--trace"))
-    throw InputError("--workload", 0, a.cfg.workload, "give either --trace or --workload, not both");
-  std::vector<std::string> policies = a.policies.empty() ? cli::default_policies() : a.policies;
-  std::vector<RunPlan> plans;
-  for (const auto& p : policies) {
-    a.cfg.policy = p;
-    plans.push_back(make_run_plan(a.cfg));
-  }
+  std::vector<RunPlan> plans = cli::plan_runs(a.cfg, a.policies, sub->count("--trace") > 0);
   py::list out;
   for (auto& plan : plans) {
     auto r = simulate(plan);
@@ -67,9 +60,9 @@ py::list run_simulate(const std::vector<std::string>& args, bool write) {
     py::list warnings;
     for (const auto& u : r->unschedulable) warnings.append("unschedulable: " + u.reason);
     for (const auto& [from, to] : r->models.replaced)
-      warnings.append("unknown model '" + from + "' simulated as '" + to + "' (--unknown-model " + a.cfg.unknown_model + ")");
+      warnings.append(cli::replaced_model_note(from, to, a.cfg.unknown_model));
     if (write) {
-      const std::string dir = policies.size() == 1 ? a.out : a.out + "/" + cli::dir_name(plan.policy.text);
+      const std::string dir = plans.size() == 1 ? a.out : a.out + "/" + cli::dir_name(plan.policy.text);
       write_outputs(dir, r->record, r->unschedulable, r->summary, r->info);
     }
     py::dict d;

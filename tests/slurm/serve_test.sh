@@ -28,39 +28,33 @@ tail -n +2 "$runs" | awk -F, '{ print $3, 1, $5, $6; print $4, 0, $5, -$6 }' | s
   || fail "a node held more GPUs than it has: $(cat "$runs")"
 echo "A ok"
 
+# A short job preempts a long one under POLICY (out and logs under NAME): both finish, the short one first, the long
+# one ran twice, the preemption is logged and counted.
+preempts() {
+  local name=$1 policy=$2 L S SERVE
+  L=$(submit 16 20)
+  timeout 200 "$BIN" serve --backend slurm --policy "$policy" --partition rm --state "$DIR/state-$name" \
+    --interval 500ms --exit-when-done --out "$DIR/out-$name" 2> "$DIR/log/serve-$name.log" &
+  SERVE=$!
+  for _ in $(seq 60); do squeue -h -j "$L" -o %T | grep -q RUNNING && break; sleep 0.5; done
+  squeue -h -j "$L" -o %T | grep -q RUNNING || fail "$name: the long job never started"
+  sleep 2
+  S=$(submit 4 2)
+  wait "$SERVE" || fail "$name: serve exited with an error"
+  grep -q "job $L: preempted" "$DIR/log/serve-$name.log" || fail "$name: the long job was not preempted"
+  [ "$(finished_rows "$DIR/out-$name/jobs.csv")" = 2 ] || fail "$name: not both jobs finished"
+  grep -q '"preemptions": [1-9]' "$DIR/out-$name/summary.json" || fail "$name: no preemption in summary.json"
+  [ "$(grep -c "^$L," "$DIR/out-$name/runs.csv")" -ge 2 ] ||
+    fail "$name: the long job did not run twice: $(cat "$DIR/out-$name/runs.csv")"
+  awk -F, -v L="$L" -v S="$S" 'NR > 1 { fin[$1] = $7 } END { exit !(fin[S] < fin[L]) }' "$DIR/out-$name/jobs.csv" \
+    || fail "$name: the short job did not finish first: $(cat "$DIR/out-$name/jobs.csv")"
+}
+
 echo "== B: srsf preempts a long job for a short one"
-L=$(submit 16 20)
-timeout 200 "$BIN" serve --backend slurm --policy srsf --partition rm --state "$DIR/state-b" --interval 500ms \
-  --exit-when-done --out "$DIR/out-b" 2> "$DIR/log/serve-b.log" &
-SERVE=$!
-for _ in $(seq 60); do squeue -h -j "$L" -o %T | grep -q RUNNING && break; sleep 0.5; done
-squeue -h -j "$L" -o %T | grep -q RUNNING || fail "the long job never started"
-sleep 2
-S=$(submit 4 2)
-wait "$SERVE" || fail "serve exited with an error"
-grep -q "job $L: preempted" "$DIR/log/serve-b.log" || fail "the long job was not preempted"
-[ "$(finished_rows "$DIR/out-b/jobs.csv")" = 2 ] || fail "not both jobs finished"
-grep -q '"preemptions": [1-9]' "$DIR/out-b/summary.json" || fail "no preemption in summary.json"
-[ "$(grep -c "^$L," "$DIR/out-b/runs.csv")" -ge 2 ] || fail "the long job did not run twice: $(cat "$DIR/out-b/runs.csv")"
-# The short job ends before the long one.
-awk -F, -v L="$L" -v S="$S" 'NR > 1 { fin[$1] = $7 } END { exit !(fin[S] < fin[L]) }' "$DIR/out-b/jobs.csv" \
-  || fail "the short job did not finish first: $(cat "$DIR/out-b/jobs.csv")"
+preempts b srsf
 echo "B ok"
 
 echo "== C: the same with SRSF written in Python"
-PY="py:file=$(cd "$(dirname "$0")/../../examples/policies" && pwd)/srsf.py;class=Srsf"
-L=$(submit 16 20)
-timeout 200 "$BIN" serve --backend slurm --policy "$PY" --partition rm --state "$DIR/state-c" --interval 500ms \
-  --exit-when-done --out "$DIR/out-c" 2> "$DIR/log/serve-c.log" &
-SERVE=$!
-for _ in $(seq 60); do squeue -h -j "$L" -o %T | grep -q RUNNING && break; sleep 0.5; done
-squeue -h -j "$L" -o %T | grep -q RUNNING || fail "the long job never started under the Python policy"
-sleep 2
-S=$(submit 4 2)
-wait "$SERVE" || fail "serve exited with an error under the Python policy"
-grep -q "job $L: preempted" "$DIR/log/serve-c.log" || fail "the Python policy did not preempt the long job"
-[ "$(finished_rows "$DIR/out-c/jobs.csv")" = 2 ] || fail "not both jobs finished under the Python policy"
-awk -F, -v L="$L" -v S="$S" 'NR > 1 { fin[$1] = $7 } END { exit !(fin[S] < fin[L]) }' "$DIR/out-c/jobs.csv" \
-  || fail "the short job did not finish first under the Python policy: $(cat "$DIR/out-c/jobs.csv")"
+preempts c "py:file=$(cd "$(dirname "$0")/../../examples/policies" && pwd)/srsf.py;class=Srsf"
 echo "C ok"
 echo "serve_test: all passed"
