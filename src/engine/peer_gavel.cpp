@@ -363,8 +363,8 @@ class Sim {
   // finish_time_fairness.py and min_total_duration.py, by Clp (policy/gavel_lp.h). Their heterogeneity-agnostic
   // forms give every type the job's V100 throughput (FinishTimeFairnessPolicy, MinTotalDurationPolicy).
   void time_programs(const std::vector<int>& singles) {
-    if (singles.empty()) {  // flatten gives None (finish_time_fairness.py:60-63)
-      prev_rem_.clear(), prev_iso_.clear();
+    if (singles.empty()) {  // flatten gives None: the previous program is forgotten (finish_time_fairness.py:60-63)
+      for (auto& [j, a] : ftf_) a.forget_previous();
       return;
     }
     const bool agnostic = pol_ == Pol::Ftf || pol_ == Pol::MinDur;
@@ -388,22 +388,12 @@ class Sim {
       x = gavel_min_total_duration(thr, sf, gpus_, rem);
     } else {
       const int m = static_cast<int>(singles.size());
-      std::vector<double> since, iso, iso_thr;
+      std::vector<double> since, iso;
       for (std::size_t i = 0; i < singles.size(); ++i) {
-        const int j = singles[i];
-        const auto share = gavel_isolated_share(m, sf[i], gpus_);
-        double it = 0;
-        for (std::size_t t = 0; t < ntypes(); ++t) it += thr[i][t] * share[t];
-        iso_thr.push_back(it);
-        // The time the steps run since the previous program would have taken at that program's isolated share.
-        if (const auto p = prev_rem_.find(j); p != prev_rem_.end()) cum_iso_[j] += (p->second - rem[i]) / prev_iso_.at(j);
-        since.push_back(now_ - jobs_[j].arrival);
-        iso.push_back(cum_iso_[j] + rem[i] / it);
+        since.push_back(now_ - jobs_[singles[i]].arrival);
+        iso.push_back(ftf_[singles[i]].expected_isolated(rem[i], gavel_isolated_throughput(thr[i], m, sf[i], gpus_)));
       }
       x = gavel_finish_time_fairness(thr, sf, gpus_, since, rem, iso);
-      prev_rem_.clear(), prev_iso_.clear();
-      for (std::size_t i = 0; i < singles.size(); ++i)
-        prev_rem_[singles[i]] = rem[i], prev_iso_[singles[i]] = iso_thr[i];
     }
     for (std::size_t i = 0; i < singles.size(); ++i) alloc_[Combo{singles[i], -1}.key()] = x[i];
   }
@@ -604,7 +594,7 @@ class Sim {
   Pol pol_;
   double round_s_;
   std::vector<int> base_order_;  // "v100", "p100", "k80" as present
-  std::map<int, double> cum_iso_, prev_rem_, prev_iso_;  // finish-time fairness's isolated time so far
+  std::map<int, FtfAccount> ftf_;  // finish-time fairness's isolated time so far, per job
   synergy::PyRandom policy_rng_, shuffler_;
   std::vector<Entry> entries_;
   std::unordered_map<std::uint64_t, std::size_t> index_;

@@ -89,7 +89,7 @@ class GavelScheduler final : public Scheduler {
   struct St {
     std::vector<double> x, time_on, deficit;
     int ran_type = -1;
-    double cum_iso = 0, prev_rem = -1, prev_iso_thr = 0;  // finish-time fairness's isolated time so far
+    FtfAccount ftf;  // finish-time fairness's isolated time so far
   };
 
   void bind(const Cluster& c) {
@@ -177,14 +177,9 @@ class GavelScheduler final : public Scheduler {
       case Objective::Ftf: {
         std::vector<double> since, iso;
         for (std::size_t i = 0; i < m; ++i) {
-          St& s = state(jobs[i]->id());
-          const auto share = gavel_isolated_share(static_cast<int>(m), sf[i], gpus_);
-          double it = 0;
-          for (std::size_t t = 0; t < ntypes(); ++t) it += thr[i][t] * share[t];
-          if (s.prev_rem >= 0 && s.prev_iso_thr > 0) s.cum_iso += (s.prev_rem - rem[i]) / s.prev_iso_thr;
-          s.prev_rem = rem[i], s.prev_iso_thr = it;
           since.push_back(to_seconds(ctx.now) - jobs[i]->arrival_s);
-          iso.push_back(it > 0 ? s.cum_iso + rem[i] / it : 0.0);
+          iso.push_back(state(jobs[i]->id()).ftf.expected_isolated(
+              rem[i], gavel_isolated_throughput(thr[i], static_cast<int>(m), sf[i], gpus_)));
         }
         x = gavel_finish_time_fairness(thr, sf, gpus_, since, rem, iso);
         break;

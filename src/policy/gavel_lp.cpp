@@ -91,6 +91,13 @@ std::vector<double> gavel_isolated_share(int m, int sf, const std::vector<int>& 
   return x;
 }
 
+double gavel_isolated_throughput(const std::vector<double>& thr, int m, int sf, const std::vector<int>& gpus) {
+  const auto share = gavel_isolated_share(m, sf, gpus);
+  double it = 0;
+  for (std::size_t t = 0; t < gpus.size(); ++t) it += thr[t] * share[t];
+  return it;
+}
+
 std::vector<std::vector<double>> gavel_finish_time_fairness(const std::vector<std::vector<double>>& thr,
                                                             const std::vector<int>& sf, const std::vector<int>& gpus,
                                                             const std::vector<double>& since,

@@ -43,6 +43,22 @@ std::vector<std::vector<double>> gavel_min_total_duration(const std::vector<std:
                                                           const std::vector<int>& sf, const std::vector<int>& gpus,
                                                           const std::vector<double>& rem, double* t_out = nullptr);
 
+// Finish-time fairness's bookkeeping for one job (finish_time_fairness.py:56-80): at each program, the steps it ran
+// since the previous one are charged the time they would have taken at that program's isolated throughput; its
+// expected time alone is that sum plus its steps left at the isolated throughput now.
+struct FtfAccount {
+  double cum_iso = 0, prev_rem = -1, prev_iso_thr = 0;
+  double expected_isolated(double rem, double iso_thr) {
+    if (prev_rem >= 0 && prev_iso_thr > 0) cum_iso += (prev_rem - rem) / prev_iso_thr;
+    prev_rem = rem, prev_iso_thr = iso_thr;
+    return cum_iso + rem / iso_thr;  // infinite for a job with no throughput: the program leaves it out
+  }
+  void forget_previous() { prev_rem = -1; }
+};
+
+// Job i's throughput at its isolated share (IsolatedPolicy.get_throughputs): sum_j thr_j x_j, x its share below.
+double gavel_isolated_throughput(const std::vector<double>& thr, int m, int sf, const std::vector<int>& gpus);
+
 // Policy.flatten + IsolatedPolicy (isolated.py:33-47): job i's share x_ij = (GPUs of j / m) / sf_i, the row divided
 // by max(1, its sum).
 std::vector<double> gavel_isolated_share(int m, int sf, const std::vector<int>& gpus);
