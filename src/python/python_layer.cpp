@@ -146,7 +146,7 @@ Loaded load(const std::map<std::string, std::string>& kv) {
     l.file = py::str(py::getattr(cls, "__module__", py::str("<python>"))).cast<std::string>();
   } else {
     const auto f = kv.find("file"), c = kv.find("class");
-    if (f == kv.end() || c == kv.end())
+    if (f == kv.end() || c == kv.end() || f->second.empty() || c->second.empty())
       throw InputError("--policy", 0, "py", "a Python part needs file=PATH and class=NAME (py:file=x.py;class=MyOrder)");
     l.file = f->second;
     l.cls = c->second;

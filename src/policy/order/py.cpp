@@ -6,12 +6,8 @@
 namespace rm {
 
 std::unique_ptr<QueueOrder> make_py_order(PluginParams& p) {
-  // Every key is the class's business (file, class, obj and its constructor's keywords): mark them used.
-  std::map<std::string, std::string> kv;
-  for (const char* k : {"file", "class", "obj"})
-    if (std::string v = p.get_string(k, ""); !v.empty()) kv[k] = v;
-  for (const auto& [k, v] : p.rest()) kv[k] = v;
-  return python_policies().order(kv, p.seed());
+  // Every key is the class's business (file, class, obj and its constructor's keywords): all of them, marked used.
+  return python_policies().order(p.rest(), p.seed());
 }
 
 }  // namespace rm
