@@ -83,6 +83,7 @@ TEST(PolicySpec, EveryCatalogueNameParsesAtItsPoint) {
   int checked = 0;
   for (const auto& c : policy_catalogue()) {
     if (c.name.find_first_of("<|") != std::string::npos) continue;
+    if (c.name == "py") continue;  // a Python class names its file: tests/python_test.cpp, with the binary
     std::string text = c.name;
     if (c.point == "placement" || c.point == "flag" || c.point == "allocation") text = "fifo+" + c.name;
     if (c.point == "task-place" || c.point == "task-admit") text = "ada-srsf+" + c.name;

@@ -78,7 +78,7 @@ class NoKey:
   EXPECT_NE(r.text.find("Rk.running_key: must be 'moves', 'falls' or 'steps'"), std::string::npos) << r.text;
   r = sim("py:" + file + ":NoKey", dir + "/nokey");
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.text.find("NoKey: is not a queue order"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("NoKey: is not a policy: it defines none of key"), std::string::npos) << r.text;
   r = sim("py:" + file + ":Nope", dir + "/nope");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.text.find("no class Nope in it (it defines: Boom, Text, Rk, NoKey)"), std::string::npos) << r.text;
@@ -93,6 +93,162 @@ class NoKey:
   r = sim("py:" + broken + ":A", dir + "/broken");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.text.find("SyntaxError"), std::string::npos) << r.text;
+}
+
+// The other extension points: a placement (filter/score), an allocation and a whole scheduler in Python give the C++
+// plugins' jobs.csv byte for byte.
+TEST(PythonPolicies, PlacementAllocationAndSchedulerExamplesGiveTheCppJobsCsv) {
+  const std::string dir = test::temp_dir();
+  const std::string ex = examples();
+  const struct {
+    std::string cpp, py, extra;
+  } cases[] = {
+      {"fifo+first-fit", "fifo+py:file=" + ex + "/first_fit.py;class=FirstFit", ""},
+      {"srsf+first-fit", "py:" + ex + "/srsf.py:Srsf+py:" + ex + "/first_fit.py:FirstFit", ""},  // both in Python
+      {"fifo+first-fit", "py:file=" + ex + "/fifo_scheduler.py;class=FifoFirstFit", ""},
+      {"fifo+greedy", "fifo+py:file=" + ex + "/greedy.py;class=Greedy", "--cpu-ratio 3"},
+      {"srsf+greedy", "srsf+py:file=" + ex + "/greedy.py;class=Greedy", "--cpu-ratio 3"},
+  };
+  int i = 0;
+  for (const auto& c : cases) {
+    const std::string a = dir + "/a" + std::to_string(i), b = dir + "/b" + std::to_string(i);
+    ++i;
+    const auto ra = sim(c.py, a, c.extra), rb = sim(c.cpp, b, c.extra);
+    ASSERT_EQ(ra.code, 0) << ra.text;
+    ASSERT_EQ(rb.code, 0) << rb.text;
+    EXPECT_EQ(test::read_file(a + "/jobs.csv"), test::read_file(b + "/jobs.csv")) << c.py;
+  }
+  // A placement that scores does change the answer: best-fit packs where first-fit splits.
+  const auto rb = sim("fifo+py:file=" + ex + "/first_fit.py;class=BestFit", dir + "/best");
+  ASSERT_EQ(rb.code, 0) << rb.text;
+  EXPECT_NE(test::read_file(dir + "/best/jobs.csv"), test::read_file(dir + "/b0/jobs.csv"));
+}
+
+// A whole scheduler by hand on one 1-GPU server: preemption and wake-ups do what the decisions say.
+TEST(PythonPolicies, AWholeSchedulerPreemptsAndWakesAsItDecides) {
+  const std::string dir = test::temp_dir();
+  const std::string cluster = test::write_file(dir, "c.yaml", "servers:\n  - {count: 1, gpus: 1, gpu_mem_gb: 32}\n");
+  const std::string trace =
+      test::write_file(dir, "t.csv", "job_id,submit_s,num_gpus,model,duration_s\na,0,1,alexnet,100\nb,10,1,alexnet,20\n");
+  const std::string file = test::write_file(dir, "s.py", R"(import ringmaster
+
+class Shortest(ringmaster.Policy):
+    """Preemptive shortest-remaining-time on one GPU, nothing before t=5 s."""
+    def schedule(self, view):
+        d = ringmaster.Decisions()
+        if not view.jobs:
+            return None
+        if view.now_s < 5:
+            return d.wake_at(5)
+        jobs = sorted(view.jobs, key=lambda j: (j.remaining_time_s, j.id))
+        best = jobs[0]
+        if best.running:
+            return d
+        for j in view.running:
+            d.preempt(j)
+        return d.start(best.id, [(0, 0)])
+)");
+  const std::string out = dir + "/out";
+  const auto r = test::shell(kBin + " simulate --cluster " + cluster + " --trace " + trace + " --policy 'py:" + file +
+                             ":Shortest' --preempt-overhead 0 --out " + out + " -q 2>&1");
+  ASSERT_EQ(r.code, 0) << r.text;
+  const std::string jobs = test::read_file(out + "/jobs.csv");
+  // a: starts at 5 (the wake-up), stopped at 10 for b (20 s < 95 s left), resumes at 30, ends at 125; b: 10 to 30.
+  EXPECT_NE(jobs.find("a,0.000000,1,alexnet,617.665,5.000000,125.000000,125.000000,25.000000,100.000000,1,finished"),
+            std::string::npos) << jobs;
+  EXPECT_NE(jobs.find("b,10.000000,1,alexnet,123.533,10.000000,30.000000,20.000000,0.000000,20.000000,0,finished"),
+            std::string::npos) << jobs;
+}
+
+// Wrong decisions stop the run: exit 2, the method, the job and the time, nothing written.
+TEST(PythonPolicies, WrongDecisionsStopTheRunNamingJobAndTime) {
+  const std::string dir = test::temp_dir();
+  const std::string cluster =
+      test::write_file(dir, "c.yaml", "servers:\n  - {count: 1, gpus: 2, gpu_mem_gb: 32, cpus: 8, dram_gb: 100}\n");
+  const std::string trace =
+      test::write_file(dir, "t.csv", "job_id,submit_s,num_gpus,model,duration_s\na,0,1,alexnet,100\nb,0,1,alexnet,100\n");
+  const std::string file = test::write_file(dir, "bad.py", R"(import ringmaster
+
+class Twice(ringmaster.Policy):
+    def schedule(self, view):
+        return {"start": [(j, [(0, 0)]) for j in view.waiting]}
+
+class Again(ringmaster.Policy):
+    def schedule(self, view):
+        if view.running:
+            return {"start": [(view.running[0], view.running[0].gpus)]}
+        return {"start": [(view.waiting[0], [(0, 0)])], "wake_at_s": view.now_s + 1}
+
+class StopWaiting(ringmaster.Policy):
+    def schedule(self, view):
+        return ringmaster.Decisions().preempt(view.waiting[0])
+
+class Count(ringmaster.Policy):
+    def schedule(self, view):
+        return ringmaster.Decisions().start(view.waiting[0], [(0, 0), (0, 1)])
+
+class NoGpu(ringmaster.Policy):
+    def schedule(self, view):
+        return ringmaster.Decisions().start(view.waiting[0], [(0, 7)])
+
+class Past(ringmaster.Policy):
+    def schedule(self, view):
+        return ringmaster.Decisions().wake_at(view.now_s)
+
+class Number(ringmaster.Policy):
+    def schedule(self, view):
+        return 42
+
+class Idle(ringmaster.Policy):
+    def schedule(self, view):
+        return None
+
+class PlaceTwice(ringmaster.Policy):
+    def place(self, job, servers):
+        return [(0, 1), (0, 1)]
+
+class Score(ringmaster.Policy):
+    def score(self, job, server):
+        raise RuntimeError("no score for " + job.name)
+
+class Never(ringmaster.Policy):
+    def filter(self, job, server):
+        return False
+
+class Greedy(ringmaster.Policy):
+    def allocate(self, job, servers):
+        return [(s["server"].free_cpus + 1, 0) for s in servers]
+)");
+  const struct {
+    std::string policy, needle;
+  } cases[] = {
+      {"py:%:Twice", "Twice.schedule: a GPU given twice: server 0 GPU 0 to job a and to job b at t=0 s"},
+      {"py:%:Again", "Again.schedule: a decision for job a at t=1 s, which is not waiting (it is running)"},
+      {"py:%:StopWaiting", "StopWaiting.schedule: a decision for job a at t=0 s, which is not running"},
+      {"py:%:Count", "Count.schedule: gave 2 GPUs to job a at t=0 s, which asks for 1"},
+      {"py:%:NoGpu", "NoGpu.schedule: gave server 0 GPU 7 to job a at t=0 s: no such GPU"},
+      {"py:%:Past", "Past.schedule: wake_at_s = 0 is not after now at t=0 s"},
+      {"py:%:Number", "Number.schedule: must return ringmaster.Decisions, a dict or None, returned int at t=0 s"},
+      {"py:%:Idle", "job a never finished: the Python policy left it waiting"},
+      {"fifo+py:%:PlaceTwice", "PlaceTwice.place: a GPU given twice: server 0 GPU 1 to job a at t=0 s"},
+      {"fifo+py:%:Score", "Score.score: raised for job a at t=0 s:\nTraceback"},
+      {"fifo+py:%:Never", "job a never finished: the Python policy left it waiting"},
+      {"fifo+py:%:Greedy", "Greedy.allocate: gave 9 CPUs and 0 GB on server 0 to job a at t=0 s, where 8 CPUs"},
+      {"fifo+py:%:Twice", "the Python class Twice is a whole scheduler (schedule): give it first"},
+      {"py:%:Score+py:%:Never", "a second part at the same extension point"},
+      {"py:%:Never", "no queue order in"},
+  };
+  int i = 0;
+  for (const auto& c : cases) {
+    std::string p = c.policy;
+    for (std::size_t k; (k = p.find('%')) != std::string::npos;) p.replace(k, 1, file);
+    const std::string out = dir + "/o" + std::to_string(i++);
+    const auto r = test::shell(kBin + " simulate --cluster " + cluster + " --trace " + trace + " --policy '" + p +
+                               "' --out " + out + " -q 2>&1");
+    EXPECT_EQ(r.code, 2) << p << "\n" << r.text;
+    EXPECT_NE(r.text.find(c.needle), std::string::npos) << p << "\n" << r.text;
+    EXPECT_FALSE(std::filesystem::exists(out + "/jobs.csv")) << p;
+  }
 }
 
 // The module: built next to the binary (build/python); not in sanitizer builds, whose library the system interpreter
@@ -144,6 +300,48 @@ print("ok")
 )PY");
   EXPECT_EQ(r.code, 0) << r.text;
   EXPECT_NE(r.text.find("ok"), std::string::npos) << r.text;
+}
+
+// Class objects at every extension point from the module, and sweep(): the CLI's folder layout, resumable by either.
+TEST(PythonModule, ClassesAtEveryPointAndASweepInTheCliLayout) {
+  if (!std::filesystem::exists(module_dir() + "/ringmaster/__init__.py")) GTEST_SKIP() << "no Python module here";
+  const std::string dir = test::temp_dir();
+  const auto r = py(R"PY(import sys, ringmaster
+from first_fit import FirstFit
+from fifo_scheduler import FifoFirstFit
+from srsf import Srsf
+runs = ringmaster.simulate(cluster="tiny", trace="builtin:demo", policy=["fifo+first-fit", ("fifo", FirstFit), FifoFirstFit])
+a, b, c = runs.values()
+assert a.jobs.equals(b.jobs) and a.jobs.equals(c.jobs), "the Python placement or scheduler differs"
+sw = ringmaster.sweep(")PY" + dir + R"PY(/sw", cluster="tiny", trace="builtin:demo", policy=["fifo", Srsf],
+                      load=[0.5, 1.0], parallel=2, quiet=True)
+assert sw.status == 0 and len(sw.results) == 4, sw.results
+assert list(sw.results["status"]) == ["ok"] * 4
+assert sw.results["policy"][2].startswith("py:file=") and sw.results["policy"][2].endswith("srsf.py;class=Srsf")
+one = ringmaster.simulate(cluster="tiny", trace="builtin:demo", policy=Srsf, load=1.0)
+assert sw.run(3).jobs.equals(one["Srsf"].jobs)
+class Local(ringmaster.Policy):
+    def key(self, job):
+        return 0
+try:
+    ringmaster.sweep(")PY" + dir + R"PY(/sw2", cluster="tiny", trace="builtin:demo", policy=[Local])
+    sys.exit("no error")
+except ringmaster.InputError as e:
+    assert "a Python policy must be a top-level class of a .py file" in str(e), str(e)
+try:
+    ringmaster.sweep(")PY" + dir + R"PY(/sw3", cluster="tiny", trace="builtin:demo", policy="fifo", lod=[1])
+    sys.exit("no error")
+except ringmaster.InputError as e:
+    assert "--lod" in str(e), str(e)
+print(sw.results["policy"][2])
+)PY");
+  ASSERT_EQ(r.code, 0) << r.text;
+  // The CLI finds the module's sweep complete: the same arguments run nothing again.
+  const std::string srsf = r.text.substr(0, r.text.find('\n'));
+  const auto again = test::shell(kBin + " sweep --cluster tiny --trace builtin:demo --policy fifo --policy '" + srsf +
+                                 "' --load 0.5 --load 1.0 --out " + dir + "/sw 2>&1");
+  EXPECT_EQ(again.code, 0) << again.text;
+  EXPECT_NE(again.text.find("4 skipped as complete"), std::string::npos) << again.text;
 }
 
 // The contract's command, against the package in the build tree.

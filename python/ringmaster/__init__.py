@@ -9,23 +9,36 @@
 Keyword arguments are simulate's command-line options with `_` for `-` (max_jobs for --max-jobs), checked by the
 same code with the same messages (a bad one raises ringmaster.InputError). A policy may be a class written in
 Python (a subclass of ringmaster.Policy): see docs/python.md.
+
+    sw = ringmaster.sweep("out/sweep", cluster="tiny", trace="builtin:demo", policy=["fifo", "srsf"],
+                          load=[0.5, 1.0], seeds="1-3")
+    sw.results                 # results.csv as a DataFrame: one row per run
+    sw.run(0).jobs             # one run's outputs, as simulate() returns them
 """
+import inspect
 import io
 import json
+import os
+import shutil
 import warnings
 
 from . import _core
 
-__all__ = ["simulate", "Policy", "Result", "InputError", "JobView"]
+__all__ = ["simulate", "sweep", "Policy", "Decisions", "Result", "InputError", "JobView", "ServerView", "ClusterView"]
 
 InputError = getattr(_core, "InputError", ValueError)
 JobView = _core.JobView
+ServerView = _core.ServerView
+ClusterView = _core.ClusterView
 
 
 class Policy:
-    """A policy written in Python. A queue order defines ``key(self, job) -> number``: the waiting job with the
-    smallest key is served first (ties: earlier submit, then lower id), ``job`` a read-only ringmaster.JobView at
-    the pass's time. Its flags, as a C++ order declares them:
+    """A policy written in Python, at one of the scheduler's extension points, told by the methods it defines
+    (or by a ``point`` attribute: "order", "placement", "allocation", "scheduler"). Views are read-only and valid
+    during the call; docs/python.md lists their fields.
+
+    A queue order defines ``key(self, job) -> number``: the waiting job with the smallest key is served first (ties:
+    earlier submit, then lower id), ``job`` a ringmaster.JobView at the pass's time. Its flags, as a C++ order's:
 
     preemptive                a running job with a larger key than a waiting one may be stopped for it
     backfill                  later jobs may start when an earlier one cannot (None: as preemptive)
@@ -34,6 +47,17 @@ class Policy:
                               (constant between the times next_change gives)
     next_change(self, job)    when a running job's key next changes (microseconds, e.g.
                               job.first_time_attained(x)), or None; define it with running_key = "steps"
+
+    A placement defines ``place(self, job, servers) -> [(server, gpu), ...] | None`` over the servers with a free
+    GPU (ringmaster.ServerView), or ``filter(self, job, server) -> bool`` and/or ``score(self, job, server) ->
+    number``: the servers kept, by score descending (ties: lower index), give their free GPUs best first.
+
+    An allocation defines ``allocate(self, job, servers) -> [(cpus, mem_gb), ...] | None``: one share per server
+    of the job's placement (each entry a dict: server, gpus, fair_cpus, fair_mem_gb, best_cpus, best_mem_gb), or
+    None to leave the job waiting (``may_refuse = False`` declares it never does, for whole schedulers).
+
+    A whole scheduler defines ``schedule(self, view) -> ringmaster.Decisions | None``, called once per scheduling
+    pass with a ringmaster.ClusterView (now_s, jobs, waiting, running, servers, free_gpus).
     """
 
     preemptive = False
@@ -41,6 +65,34 @@ class Policy:
     key_fixed_while_waiting = False
     running_key = "moves"
     next_change = None
+
+
+class Decisions:
+    """What a whole Python scheduler decides at a pass: preemptions (applied first), then starts in order, and an
+    optional time to be called again even if nothing happens (the engine calls at every arrival and finish)."""
+
+    def __init__(self):
+        self.starts = []
+        self.preempts = []
+        self.wake_at_s = None
+
+    def start(self, job, gpus):
+        """Start a waiting job (a JobView or its id) on `gpus`, a list of (server, gpu) pairs, as many as it asks."""
+        self.starts.append((job, list(gpus)))
+        return self
+
+    def preempt(self, job):
+        """Stop a running job (it waits again, its progress kept); its GPUs are free for this pass's starts."""
+        self.preempts.append(job)
+        return self
+
+    def wake_at(self, seconds):
+        """Be called again at this simulated time (seconds, after now)."""
+        self.wake_at_s = seconds
+        return self
+
+    def __repr__(self):
+        return f"<ringmaster.Decisions {len(self.starts)} starts, {len(self.preempts)} preemptions>"
 
 
 class Table:
@@ -148,3 +200,77 @@ def simulate(cluster=None, trace=None, policy=None, out=None, **options):
             warnings.warn(f"{name}: {w}", stacklevel=2)
         results[name] = r
     return results
+
+
+def _file_policy_text(p):
+    """A sweep's runs are processes of the ringmaster binary: a Python class goes to them as its file and name."""
+    if isinstance(p, str):
+        return p
+    if isinstance(p, (tuple, list)):
+        return "+".join(_file_policy_text(x) for x in p)
+    cls = p if inspect.isclass(p) else type(p)
+    try:
+        path = inspect.getsourcefile(cls)
+    except TypeError:
+        path = None
+    name = cls.__qualname__
+    # A class of the running script (__main__) would re-run the whole script in every cell: refused as well.
+    if not path or "." in name or "<" in name or cls.__module__ == "__main__" or not os.path.isfile(path):
+        raise InputError(f"--policy: {name}: a sweep runs each cell as its own process, so a Python policy must be a "
+                         "top-level class of a .py file that the script imports (give it, or the string "
+                         "py:file=PATH;class=NAME)")
+    if not inspect.isclass(p):
+        raise InputError(f"--policy: {name}: a sweep builds its policies in each run: give the class, not an instance")
+    return f"py:file={os.path.abspath(path)};class={name}"
+
+
+def _binary():
+    """The ringmaster binary a sweep's runs use: $RINGMASTER_BIN, the one built beside this module, or PATH's."""
+    for candidate in (os.environ.get("RINGMASTER_BIN"), getattr(_core, "BUILD_BINARY", None), shutil.which("ringmaster")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    raise InputError("sweep: no ringmaster binary: build the project (its build/ringmaster), or set RINGMASTER_BIN")
+
+
+class Sweep:
+    """A sweep's folder: ``results`` (results.csv as a DataFrame: the grid's parameters, status, every summary.json
+    key), ``status`` (0 all runs complete, 1 some failed: their rows say why), ``out``, and ``run(i)``: run i's
+    outputs as a Result."""
+
+    def __init__(self, out, status):
+        self.out = str(out)
+        self.status = status
+        with open(os.path.join(self.out, "results.csv")) as f:
+            self.results = _table(f.read())
+
+    def run(self, index):
+        d = os.path.join(self.out, "runs", f"{int(index):05d}")
+        raw = {"warnings": []}
+        with open(os.path.join(d, "summary.json")) as f:
+            raw["summary_json"] = f.read()
+        raw["policy"] = json.loads(raw["summary_json"]).get("policy", "")
+        for key, name in (("jobs_csv", "jobs.csv"), ("timeseries_csv", "timeseries.csv"), ("gpus_csv", "gpus.csv")):
+            path = os.path.join(d, name)
+            raw[key] = open(path).read() if os.path.exists(path) else ""
+        return Result(raw)
+
+    def __repr__(self):
+        return f"<ringmaster.Sweep {self.out}: {len(self.results)} runs, status {self.status}>"
+
+
+def sweep(out, cluster=None, trace=None, policy=None, **options):
+    """Runs a grid of simulate runs as `ringmaster sweep` does (docs/sweep.md): the same folder layout under `out`
+    (runs/NNNNN/, results.csv), resumable (a second call skips the runs already complete), `parallel` runs at a
+    time. Every keyword is a simulate or sweep option with `_` for `-`; a list gives one grid axis (load=[0.5, 1.0],
+    policy=["fifo", "srsf"]), a string may be a range ("0.5:0.9:0.1", seeds="1-5"). Returns a Sweep."""
+    args = []
+    for flag, value in (("--cluster", cluster), ("--trace", trace)):
+        for v in [] if value is None else [value] if isinstance(value, str) else list(value):
+            args += [flag, str(v)]
+    if policy is not None:
+        for p in [policy] if isinstance(policy, str) or not isinstance(policy, (list, tuple)) else policy:
+            args += ["--policy", _file_policy_text(p)]
+    args += _option_args(options)
+    args += ["--out", str(out)]
+    status = _core.run_sweep(args, _binary())
+    return Sweep(out, status)

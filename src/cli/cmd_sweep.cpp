@@ -22,12 +22,8 @@ class Sweep final : public Subcommand {
     return app_;
   }
   int run() override {
-    CLI::App probe;
-    SimArgs a;
-    std::vector<sweep::SimOption> opts;
-    for (const CLI::Option* op : add_simulate_options(probe, a, "simulate", "")->get_options())
-      for (const auto& n : op->get_lnames()) opts.push_back({"--" + n, op->get_type_size() != 0});
-    return sweep::run(app_->remaining(), opts, std::filesystem::read_symlink("/proc/self/exe").string());
+    return sweep::run(app_->remaining(), sweep_simulate_options(),
+                      std::filesystem::read_symlink("/proc/self/exe").string());
   }
 
  private:

@@ -232,4 +232,13 @@ CLI::App* add_simulate_options(CLI::App& app, SimArgs& a, const std::string& nam
   return sim;
 }
 
+std::vector<sweep::SimOption> sweep_simulate_options() {
+  CLI::App probe;
+  SimArgs a;
+  std::vector<sweep::SimOption> opts;
+  for (const CLI::Option* op : add_simulate_options(probe, a, "simulate", "")->get_options())
+    for (const auto& n : op->get_lnames()) opts.push_back({"--" + n, op->get_type_size() != 0});
+  return opts;
+}
+
 }  // namespace rm::cli

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/sweep.h"
 #include "core/progress.h"
 #include "engine/run_plan.h"
 #include "engine/sim_config.h"
@@ -28,6 +29,8 @@ struct SimArgs {
 // `simulate` and its options (also how `sweep` learns which options exist and which are flags).
 // `validate` takes the same options (through this function, so the two cannot drift apart).
 CLI::App* add_simulate_options(CLI::App& app, SimArgs& a, const std::string& name, const std::string& help);
+// simulate's long options as `sweep` learns them (names, and which take a value): for the CLI and the Python module.
+std::vector<sweep::SimOption> sweep_simulate_options();
 
 // The policies run when none is given.
 const std::vector<std::string>& default_policies();

@@ -291,6 +291,10 @@ void Engine::record() {
 void Engine::check_final() const {
   Time held = 0;
   for (const auto& j : states_) {
+    if (j.status != JobStatus::Finished && scheduler_->in_python())
+      throw InputError("--policy", 0, scheduler_->name(),
+                       "job " + j.spec->name + " never finished: the Python policy left it waiting with nothing running "
+                       "and nothing more to arrive (a placement or scheduler that never starts it)");
     if (j.status != JobStatus::Finished)
       throw InvariantError("job " + j.spec->name + " never finished (nothing left that could start it)");
     held += j.run_us * j.spec->num_gpus;

@@ -10,6 +10,7 @@ namespace rm {
 Decisions AllocatingScheduler::schedule(const SchedContext& ctx) {
   Decisions d = inner_->schedule(ctx);
   if (d.start.empty()) return d;
+  allocation_->begin_pass(ctx.now);
   FreeMap free(ctx.cluster);
   std::vector<JobId> stopped = d.preempt;
   std::sort(stopped.begin(), stopped.end());

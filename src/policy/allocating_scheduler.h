@@ -17,6 +17,7 @@ class AllocatingScheduler final : public Scheduler {
   Decisions schedule(const SchedContext& ctx) override;
   bool allocates() const override { return true; }
   bool matrix_speed() const override { return allocation_->matrix_speed(); }
+  bool in_python() const override { return inner_->in_python() || allocation_->in_python(); }
   void report(std::vector<std::pair<std::string, double>>& stable,
               std::vector<std::pair<std::string, double>>& timing) const override {
     inner_->report(stable, timing);

@@ -26,6 +26,8 @@ Decisions ComposedScheduler::schedule(const SchedContext& ctx) {
     bound_ = true;
   }
   if (ctx.arrivals_appended) order_->observe(ctx.finished);
+  placement_->begin_pass(ctx.now);
+  if (allocation_) allocation_->begin_pass(ctx.now);
   // Waiting jobs can be indexed across passes when their keys stand still while they wait; running ones too,
   // for a preemptive pass, when their keys move in a known way (docs/design.md, "Scale").
   const bool keyed = ctx.arrivals_appended && !opt_.full_sort && order_->key_fixed_while_waiting();

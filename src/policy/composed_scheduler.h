@@ -22,6 +22,9 @@ class ComposedScheduler final : public Scheduler {
   bool allocates() const override { return allocation_ != nullptr; }
   bool matrix_speed() const override { return allocation_ && allocation_->matrix_speed(); }
   std::string name() const override { return name_; }
+  bool in_python() const override {
+    return order_->in_python() || placement_->in_python() || (allocation_ && allocation_->in_python());
+  }
   Decisions schedule(const SchedContext& ctx) override;
   void learn(const JobState& finished) override {
     const JobState* one[] = {&finished};

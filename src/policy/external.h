@@ -9,6 +9,7 @@
 #include <string>
 
 #include "policy/plugin.h"
+#include "policy/policy_spec.h"
 
 namespace rm {
 
@@ -19,6 +20,14 @@ class PythonPolicies {
   // other key=value goes to the class's constructor as a keyword argument (a string). Throws InputError naming
   // the file for a missing file, class or method, and with the traceback for an exception in the user's code.
   virtual std::unique_ptr<QueueOrder> order(const std::map<std::string, std::string>& kv, std::uint64_t seed) = 0;
+  // The same for the other extension points: a placement (place, or filter and score), a CPU/DRAM allocation
+  // (allocate) and a whole scheduler (schedule(view) -> decisions).
+  virtual std::unique_ptr<Placement> placement(const std::map<std::string, std::string>& kv, std::uint64_t seed) = 0;
+  virtual std::unique_ptr<Allocation> allocation(const std::map<std::string, std::string>& kv, std::uint64_t seed) = 0;
+  virtual std::unique_ptr<Scheduler> scheduler(const std::map<std::string, std::string>& kv, std::uint64_t seed) = 0;
+  // Which extension point the class a part names plugs into (Order, Placement, Allocation or Scheduler), from the
+  // methods it defines (or its `point` attribute): the grammar asks this when it parses the policy string.
+  virtual Point point(const std::map<std::string, std::string>& kv) = 0;
 };
 
 // Installed once by the Python layer (not owned).

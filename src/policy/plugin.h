@@ -157,6 +157,8 @@ class QueueOrder {
   virtual bool arrival_order() const { return false; }
   // The jobs that finished since the previous pass (an order that learns from them: gittins:cdf=online).
   virtual void observe(std::span<const JobState* const> /*finished*/) {}
+  // Written in Python (policy/external.h): a job it leaves waiting for ever is the user's error, not ours.
+  virtual bool in_python() const { return false; }
 };
 
 // Placement: choose GPUs for a job from the free map, or nothing if it cannot be placed now. A job asking for
@@ -166,6 +168,9 @@ class Placement {
   virtual ~Placement() = default;
   virtual std::string name() const = 0;
   virtual std::optional<std::vector<GpuRef>> place(const JobState& j, const FreeMap& free) = 0;
+  // Told the time at the start of each scheduling pass, before its first place() (a Python placement's job view).
+  virtual void begin_pass(Time /*now*/) {}
+  virtual bool in_python() const { return false; }
 };
 
 namespace synergy {
@@ -181,6 +186,9 @@ class Allocation {
   virtual ~Allocation() = default;
   virtual std::string name() const = 0;
   virtual bool allocate(const JobState& j, StartDecision& d, FreeMap& free) = 0;
+  // Told the time at the start of each scheduling pass, before its first allocate().
+  virtual void begin_pass(Time /*now*/) {}
+  virtual bool in_python() const { return false; }
   // After every start of the pass has its allocation: add what is still free to d's shares (TUNE's top-up
   // to the best case). Runs in priority order.
   virtual void upgrade(const JobState& /*j*/, StartDecision& /*d*/, FreeMap& /*free*/) {}
@@ -224,6 +232,8 @@ class Scheduler {
   // A job that finished without this scheduler seeing it run (a restarted daemon's history, in finish order):
   // a learning policy (a-srpt's predictor) is taught it. Default: ignored.
   virtual void learn(const JobState& /*finished*/) {}
+  // Whether any of its parts is written in Python (then a job left waiting for ever is reported as the user's error).
+  virtual bool in_python() const { return false; }
   // Figures for summary.json: `stable` ones are deterministic (e.g. prediction accuracy); `timing` ones
   // are wall-clock measurements (training and prediction time), written under "timing".
   virtual void report(std::vector<std::pair<std::string, double>>& /*stable*/,

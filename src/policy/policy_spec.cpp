@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/suggest.h"
+#include "policy/external.h"
 #include "policy/params.h"
 #include "policy/registry.h"
 #include "policy/task/task_plugin.h"
@@ -72,16 +73,19 @@ void parse_task(PolicySpec& s, std::vector<std::string> tokens) {
 void parse_scheduler(PolicySpec& s, const std::vector<std::string>& tokens) {
   PolicyPart first = parse_policy_part(tokens.front());
   PolicyPart alloc;
+  bool allocation = false;
   if (tokens.size() == 2) {
     alloc = parse_policy_part(tokens[1]);
     alloc.name = resolve_alias(alloc.name);
+    allocation = alloc.name == "py" ? python_policies().point(alloc.kv) == Point::Allocation
+                                    : is_name_at(Point::Allocation, alloc.name);
   }
-  if (tokens.size() > 2 || (tokens.size() == 2 && !is_name_at(Point::Allocation, alloc.name)))
+  if (tokens.size() > 2 || (tokens.size() == 2 && !allocation))
     throw InputError("--policy", 0, s.text,
                      first.name + " takes parameters and at most a CPU/memory allocation (+fair|greedy|tune|opt), not other parts");
   s.parts.push_back({Point::Scheduler, first.name, first.kv});
   if (tokens.size() == 2) {
-    no_parameters(alloc);
+    if (alloc.name != "py") no_parameters(alloc);
     s.parts.push_back({Point::Allocation, alloc.name, alloc.kv});
   }
 }
@@ -102,6 +106,16 @@ void parse_composed(PolicySpec& s, const std::vector<std::string>& tokens) {
     PolicyPart part = parse_policy_part(token);
     part.name = resolve_alias(part.name);
     if (part.name.empty()) throw InputError("--policy", 0, s.text, "empty part in policy '" + s.text + "'");
+    if (part.name == "py") {  // a Python class: its methods say where it plugs in
+      const Point point = python_policies().point(part.kv);
+      if (point == Point::Scheduler)
+        throw InputError("--policy", 0, "py",
+                         "the Python class " + part.kv["class"] + " is a whole scheduler (schedule): give it first, "
+                         "with at most a CPU/memory allocation after it");
+      if (s.part(point)) throw InputError("--policy", 0, "py", "a second part at the same extension point in '" + s.text + "'");
+      s.parts.push_back({point, part.name, part.kv});
+      continue;
+    }
     if (is_name_at(Point::Scheduler, part.name))
       throw InputError("--policy", 0, part.name, part.name + " is a whole scheduler: give it alone, with parameters");
     if (is_name_at(Point::Planner, part.name))
@@ -136,7 +150,8 @@ PolicySpec parse_policy_spec(const std::string& text) {
   } else if (!task_base_expansion(tokens.front()).empty() || is_task_part(tokens.front())) {
     s.family = PolicyFamily::Task;
     parse_task(s, tokens);
-  } else if (is_name_at(Point::Scheduler, first.name)) {
+  } else if (first.name == "py" ? python_policies().point(first.kv) == Point::Scheduler
+                                : is_name_at(Point::Scheduler, first.name)) {
     s.family = PolicyFamily::Scheduler;
     parse_scheduler(s, tokens);
   } else {

@@ -9,6 +9,7 @@
 #include "policy/allocating_scheduler.h"
 #include "policy/allocation/allocations.h"
 #include "policy/composed_scheduler.h"
+#include "policy/external.h"
 #include "policy/gavel.h"
 #include "policy/order/orders.h"
 #include "policy/params.h"
@@ -61,6 +62,8 @@ const std::vector<PlacementEntry>& placements() {
       {"consolidated", make_consolidated,
        "fewest servers, then one rack: best-fit single server, else largest free first (the default)"},
       {"random", make_random, "uniform over free GPUs, seeded by --seed"},
+      {"py", make_py_placement,
+       "a placement written in Python: py:file=PATH;class=NAME, its place(job, servers) or filter/score (docs/python.md)"},
   };
   return v;
 }
@@ -88,6 +91,8 @@ const std::vector<AllocationEntry>& allocations() {
        "Synergy-TUNE: best case, else degrade to what fits, shrinking peers above their share"},
       {"opt", make_opt_allocation,
        "Synergy-OPT: an ILP (COIN-OR Cbc) sizes the jobs of a round (round model) or of a pass (job level), TUNE places them; matrix speed"},
+      {"py", make_py_allocation,
+       "a CPU/DRAM allocation written in Python: py:file=PATH;class=NAME, its allocate(job, servers) (docs/python.md)"},
   };
   return v;
 }
@@ -122,6 +127,8 @@ const std::vector<NameEntry>& schedulers() {
       {"gavel-makespan-perf", "Gavel's minimum total duration over the perf model's per-type throughputs (measured:*)"},
       {"gavel-throughput", "Gavel's maximum total throughput, every type counted alike (allocated GPU time)"},
       {"gavel-throughput-perf", "Gavel's maximum total throughput over the perf model's per-type throughputs (measured:*)"},
+      {"py", "a whole scheduler written in Python: py:file=PATH;class=NAME, its schedule(view) -> decisions "
+             "(docs/python.md)"},
   };
   return v;
 }
@@ -315,7 +322,8 @@ namespace {
 std::unique_ptr<Scheduler> make_whole_scheduler(const PolicySpec& spec, std::uint64_t seed) {
   const PartSpec& first = spec.parts.front();
   PluginParams params(first.name, first.kv, seed);
-  std::unique_ptr<Scheduler> s = is_a_srpt(first.name)            ? make_a_srpt(first.name, params)
+  std::unique_ptr<Scheduler> s = first.name == "py"                ? python_policies().scheduler(params.rest(), seed)
+                                 : is_a_srpt(first.name)          ? make_a_srpt(first.name, params)
                                  : is_gavel_scheduler(first.name) ? make_gavel_scheduler(first.name, params)
                                                                   : plan::make_sjf_bco_online(params);
   params.check_all_used();
@@ -401,9 +409,10 @@ const std::vector<ExecSupport>& exec_support() {
       if (std::string(o.name) != "py") rows.push_back({o.name, "order"});  // needs a file: docs/python.md
     rows.push_back({"tiresias", "preset"});
     for (const auto& p : placements())
-      if (std::string(p.name) != kDefaultPlacement) rows.push_back({std::string("fifo+") + p.name, "placement"});
+      if (std::string(p.name) != kDefaultPlacement && std::string(p.name) != "py") rows.push_back({std::string("fifo+") + p.name, "placement"});
     rows.push_back({"fifo+preempt", "flag"});
-    for (const auto& a : allocations()) rows.push_back({std::string("srsf+") + a.name, "allocation"});
+    for (const auto& a : allocations())
+      if (std::string(a.name) != "py") rows.push_back({std::string("srsf+") + a.name, "allocation"});
     for (const char* s : {"sjf-bco-online", "a-srpt", "a-srpt-p", "a-srpt-p+tune", "a-srpt-p+opt", "sjf-bco-online+tune",
                           "gavel-las"})
       rows.push_back({s, "scheduler"});

@@ -1,5 +1,5 @@
 // The interpreter inside the ringmaster binary (embedded.h): `ringmaster._core` is this embedded module (the views),
-// and the `ringmaster` package is found in the source tree's python/ (RM_PYTHON_DIR) when it is not installed.
+// and the `ringmaster` package is the source tree's python/ (RM_PYTHON_DIR) where it exists, else the installed one.
 #include "python/embedded.h"
 
 #include <pybind11/embed.h>
@@ -17,7 +17,8 @@ void start() {
   if (Py_IsInitialized()) return;
   py::initialize_interpreter();  // kept to the end of the process: the policies' objects live in it
   py::module_ sys = py::module_::import("sys");
-  sys.attr("path").attr("append")(RM_PYTHON_DIR);
+  // The package of the tree this binary was built from comes first: its Python half must match this _core.
+  sys.attr("path").attr("insert")(0, RM_PYTHON_DIR);
   sys.attr("modules")["ringmaster._core"] = py::module_::import("_ringmaster_embedded");
 }
 

@@ -12,6 +12,7 @@
 #include "core/suggest.h"
 #include "engine/simulation.h"
 #include "python/python_layer.h"
+#include "cli/sweep.h"
 
 namespace py = pybind11;
 
@@ -77,6 +78,14 @@ py::list run_simulate(const std::vector<std::string>& args, bool write) {
   return out;
 }
 
+// args: sweep's command-line arguments; `self`: the ringmaster binary its runs are child processes of. The exit status
+// of `ringmaster sweep` (0 all complete, 1 some failed); bad arguments raise InputError as the CLI reports them.
+int run_sweep(const std::vector<std::string>& args, const std::string& self) {
+  const auto opts = cli::sweep_simulate_options();
+  py::gil_scoped_release unlocked;  // the runs are processes: no Python here while they go
+  return sweep::run(args, opts, self);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -85,5 +94,7 @@ PYBIND11_MODULE(_core, m) {
   rm::python::bind_views(m);
   rm::python::install_python_policies(nullptr);
   m.def("run_simulate", &run_simulate, py::arg("args"), py::arg("write") = false);
+  m.def("run_sweep", &run_sweep, py::arg("args"), py::arg("self"));
+  m.attr("BUILD_BINARY") = RM_BINARY_PATH;
   m.def("register_policy", &rm::python::register_policy_object, py::arg("cls"));
 }

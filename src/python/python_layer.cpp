@@ -3,12 +3,16 @@
 
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
 #include "core/error.h"
+#include "policy/allocation/allocations.h"
 #include "policy/external.h"
 #include "policy/order/orders.h"
 #include "sched/job_state.h"
@@ -24,6 +28,36 @@ struct JobView {
   const JobState* j;
   Time now;
 };
+
+// A server as a policy sees it within one decision: its fixed figures and what is free now (this pass's earlier
+// choices counted). Valid only during the call it was handed to.
+struct ServerView {
+  const FreeMap* free;
+  int s;
+};
+
+// The whole cluster at a pass, for a Python scheduler: the active jobs and the servers.
+struct ClusterView {
+  Time now;
+  std::vector<const JobState*> jobs;  // arrival order
+  const FreeMap* free;
+};
+
+py::list server_list(const FreeMap& free, bool only_free) {
+  py::list out;
+  for (int s = only_free ? free.next_free_server(0) : 0; s < free.num_servers();
+       s = only_free ? free.next_free_server(s + 1) : s + 1)
+    out.append(ServerView{&free, s});
+  return out;
+}
+
+py::list job_list(const ClusterView& v, int which) {  // 0 all, 1 waiting, 2 running
+  py::list out;
+  for (const JobState* j : v.jobs)
+    if (which == 0 || (which == 1 && j->status == JobStatus::Queued) || (which == 2 && j->running()))
+      out.append(JobView{j, v.now});
+  return out;
+}
 
 py::object opt_seconds(Time t) { return t == kNever ? py::object(py::none()) : py::object(py::float_(to_seconds(t))); }
 
@@ -53,8 +87,63 @@ std::string traceback_text(py::error_already_set& e) {
 // An exception in the user's code: the traceback, the job and the time it happened.
 [[noreturn]] void user_error(py::error_already_set& e, const Loaded& where, const std::string& method,
                              const JobState* j, Time now) {
-  std::string ctx = j ? fmt::format(" for job {} at t={} s", j->spec->name, to_seconds(now)) : std::string();
+  std::string ctx = j ? fmt::format(" for job {} at t={} s", j->spec->name, to_seconds(now))
+                     : now >= 0 ? fmt::format(" at t={} s", to_seconds(now)) : std::string();
   throw InputError(where.file, 0, where.cls + "." + method, "raised" + ctx + ":\n" + traceback_text(e));
+}
+
+// A wrong answer from the user's code (a wrong type, a GPU given twice, ...): the method, and the message with the
+// job and the time.
+[[noreturn]] void bad_answer(const Loaded& where, const std::string& method, const std::string& msg) {
+  throw InputError(where.file, 0, where.cls + "." + method, msg);
+}
+
+std::string type_name(const py::handle& o) { return py::str(py::type::of(o).attr("__name__")).cast<std::string>(); }
+
+std::string at(const JobState& j, Time now) { return fmt::format("job {} at t={} s", j.spec->name, to_seconds(now)); }
+
+// A list of (server, gpu) pairs from the user's answer; a wrong shape is reported as the method's error.
+std::vector<GpuRef> gpu_refs(const py::handle& o, const Loaded& l, const std::string& method, const std::string& ctx) {
+  std::vector<GpuRef> out;
+  try {
+    for (const auto& item : py::reinterpret_borrow<py::iterable>(o)) {
+      auto pair = item.cast<std::pair<int, int>>();
+      out.push_back({pair.first, pair.second});
+    }
+  } catch (const py::cast_error&) {
+    bad_answer(l, method, "must give the GPUs as a list of (server, gpu) pairs of ints, gave " + type_name(o) + " for " + ctx);
+  } catch (const py::error_already_set&) {
+    bad_answer(l, method, "must give the GPUs as a list of (server, gpu) pairs of ints, gave " + type_name(o) + " for " + ctx);
+  }
+  return out;
+}
+
+// Checks GPUs a Python policy chose for job j against `free` (which it then takes): the job's count, each GPU real,
+// free and given once, with the memory the job needs. `given` maps the GPUs this decision gave already to their job.
+void check_gpus(const std::vector<GpuRef>& gpus, const JobState& j, Time now, FreeMap& free, const Cluster* cluster,
+                std::map<std::pair<int, int>, const JobState*>& given, const Loaded& l, const std::string& method) {
+  const std::string ctx = at(j, now);
+  if (static_cast<int>(gpus.size()) != j.spec->num_gpus)
+    bad_answer(l, method, fmt::format("gave {} GPUs to {}, which asks for {}", gpus.size(), ctx, j.spec->num_gpus));
+  for (const auto& g : gpus) {
+    if (g.server < 0 || g.server >= free.num_servers() || g.gpu < 0 || g.gpu >= free.spec().servers[g.server].gpus)
+      bad_answer(l, method, fmt::format("gave server {} GPU {} to {}: no such GPU", g.server, g.gpu, ctx));
+    if (auto it = given.find({g.server, g.gpu}); it != given.end())
+      bad_answer(l, method,
+                 fmt::format("a GPU given twice: server {} GPU {} to job {} and to {}", g.server, g.gpu,
+                             it->second->spec->name, ctx));
+    if (!free.is_free(g)) {
+      const JobId owner = cluster ? cluster->owner(g) : kNoJob;
+      bad_answer(l, method,
+                 fmt::format("gave server {} GPU {} to {}, but it is not free{}", g.server, g.gpu, ctx,
+                             owner == kNoJob ? std::string() : fmt::format(" (job id {} holds it)", owner)));
+    }
+    if (!free.fits_memory(j.spec[0], g.server))
+      bad_answer(l, method,
+                 fmt::format("gave server {} GPU {} to {}: its {} GB are less than the job's {} MB per worker", g.server,
+                             g.gpu, ctx, free.spec().servers[g.server].gpu_mem_gb, j.spec->gpu_mem_mb));
+    given[{g.server, g.gpu}] = &j;
+  }
 }
 
 bool truthy_attr(const py::object& o, const char* name, bool dflt) {
@@ -81,6 +170,7 @@ class PyOrder final : public QueueOrder {
     name_ = py::hasattr(l_.obj, "name") ? py::str(l_.obj.attr("name")).cast<std::string>() : "py:" + l_.cls;
   }
   std::string name() const override { return name_; }
+  bool in_python() const override { return true; }
   double key(const JobState& j, Time now) const override {
     py::object r;
     try {
@@ -127,49 +217,375 @@ class PyOrder final : public QueueOrder {
   std::string name_;
 };
 
-// The class a part names, instantiated with the part's other parameters as keywords.
-Loaded load(const std::map<std::string, std::string>& kv) {
+py::object method_or_none(const py::object& o, const char* name) {
+  if (!py::hasattr(o, name)) return py::none();
+  return o.attr(name);
+}
+
+std::string name_of(const Loaded& l) {
+  return py::hasattr(l.obj, "name") ? py::str(l.obj.attr("name")).cast<std::string>() : "py:" + l.cls;
+}
+
+// A placement: place(job, servers) -> [(server, gpu), ...] | None, checked; or, without place, the servers with free
+// GPUs (and the memory the job needs) that filter(job, server) keeps, by score(job, server) descending (ties: lower
+// index), GPUs taken from the best first, lowest indices first.
+class PyPlacement final : public Placement {
+ public:
+  explicit PyPlacement(Loaded l) : l_(std::move(l)) {
+    place_ = method_or_none(l_.obj, "place");
+    filter_ = method_or_none(l_.obj, "filter");
+    score_ = method_or_none(l_.obj, "score");
+    name_ = name_of(l_);
+  }
+  std::string name() const override { return name_; }
+  bool in_python() const override { return true; }
+  std::optional<std::vector<GpuRef>> place(const JobState& j, const FreeMap& free) override {
+    const int n = j.spec->num_gpus;
+    if (free.total_free() < n) return std::nullopt;  // never tried: schedulers pass over it unasked
+    const Time now = now_;
+    if (!place_.is_none()) return call_place(j, free, now);
+    struct Cand {
+      double score;
+      int s;
+    };
+    std::vector<Cand> cands;
+    for (int s = free.next_free_server(0); s < free.num_servers(); s = free.next_free_server(s + 1)) {
+      if (!free.fits_memory(*j.spec, s)) continue;
+      const ServerView v{&free, s};
+      if (!filter_.is_none()) {
+        py::object keep = call(filter_, "filter", j, now, v);
+        if (!py::isinstance<py::bool_>(keep))
+          bad_answer(l_, "filter", "must return True or False, returned " + type_name(keep) + " for " + at(j, now));
+        if (!keep.cast<bool>()) continue;
+      }
+      double sc = 0;
+      if (!score_.is_none()) {
+        py::object r = call(score_, "score", j, now, v);
+        if (!(py::isinstance<py::float_>(r) || py::isinstance<py::int_>(r)) || py::isinstance<py::bool_>(r))
+          bad_answer(l_, "score", "must return a number, returned " + type_name(r) + " for " + at(j, now));
+        sc = r.cast<double>();
+        if (std::isnan(sc)) bad_answer(l_, "score", "returned NaN for " + at(j, now));
+      }
+      cands.push_back({sc, s});
+    }
+    std::stable_sort(cands.begin(), cands.end(), [](const Cand& a, const Cand& b) { return a.score > b.score; });
+    std::vector<GpuRef> out;
+    for (const auto& c : cands) {
+      const int k = std::min(n - static_cast<int>(out.size()), free.free_on(c.s));
+      for (const auto& g : free.take_from(c.s, k)) out.push_back(g);
+      if (static_cast<int>(out.size()) == n) return out;
+    }
+    return std::nullopt;
+  }
+  void begin_pass(Time now) override { now_ = now; }
+
+ private:
+  py::object call(const py::object& f, const char* method, const JobState& j, Time now, const ServerView& v) {
+    try {
+      return f(JobView{&j, now}, v);
+    } catch (py::error_already_set& e) {
+      user_error(e, l_, method, &j, now);
+    }
+  }
+  std::optional<std::vector<GpuRef>> call_place(const JobState& j, const FreeMap& free, Time now) {
+    py::object r;
+    try {
+      r = place_(JobView{&j, now}, server_list(free, true));
+    } catch (py::error_already_set& e) {
+      user_error(e, l_, "place", &j, now);
+    }
+    if (r.is_none()) return std::nullopt;
+    if (!py::isinstance<py::iterable>(r) || py::isinstance<py::str>(r))
+      bad_answer(l_, "place", "must return a list of (server, gpu) pairs or None, returned " + type_name(r) + " for " + at(j, now));
+    std::vector<GpuRef> gpus = gpu_refs(r, l_, "place", at(j, now));
+    // Checked on a scratch book (the placement must not change `free`): the FreeMap is the pass's, so copy the
+    // choice's own checks instead of taking.
+    std::map<std::pair<int, int>, const JobState*> given;
+    for (const auto& g : gpus) {
+      if (g.server < 0 || g.server >= free.num_servers() || g.gpu < 0 || g.gpu >= free.spec().servers[g.server].gpus)
+        bad_answer(l_, "place", fmt::format("gave server {} GPU {} to {}: no such GPU", g.server, g.gpu, at(j, now)));
+      if (given.count({g.server, g.gpu}))
+        bad_answer(l_, "place", fmt::format("a GPU given twice: server {} GPU {} to {}", g.server, g.gpu, at(j, now)));
+      given[{g.server, g.gpu}] = &j;
+    }
+    if (static_cast<int>(gpus.size()) != j.spec->num_gpus)
+      bad_answer(l_, "place", fmt::format("gave {} GPUs to {}, which asks for {}", gpus.size(), at(j, now), j.spec->num_gpus));
+    for (const auto& g : gpus) {
+      if (!free.is_free(g))
+        bad_answer(l_, "place", fmt::format("gave server {} GPU {} to {}, but it is not free", g.server, g.gpu, at(j, now)));
+      if (!free.fits_memory(*j.spec, g.server))
+        bad_answer(l_, "place", fmt::format("gave server {} GPU {} to {}: too little GPU memory for the job", g.server,
+                                            g.gpu, at(j, now)));
+    }
+    return gpus;
+  }
+  Loaded l_;
+  py::object place_, filter_, score_;
+  std::string name_;
+  Time now_ = 0;
+};
+
+// An allocation: allocate(job, servers) -> [(cpus, mem_gb), ...] (one per server of the placement) | None (the job
+// waits). `servers` lists, per server of the placement, a dict: server (a ServerView), gpus, fair_cpus, fair_mem_gb
+// (the GPU-proportional share), best_cpus, best_mem_gb (the job's best case where its profile is known).
+class PyAllocation final : public Allocation {
+ public:
+  explicit PyAllocation(Loaded l) : l_(std::move(l)) {
+    allocate_ = l_.obj.attr("allocate");
+    name_ = name_of(l_);
+  }
+  std::string name() const override { return name_; }
+  bool in_python() const override { return true; }
+  bool may_refuse() const override { return truthy_attr(l_.obj, "may_refuse", true); }
+  void begin_pass(Time now) override { now_ = now; }
+  bool allocate(const JobState& j, StartDecision& d, FreeMap& free) override {
+    const auto needs = share_needs(j, d.gpus, free.spec());
+    py::list servers;
+    for (const auto& x : needs) {
+      py::dict e;
+      e["server"] = ServerView{&free, x.server};
+      e["gpus"] = x.gpus;
+      e["fair_cpus"] = x.prop_cpus;
+      e["fair_mem_gb"] = x.prop_mem;
+      e["best_cpus"] = x.best_cpus;
+      e["best_mem_gb"] = x.best_mem;
+      servers.append(e);
+    }
+    py::object r;
+    try {
+      r = allocate_(JobView{&j, now_}, servers);
+    } catch (py::error_already_set& e) {
+      user_error(e, l_, "allocate", &j, now_);
+    }
+    const std::string ctx = at(j, now_);
+    if (r.is_none()) return false;
+    std::vector<std::pair<double, double>> shares;
+    try {
+      shares = r.cast<std::vector<std::pair<double, double>>>();
+    } catch (const py::cast_error&) {
+      bad_answer(l_, "allocate", "must return a list of (cpus, mem_gb) pairs, one per server, or None; returned " +
+                                     type_name(r) + " for " + ctx);
+    }
+    if (shares.size() != needs.size())
+      bad_answer(l_, "allocate", fmt::format("returned {} shares for {}, placed on {} servers", shares.size(), ctx, needs.size()));
+    std::vector<ServerShare> out;
+    for (std::size_t k = 0; k < needs.size(); ++k) {
+      const auto [cpus, mem] = shares[k];
+      const int s = needs[k].server;
+      if (!(cpus >= 0) || !(mem >= 0) || !std::isfinite(cpus) || !std::isfinite(mem))
+        bad_answer(l_, "allocate", fmt::format("gave {} CPUs and {} GB on server {} to {}: not finite and >= 0", cpus, mem, s, ctx));
+      if (cpus > free.free_cpus(s) + 1e-9 || mem > free.free_mem_gb(s) + 1e-9)
+        bad_answer(l_, "allocate",
+                   fmt::format("gave {} CPUs and {} GB on server {} to {}, where {} CPUs and {} GB are free", cpus, mem,
+                               s, ctx, free.free_cpus(s), free.free_mem_gb(s)));
+      out.push_back({s, cpus, mem});
+    }
+    return commit_shares(std::move(out), d, free);
+  }
+
+ private:
+  Loaded l_;
+  py::object allocate_;
+  std::string name_;
+  Time now_ = 0;
+};
+
+// A whole scheduler: schedule(view) -> ringmaster.Decisions | dict | None, once per pass (the GIL taken once), its
+// decisions checked before the engine sees them.
+class PyScheduler final : public Scheduler {
+ public:
+  explicit PyScheduler(Loaded l) : l_(std::move(l)) {
+    schedule_ = l_.obj.attr("schedule");
+    name_ = name_of(l_);
+  }
+  std::string name() const override { return name_; }
+  bool in_python() const override { return true; }
+  Decisions schedule(const SchedContext& ctx) override {
+    FreeMap free(ctx.cluster);
+    ClusterView v{ctx.now, {}, &free};
+    std::unordered_map<JobId, const JobState*> by_id;
+    for (const JobState* j : ctx.active) {
+      v.jobs.push_back(j);
+      by_id[j->id()] = j;
+    }
+    py::object r;
+    try {
+      r = schedule_(v);
+    } catch (py::error_already_set& e) {
+      user_error(e, l_, "schedule", nullptr, ctx.now);
+    }
+    Decisions d;
+    if (r.is_none()) return d;
+    py::object starts, preempts, wake;
+    if (py::isinstance<py::dict>(r)) {
+      py::dict dd = r.cast<py::dict>();
+      for (const auto& [k, _] : dd) {
+        const std::string key = py::str(k).cast<std::string>();
+        if (key != "start" && key != "preempt" && key != "wake_at_s")
+          bad_answer(l_, "schedule", "returned a dict with key '" + key + "' (start, preempt, wake_at_s)" + when(ctx.now));
+      }
+      starts = dd.contains("start") ? py::object(dd["start"]) : py::object(py::list());
+      preempts = dd.contains("preempt") ? py::object(dd["preempt"]) : py::object(py::list());
+      wake = dd.contains("wake_at_s") ? py::object(dd["wake_at_s"]) : py::object(py::none());
+    } else if (py::hasattr(r, "starts") && py::hasattr(r, "preempts")) {
+      starts = r.attr("starts");
+      preempts = r.attr("preempts");
+      wake = py::getattr(r, "wake_at_s", py::none());
+    } else {
+      bad_answer(l_, "schedule", "must return ringmaster.Decisions, a dict or None, returned " + type_name(r) + when(ctx.now));
+    }
+    auto job_of = [&](const py::handle& h, const char* what) -> const JobState* {
+      JobId id = kNoJob;
+      if (py::isinstance<JobView>(h)) id = h.cast<const JobView&>().j->id();
+      else if (py::isinstance<py::int_>(h)) id = h.cast<JobId>();
+      else bad_answer(l_, "schedule", std::string(what) + " must name a job by its JobView or id, not " + type_name(h) + when(ctx.now));
+      auto it = by_id.find(id);
+      if (it == by_id.end() || it->second->status == JobStatus::Finished)
+        bad_answer(l_, "schedule", fmt::format("a decision for job id {}{}, which is not in the system (finished or not "
+                                               "arrived)", id, when(ctx.now)));
+      return it->second;
+    };
+    std::set<JobId> stopped;
+    for (const auto& h : iterable(preempts, "preempt", ctx.now)) {
+      const JobState* j = job_of(h, "a preemption");
+      if (!j->running())
+        bad_answer(l_, "schedule", "a decision for " + at(*j, ctx.now) + ", which is not running: preempts only stop running jobs");
+      if (!stopped.insert(j->id()).second) bad_answer(l_, "schedule", "preempts " + at(*j, ctx.now) + " twice");
+      d.preempt.push_back(j->id());
+      free.give(j->gpus);
+    }
+    std::map<std::pair<int, int>, const JobState*> given;
+    std::set<JobId> started;
+    for (const auto& h : iterable(starts, "start", ctx.now)) {
+      py::tuple t;
+      try {
+        t = h.cast<py::tuple>();
+      } catch (const py::cast_error&) {
+      }
+      if (!t || t.size() != 2)
+        bad_answer(l_, "schedule", "each start must be a (job, gpus) pair, not " + type_name(h) + when(ctx.now));
+      const JobState* j = job_of(t[0], "a start");
+      if (j->status != JobStatus::Queued)
+        bad_answer(l_, "schedule", "a decision for " + at(*j, ctx.now) + ", which is not waiting (it is running)");
+      if (!started.insert(j->id()).second) bad_answer(l_, "schedule", "starts " + at(*j, ctx.now) + " twice");
+      StartDecision s;
+      s.job = j->id();
+      s.gpus = gpu_refs(t[1], l_, "schedule", at(*j, ctx.now));
+      check_gpus(s.gpus, *j, ctx.now, free, &ctx.cluster, given, l_, "schedule");
+      free.take(s.gpus);
+      d.start.push_back(std::move(s));
+    }
+    if (!wake.is_none()) {
+      if (!(py::isinstance<py::float_>(wake) || py::isinstance<py::int_>(wake)))
+        bad_answer(l_, "schedule", "wake_at_s must be a number of seconds or None, not " + type_name(wake) + when(ctx.now));
+      const double w = wake.cast<double>();
+      const Time t = from_seconds(w);
+      if (!std::isfinite(w) || t <= ctx.now)
+        bad_answer(l_, "schedule", fmt::format("wake_at_s = {} is not after now{}", w, when(ctx.now)));
+      d.wake_at = t;
+    }
+    return d;
+  }
+
+ private:
+  static std::string when(Time now) { return fmt::format(" at t={} s", to_seconds(now)); }
+  py::iterable iterable(const py::object& o, const char* key, Time now) {
+    if (!py::isinstance<py::iterable>(o) || py::isinstance<py::str>(o))
+      bad_answer(l_, "schedule", std::string(key) + " must be a list, not " + type_name(o) + when(now));
+    return py::reinterpret_borrow<py::iterable>(o);
+  }
+  Loaded l_;
+  py::object schedule_;
+  std::string name_;
+};
+
+// A file's namespace, run once per process while the file is unchanged (the grammar and the builder both ask).
+py::dict run_file(const std::string& file) {
+  static auto* cache = new std::map<std::string, std::pair<std::filesystem::file_time_type, py::dict>>();
+  const auto mtime = std::filesystem::last_write_time(file);
+  const std::string key = std::filesystem::absolute(file).lexically_normal().string();
+  if (auto it = cache->find(key); it != cache->end() && it->second.first == mtime) return it->second.second;
+  py::dict ns;
+  try {
+    ns = py::module_::import("runpy").attr("run_path")(file, py::arg("run_name") = "ringmaster_policy");
+  } catch (py::error_already_set& e) {
+    throw InputError(file, 0, "file", "raised while loading:\n" + traceback_text(e));
+  }
+  (*cache)[key] = {mtime, ns};
+  return ns;
+}
+
+// The class (or object) a part names, with its file and name for messages; not yet instantiated.
+Loaded find_class(const std::map<std::string, std::string>& kv) {
   Loaded l;
-  py::object cls;
-  py::dict kwargs;
-  for (const auto& [k, v] : kv)
-    if (k != "file" && k != "class" && k != "obj") kwargs[py::str(k)] = py::str(v);
   if (const auto o = kv.find("obj"); o != kv.end()) {
     std::size_t i = 0;
     try {
       i = std::stoul(o->second);
     } catch (...) {
+      i = registered().size();
     }
     if (i >= registered().size()) throw InputError("--policy", 0, "py:obj", "no Python policy object " + o->second);
-    cls = registered()[i];
-    l.cls = py::str(py::getattr(cls, "__name__", py::str("policy"))).cast<std::string>();
-    l.file = py::str(py::getattr(cls, "__module__", py::str("<python>"))).cast<std::string>();
-  } else {
-    const auto f = kv.find("file"), c = kv.find("class");
-    if (f == kv.end() || c == kv.end() || f->second.empty() || c->second.empty())
-      throw InputError("--policy", 0, "py", "a Python part needs file=PATH and class=NAME (py:file=x.py;class=MyOrder)");
-    l.file = f->second;
-    l.cls = c->second;
-    if (!std::filesystem::is_regular_file(l.file)) throw InputError(l.file, 0, "file", "no such Python file");
-    py::dict ns;
-    try {
-      ns = py::module_::import("runpy").attr("run_path")(l.file, py::arg("run_name") = "ringmaster_policy");
-    } catch (py::error_already_set& e) {
-      throw InputError(l.file, 0, "file", "raised while loading:\n" + traceback_text(e));
-    }
-    if (!ns.contains(l.cls)) {
-      std::string names;
-      for (const auto& [k, v] : ns)
-        if (py::isinstance<py::type>(v) && !k.cast<std::string>().starts_with("_"))
-          names += (names.empty() ? "" : ", ") + k.cast<std::string>();
-      throw InputError(l.file, 0, "class", "no class " + l.cls + " in it (it defines: " + (names.empty() ? "none" : names) + ")");
-    }
-    cls = ns[py::str(l.cls)];
+    l.obj = registered()[i];
+    l.cls = py::str(py::getattr(l.obj, "__name__", py::str("policy"))).cast<std::string>();
+    l.file = py::str(py::getattr(l.obj, "__module__", py::str("<python>"))).cast<std::string>();
+    return l;
   }
+  const auto f = kv.find("file"), c = kv.find("class");
+  if (f == kv.end() || c == kv.end() || f->second.empty() || c->second.empty())
+    throw InputError("--policy", 0, "py", "a Python part needs file=PATH and class=NAME (py:file=x.py;class=MyOrder)");
+  l.file = f->second;
+  l.cls = c->second;
+  if (!std::filesystem::is_regular_file(l.file)) throw InputError(l.file, 0, "file", "no such Python file");
+  py::dict ns = run_file(l.file);
+  if (!ns.contains(l.cls)) {
+    std::string names;
+    for (const auto& [k, v] : ns)
+      if (py::isinstance<py::type>(v) && !k.cast<std::string>().starts_with("_"))
+        names += (names.empty() ? "" : ", ") + k.cast<std::string>();
+    throw InputError(l.file, 0, "class", "no class " + l.cls + " in it (it defines: " + (names.empty() ? "none" : names) + ")");
+  }
+  l.obj = ns[py::str(l.cls)];
+  return l;
+}
+
+// Where a class plugs in: its `point` attribute, else the first of schedule, key, place/filter/score, allocate
+// that it defines.
+Point point_of(const Loaded& l) {
+  auto defines = [&](const char* m) { return py::hasattr(l.obj, m) && !l.obj.attr(m).is_none(); };
+  if (defines("point")) {
+    const std::string p = py::str(l.obj.attr("point")).cast<std::string>();
+    if (p == "order") return Point::Order;
+    if (p == "placement") return Point::Placement;
+    if (p == "allocation") return Point::Allocation;
+    if (p == "scheduler") return Point::Scheduler;
+    throw InputError(l.file, 0, l.cls + ".point", "must be 'order', 'placement', 'allocation' or 'scheduler', not '" + p + "'");
+  }
+  if (defines("schedule")) return Point::Scheduler;
+  if (defines("key")) return Point::Order;
+  if (defines("place") || defines("score") || defines("filter")) return Point::Placement;
+  if (defines("allocate")) return Point::Allocation;
+  throw InputError(l.file, 0, l.cls,
+                   "is not a policy: it defines none of key (a queue order), place or filter/score (a placement), "
+                   "allocate (an allocation), schedule (a whole scheduler); docs/python.md lists them");
+}
+
+// The class a part names, instantiated with the part's other parameters as keywords.
+Loaded load(const std::map<std::string, std::string>& kv, Point want) {
+  Loaded l = find_class(kv);
+  static const char* const kWhat[] = {"a queue order", "a placement", "a CPU/memory allocation"};
+  if (const Point p = point_of(l); p != want)
+    throw InputError(l.file, 0, l.cls,
+                     std::string("is used as ") + (want == Point::Scheduler ? "a whole scheduler" : kWhat[static_cast<int>(want)]) +
+                         " here, but its methods make it " +
+                         (p == Point::Scheduler ? "a whole scheduler" : kWhat[static_cast<int>(p)]));
+  py::dict kwargs;
+  for (const auto& [k, v] : kv)
+    if (k != "file" && k != "class" && k != "obj") kwargs[py::str(k)] = py::str(v);
   try {
-    l.obj = py::isinstance<py::type>(cls) ? cls(**kwargs) : cls;
+    if (py::isinstance<py::type>(l.obj)) l.obj = l.obj(**kwargs);
   } catch (py::error_already_set& e) {
-    user_error(e, l, "__init__", nullptr, 0);
+    user_error(e, l, "__init__", nullptr, -1);
   }
   return l;
 }
@@ -178,23 +594,39 @@ class Policies final : public PythonPolicies {
  public:
   explicit Policies(void (*before)()) : before_(before) {}
   std::unique_ptr<QueueOrder> order(const std::map<std::string, std::string>& kv, std::uint64_t) override {
-    std::call_once(once_, [this] {
-      if (before_) before_();
-    });
-    Loaded l = load(kv);
-    if (!py::hasattr(l.obj, "key"))
-      throw InputError(l.file, 0, l.cls,
-                       "is not a queue order: it has no key(self, job) method (docs/python.md lists the extension "
-                       "points)");
-    return std::make_unique<PyOrder>(std::move(l));
+    start();
+    return std::make_unique<PyOrder>(load(kv, Point::Order));
+  }
+  std::unique_ptr<Placement> placement(const std::map<std::string, std::string>& kv, std::uint64_t) override {
+    start();
+    return std::make_unique<PyPlacement>(load(kv, Point::Placement));
+  }
+  std::unique_ptr<Allocation> allocation(const std::map<std::string, std::string>& kv, std::uint64_t) override {
+    start();
+    return std::make_unique<PyAllocation>(load(kv, Point::Allocation));
+  }
+  std::unique_ptr<Scheduler> scheduler(const std::map<std::string, std::string>& kv, std::uint64_t) override {
+    start();
+    return std::make_unique<PyScheduler>(load(kv, Point::Scheduler));
+  }
+  Point point(const std::map<std::string, std::string>& kv) override {
+    start();
+    return point_of(find_class(kv));
   }
 
  private:
+  void start() {
+    std::call_once(once_, [this] {
+      if (before_) before_();
+    });
+  }
   void (*before_)();
   std::once_flag once_;
 };
 
 }  // namespace
+
+void bind_cluster_views(py::module_& m);
 
 void bind_views(py::module_& m) {
   py::class_<JobView>(m, "JobView",
@@ -218,6 +650,15 @@ void bind_views(py::module_& m) {
       .def_property_readonly("attained_gpu_s", [](const JobView& v) { return v.j->attained_gpu_s(v.now); })
       .def_property_readonly("ideal_iter_time_s", [](const JobView& v) { return v.j->ideal_iter_time; })
       .def_property_readonly("speedup", [](const JobView& v) { return v.j->speedup; })
+      .def_property_readonly("gpu_mem_mb", [](const JobView& v) { return v.j->spec->gpu_mem_mb; })
+      .def_property_readonly("cpu_demand", [](const JobView& v) { return v.j->cpu_demand; })
+      .def_property_readonly("mem_demand_gb", [](const JobView& v) { return v.j->mem_demand; })
+      .def_property_readonly("gpus",
+                             [](const JobView& v) {
+                               py::list out;
+                               for (const auto& g : v.j->gpus) out.append(py::make_tuple(g.server, g.gpu));
+                               return out;
+                             })
       .def_property_readonly("now_s", [](const JobView& v) { return to_seconds(v.now); })
       .def_property_readonly("now_us", [](const JobView& v) { return v.now; })
       .def("first_time_attained", [](const JobView& v, double gpu_s) { return first_time_attained(*v.j, v.now, gpu_s); },
@@ -227,6 +668,47 @@ void bind_views(py::module_& m) {
       .def("__repr__", [](const JobView& v) {
         return fmt::format("<JobView {} gpus={} {} t={}s>", v.j->spec->name, v.j->spec->num_gpus,
                            v.j->running() ? "running" : "waiting", to_seconds(v.now));
+      });
+  bind_cluster_views(m);
+}
+
+void bind_cluster_views(py::module_& m) {
+  auto spec = [](const ServerView& v) -> const ServerSpec& { return v.free->spec().servers[v.s]; };
+  py::class_<ServerView>(m, "ServerView",
+                         "A server as a policy sees it within one decision (read-only; valid during the call).")
+      .def_property_readonly("index", [](const ServerView& v) { return v.s; })
+      .def_property_readonly("gpus", [spec](const ServerView& v) { return spec(v).gpus; })
+      .def_property_readonly("free_gpus", [](const ServerView& v) { return v.free->free_on(v.s); })
+      .def_property_readonly("free_gpu_ids",
+                             [spec](const ServerView& v) {
+                               py::list out;
+                               for (int g = 0; g < spec(v).gpus; ++g)
+                                 if (v.free->is_free({v.s, g})) out.append(g);
+                               return out;
+                             })
+      .def_property_readonly("gpu_type", [spec](const ServerView& v) { return spec(v).gpu_type; })
+      .def_property_readonly("gpu_speed", [spec](const ServerView& v) { return spec(v).gpu_speed; })
+      .def_property_readonly("gpu_mem_gb", [spec](const ServerView& v) { return spec(v).gpu_mem_gb; })
+      .def_property_readonly("cpus", [spec](const ServerView& v) { return spec(v).cpus; })
+      .def_property_readonly("dram_gb", [spec](const ServerView& v) { return spec(v).dram_gb; })
+      .def_property_readonly("free_cpus", [](const ServerView& v) { return v.free->free_cpus(v.s); })
+      .def_property_readonly("free_mem_gb", [](const ServerView& v) { return v.free->free_mem_gb(v.s); })
+      .def_property_readonly("nic_gbps", [spec](const ServerView& v) { return spec(v).nic_gbps; })
+      .def_property_readonly("rack", [spec](const ServerView& v) { return spec(v).rack; })
+      .def("__repr__", [spec](const ServerView& v) {
+        return fmt::format("<ServerView {} {} free={}/{}>", v.s, spec(v).gpu_type, v.free->free_on(v.s), spec(v).gpus);
+      });
+  py::class_<ClusterView>(m, "ClusterView",
+                          "The cluster at a scheduling pass, as a whole Python scheduler sees it (read-only).")
+      .def_property_readonly("now_s", [](const ClusterView& v) { return to_seconds(v.now); })
+      .def_property_readonly("now_us", [](const ClusterView& v) { return v.now; })
+      .def_property_readonly("jobs", [](const ClusterView& v) { return job_list(v, 0); })
+      .def_property_readonly("waiting", [](const ClusterView& v) { return job_list(v, 1); })
+      .def_property_readonly("running", [](const ClusterView& v) { return job_list(v, 2); })
+      .def_property_readonly("servers", [](const ClusterView& v) { return server_list(*v.free, false); })
+      .def_property_readonly("free_gpus", [](const ClusterView& v) { return v.free->total_free(); })
+      .def("__repr__", [](const ClusterView& v) {
+        return fmt::format("<ClusterView t={}s jobs={} free_gpus={}>", to_seconds(v.now), v.jobs.size(), v.free->total_free());
       });
 }
 

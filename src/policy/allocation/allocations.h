@@ -14,6 +14,7 @@ std::unique_ptr<Allocation> make_fair_allocation(PluginParams& p);
 std::unique_ptr<Allocation> make_greedy_allocation(PluginParams& p);
 std::unique_ptr<Allocation> make_tune_allocation(PluginParams& p);
 std::unique_ptr<Allocation> make_opt_allocation(PluginParams& p);
+std::unique_ptr<Allocation> make_py_allocation(PluginParams& p);
 
 // Per server of a placement: GPUs there, the GPU-proportional share and the job's best case (its best-case
 // totals spread per GPU). Servers ascending.
