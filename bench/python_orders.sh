@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# A queue order written in Python against the same order in C++ (issue 28; docs/python.md): the whole Philly list
-# (82,247 jobs) on 70 x 8 GPUs, each job its trace duration (so the queue is long and the keys matter), for fifo,
-# srsf and Tiresias' 2D-LAS; each pair run alternately ROUNDS times in one invocation. Prints the median simulate
+# Policies written in Python against the same policies in C++ (issue 28; docs/python.md): the whole Philly list
+# (82,247 jobs) on 70 x 8 GPUs, each job its trace duration (so the queue is long and the keys matter), for the
+# orders fifo, srsf and Tiresias' 2D-LAS, the first-fit placement (filter/score, called per server per placement)
+# and a whole FIFO first-fit scheduler (called once per pass); each pair run alternately ROUNDS times in one invocation. Prints the median simulate
 # wall_s (summary.json: the run, without reading the trace) and process wall time of each, their ratios, and checks
 # that jobs.csv is byte-identical.
 # Usage: bench/python_orders.sh [build-dir] [rounds] (default build, 3)
@@ -21,11 +22,12 @@ run() {  # label policy -> "run_s process_s"
   t1=$(date +%s.%N)
   python3 -c "import json; print(json.load(open('$out/$1/summary.json'))['wall_s'], $t1 - $t0)"
 }
-printf "%-9s %12s %12s %7s %14s %14s %7s %s\n" order cpp_run_s py_run_s ratio cpp_process_s py_process_s ratio jobs.csv
-for spec in "fifo:Fifo:fifo" "srsf:Srsf:srsf" "tiresias:TwoDLas:tiresias"; do
-  IFS=: read -r file cls cpp <<< "$spec"
-  py="py:file=$EX/$file.py;class=$cls"
-  [ "$cpp" = tiresias ] && py="$py+consolidated"
+printf "%-10s %12s %12s %7s %14s %14s %7s %s\n" policy cpp_run_s py_run_s ratio cpp_process_s py_process_s ratio jobs.csv
+for spec in "fifo|fifo|py:file=$EX/fifo.py;class=Fifo" "srsf|srsf|py:file=$EX/srsf.py;class=Srsf" \
+            "tiresias|tiresias|py:file=$EX/tiresias.py;class=TwoDLas+consolidated" \
+            "first-fit|fifo+first-fit|fifo+py:file=$EX/first_fit.py;class=FirstFit" \
+            "scheduler|fifo+first-fit|py:file=$EX/fifo_scheduler.py;class=FifoFirstFit"; do
+  IFS='|' read -r file cpp py <<< "$spec"
   : > "$out/times"
   for _ in $(seq "$ROUNDS"); do
     echo "c $(run c "$cpp")" >> "$out/times"
@@ -41,6 +43,6 @@ for line in open(path):
     t[k].append((float(a), float(b)))
 cr, cp = st.median(x for x, _ in t["c"]), st.median(y for _, y in t["c"])
 pr, pp = st.median(x for x, _ in t["p"]), st.median(y for _, y in t["p"])
-print(f"{name:9} {cr:12.3f} {pr:12.3f} {pr / cr:6.2f}x {cp:14.3f} {pp:14.3f} {pp / cp:6.2f}x {same}")
+print(f"{name:10} {cr:12.3f} {pr:12.3f} {pr / cr:6.2f}x {cp:14.3f} {pp:14.3f} {pp / cp:6.2f}x {same}")
 PY
 done

@@ -251,6 +251,40 @@ class Greedy(ringmaster.Policy):
   }
 }
 
+// The live path runs the same Python placement and whole scheduler (the in-process fake cluster here; the real Slurm
+// in tests/slurm/serve_test.sh part C), and the `simulate` command replay prints for the comparison runs as printed.
+TEST(PythonPolicies, ReplayOnTheLiveBackendRunsPythonSchedulersAndPrintsARunnableCommand) {
+  const std::string d = test::temp_dir();
+  const std::string trace = test::write_file(d, "t.csv",
+                                             "job_id,submit_s,num_gpus,model,duration_s\na,0,4,resnet50,100\n"
+                                             "b,20,16,resnet50,200\nc,40,2,resnet50,50\n");
+  int i = 0;
+  for (const std::string p : {"py:file=" + examples() + "/fifo_scheduler.py;class=FifoFirstFit",
+                              "fifo+py:" + examples() + "/first_fit.py:BestFit"}) {
+    const std::string out = d + "/rep" + std::to_string(i), state = d + "/st" + std::to_string(i);
+    ++i;
+    const auto r = test::shell(kBin + " replay --backend fake --trace " + trace + " --time-scale 100 --policy '" + p +
+                               "' --partition rm --state " + state + " --interval 20ms --timeout 60 --out " + out + " 2>&1");
+    ASSERT_EQ(r.code, 0) << r.text;
+    const std::string jobs = test::read_file(out + "/jobs.csv");
+    for (const char* j : {"\na,", "\nb,", "\nc,"}) EXPECT_NE(jobs.find(j), std::string::npos) << jobs;
+    EXPECT_EQ(jobs.find("unfinished"), std::string::npos) << jobs;
+    // The printed comparison: `ringmaster simulate ... --policy '<p>' --out SIMDIR && ringmaster compare ...`.
+    const auto at = r.text.find("  ringmaster simulate ");
+    ASSERT_NE(at, std::string::npos) << r.text;
+    std::string cmd = r.text.substr(at + 2, r.text.find('\n', at) - at - 2);
+    for (std::size_t k; (k = cmd.find("SIMDIR")) != std::string::npos;) cmd.replace(k, 6, out + "-sim");
+    ASSERT_EQ(cmd.rfind("ringmaster simulate ", 0), 0u) << cmd;
+    cmd.replace(0, 10, kBin);
+    const auto amp = cmd.find(" && ringmaster compare ");
+    ASSERT_NE(amp, std::string::npos) << cmd;
+    cmd.replace(amp + 4, 10, kBin);
+    const auto c = test::shell(cmd + " 2>&1");
+    EXPECT_EQ(c.code, 0) << cmd << "\n" << c.text;
+    EXPECT_TRUE(std::filesystem::exists(out + "-sim/jobs.csv")) << cmd;
+  }
+}
+
 // The module: built next to the binary (build/python); not in sanitizer builds, whose library the system interpreter
 // cannot load.
 std::string module_dir() { return (std::filesystem::path(RM_BINARY).parent_path() / "python").string(); }

@@ -198,13 +198,20 @@ int run_replay(const ReplayArgs& a) {
                     "a finish {:.0f} ms; the simulator's start delay for this cluster: {:.3f} s (latency.json)",
                     ms("dispatch_s"), ms("arrival_notice_s"), ms("finish_notice_s"),
                     lat.at("start_delay_s").get<double>()));
+  // The policy as a shell word: a Python part's `;` (py:file=...;class=...) would end the command.
+  std::string policy = o.policy;
+  if (policy.find_first_of(" ;&|<>()$`\\\"'*?") != std::string::npos) {
+    std::string q = "'";
+    for (char c : policy) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    policy = q + "'";
+  }
   std::string sim_opts;
   if (a.overhead_s > 0) sim_opts += fmt::format(" --preempt-overhead {}", a.overhead_s);
   o.log(fmt::format("done: {} jobs in {:.1f} s; outputs in {}; compare with:\n  ringmaster simulate --cluster {} "
                     "--trace {} --policy {}{} --out SIMDIR && ringmaster compare SIMDIR {}\n"
                     "  (add --start-delay {:.3f} to model the measured dispatch latency)",
                     subs.size(), wall_now() - start, out.string(), (out / "cluster.yaml").string(),
-                    (out / "trace_scaled.csv").string(), o.policy, sim_opts, out.string(),
+                    (out / "trace_scaled.csv").string(), policy, sim_opts, out.string(),
                     lat.at("start_delay_s").get<double>()));
   return 0;
 }

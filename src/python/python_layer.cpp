@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
+#include <memory>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -51,12 +52,23 @@ py::list server_list(const FreeMap& free, bool only_free) {
   return out;
 }
 
-py::list job_list(const ClusterView& v, int which) {  // 0 all, 1 waiting, 2 running
-  py::list out;
+// A list of jobs that makes each JobView when it is read: a scheduler that stops at the queue's head pays for the
+// jobs it reads, not for the whole queue (len, [i], [-1], iteration, sorted() all work as on a list).
+struct JobList {
+  std::shared_ptr<const std::vector<const JobState*>> jobs;
+  Time now;
+};
+
+struct JobListIter {
+  JobList list;
+  std::size_t i = 0;
+};
+
+JobList job_list(const ClusterView& v, int which) {  // 0 all, 1 waiting, 2 running
+  auto out = std::make_shared<std::vector<const JobState*>>();
   for (const JobState* j : v.jobs)
-    if (which == 0 || (which == 1 && j->status == JobStatus::Queued) || (which == 2 && j->running()))
-      out.append(JobView{j, v.now});
-  return out;
+    if (which == 0 || (which == 1 && j->status == JobStatus::Queued) || (which == 2 && j->running())) out->push_back(j);
+  return {std::move(out), v.now};
 }
 
 py::object opt_seconds(Time t) { return t == kNever ? py::object(py::none()) : py::object(py::float_(to_seconds(t))); }
@@ -403,11 +415,23 @@ class PyScheduler final : public Scheduler {
   Decisions schedule(const SchedContext& ctx) override {
     FreeMap free(ctx.cluster);
     ClusterView v{ctx.now, {}, &free};
-    std::unordered_map<JobId, const JobState*> by_id;
+    bool by_id_order = true;  // the simulator's ids rise in arrival order: a decision's job found by bisection
     for (const JobState* j : ctx.active) {
+      if (!v.jobs.empty() && v.jobs.back()->id() >= j->id()) by_id_order = false;
       v.jobs.push_back(j);
-      by_id[j->id()] = j;
     }
+    std::unordered_map<JobId, const JobState*> by_id;  // otherwise (serve), made at the first decision
+    auto find = [&](JobId id) -> const JobState* {
+      if (by_id_order) {
+        auto it = std::lower_bound(v.jobs.begin(), v.jobs.end(), id,
+                                   [](const JobState* j, JobId x) { return j->id() < x; });
+        return it != v.jobs.end() && (*it)->id() == id ? *it : nullptr;
+      }
+      if (by_id.empty())
+        for (const JobState* j : v.jobs) by_id[j->id()] = j;
+      auto it = by_id.find(id);
+      return it == by_id.end() ? nullptr : it->second;
+    };
     py::object r;
     try {
       r = schedule_(v);
@@ -439,11 +463,11 @@ class PyScheduler final : public Scheduler {
       if (py::isinstance<JobView>(h)) id = h.cast<const JobView&>().j->id();
       else if (py::isinstance<py::int_>(h)) id = h.cast<JobId>();
       else bad_answer(l_, "schedule", std::string(what) + " must name a job by its JobView or id, not " + type_name(h) + when(ctx.now));
-      auto it = by_id.find(id);
-      if (it == by_id.end() || it->second->status == JobStatus::Finished)
+      const JobState* j = find(id);
+      if (!j || j->status == JobStatus::Finished)
         bad_answer(l_, "schedule", fmt::format("a decision for job id {}{}, which is not in the system (finished or not "
                                                "arrived)", id, when(ctx.now)));
-      return it->second;
+      return j;
     };
     std::set<JobId> stopped;
     for (const auto& h : iterable(preempts, "preempt", ctx.now)) {
@@ -698,6 +722,24 @@ void bind_cluster_views(py::module_& m) {
       .def("__repr__", [spec](const ServerView& v) {
         return fmt::format("<ServerView {} {} free={}/{}>", v.s, spec(v).gpu_type, v.free->free_on(v.s), spec(v).gpus);
       });
+  py::class_<JobList>(m, "JobList", "Jobs in arrival order, each view made when read (a read-only sequence).")
+      .def("__len__", [](const JobList& l) { return l.jobs->size(); })
+      .def("__getitem__",
+           [](const JobList& l, long i) {
+             const long n = static_cast<long>(l.jobs->size());
+             if (i < 0) i += n;
+             if (i < 0 || i >= n) throw py::index_error("job index out of range");
+             return JobView{(*l.jobs)[i], l.now};
+           })
+      .def("__iter__", [](const JobList& l) { return JobListIter{l, 0}; })
+      .def("__bool__", [](const JobList& l) { return !l.jobs->empty(); })
+      .def("__repr__", [](const JobList& l) { return fmt::format("<JobList of {} jobs>", l.jobs->size()); });
+  py::class_<JobListIter>(m, "JobListIterator")
+      .def("__iter__", [](JobListIter& it) -> JobListIter& { return it; }, py::return_value_policy::reference_internal)
+      .def("__next__", [](JobListIter& it) {
+        if (it.i >= it.list.jobs->size()) throw py::stop_iteration();
+        return JobView{(*it.list.jobs)[it.i++], it.list.now};
+      });
   py::class_<ClusterView>(m, "ClusterView",
                           "The cluster at a scheduling pass, as a whole Python scheduler sees it (read-only).")
       .def_property_readonly("now_s", [](const ClusterView& v) { return to_seconds(v.now); })
@@ -706,6 +748,7 @@ void bind_cluster_views(py::module_& m) {
       .def_property_readonly("waiting", [](const ClusterView& v) { return job_list(v, 1); })
       .def_property_readonly("running", [](const ClusterView& v) { return job_list(v, 2); })
       .def_property_readonly("servers", [](const ClusterView& v) { return server_list(*v.free, false); })
+      .def_property_readonly("free_servers", [](const ClusterView& v) { return server_list(*v.free, true); })
       .def_property_readonly("free_gpus", [](const ClusterView& v) { return v.free->total_free(); })
       .def("__repr__", [](const ClusterView& v) {
         return fmt::format("<ClusterView t={}s jobs={} free_gpus={}>", to_seconds(v.now), v.jobs.size(), v.free->total_free());
