@@ -118,6 +118,14 @@ TEST(PythonPolicies, PlacementAllocationAndSchedulerExamplesGiveTheCppJobsCsv) {
     ASSERT_EQ(rb.code, 0) << rb.text;
     EXPECT_EQ(test::read_file(a + "/jobs.csv"), test::read_file(b + "/jobs.csv")) << c.py;
   }
+  // A plain function in a file is an order's key; its attributes are the flags.
+  const std::string fn = test::write_file(dir, "fn.py", "def left(job):\n    return job.remaining_time_s * job.num_gpus\n"
+                                                        "left.preemptive = True\n");
+  const auto rf = sim("py:" + fn + ":left", dir + "/fn");
+  ASSERT_EQ(rf.code, 0) << rf.text;
+  const auto rs = sim("srsf", dir + "/srsf");
+  ASSERT_EQ(rs.code, 0) << rs.text;
+  EXPECT_EQ(test::read_file(dir + "/fn/jobs.csv"), test::read_file(dir + "/srsf/jobs.csv"));
   // A placement that scores does change the answer: best-fit packs where first-fit splits.
   const auto rb = sim("fifo+py:file=" + ex + "/first_fit.py;class=BestFit", dir + "/best");
   ASSERT_EQ(rb.code, 0) << rb.text;
@@ -347,6 +355,17 @@ from srsf import Srsf
 runs = ringmaster.simulate(cluster="tiny", trace="builtin:demo", policy=["fifo+first-fit", ("fifo", FirstFit), FifoFirstFit])
 a, b, c = runs.values()
 assert a.jobs.equals(b.jobs) and a.jobs.equals(c.jobs), "the Python placement or scheduler differs"
+# Plain functions: a function is an order's key; order()/placement()/scheduler() make the other points from them.
+def left(job):
+    return job.remaining_time_s * job.num_gpus
+runs = ringmaster.simulate(cluster="tiny", trace="builtin:demo", policy=[
+    "srsf", ringmaster.order(left, preemptive=True), "fifo", lambda job: job.arrival_s,
+    ("fifo", ringmaster.placement(filter=lambda job, server: True)),
+    ringmaster.scheduler(lambda view: FifoFirstFit().schedule(view))])
+r = list(runs.values())
+assert list(runs)[3:] == ["<lambda>", "fifo+<lambda>", "<lambda>#2"], list(runs)
+assert r[0].jobs.equals(r[1].jobs) and r[2].jobs.equals(r[3].jobs), "a function order differs"
+assert r[4].jobs.equals(a.jobs) and r[5].jobs.equals(a.jobs), "a function placement or scheduler differs"
 sw = ringmaster.sweep(")PY" + dir + R"PY(/sw", cluster="tiny", trace="builtin:demo", policy=["fifo", Srsf],
                       load=[0.5, 1.0], parallel=2, quiet=True)
 assert sw.status == 0 and len(sw.results) == 4, sw.results
@@ -361,7 +380,7 @@ try:
     ringmaster.sweep(")PY" + dir + R"PY(/sw2", cluster="tiny", trace="builtin:demo", policy=[Local])
     sys.exit("no error")
 except ringmaster.InputError as e:
-    assert "a Python policy must be a top-level class of a .py file" in str(e), str(e)
+    assert "a Python policy must be a top-level class (or function) of a .py file" in str(e), str(e)
 try:
     ringmaster.sweep(")PY" + dir + R"PY(/sw3", cluster="tiny", trace="builtin:demo", policy="fifo", lod=[1])
     sys.exit("no error")

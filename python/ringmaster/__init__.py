@@ -20,11 +20,12 @@ import io
 import json
 import os
 import shutil
+import sys
 import warnings
 
 from . import _core
 
-__all__ = ["simulate", "sweep", "Policy", "Decisions", "Result", "InputError", "JobView", "ServerView", "ClusterView"]
+__all__ = ["simulate", "sweep", "Policy", "Decisions", "order", "placement", "allocation", "scheduler", "Result", "InputError", "JobView", "ServerView", "ClusterView"]
 
 InputError = getattr(_core, "InputError", ValueError)
 JobView = _core.JobView
@@ -65,6 +66,38 @@ class Policy:
     key_fixed_while_waiting = False
     running_key = "moves"
     next_change = None
+
+
+def _made(name, attrs):
+    """A Policy subclass made by order()/placement()/..., belonging to the module that called them (so that a sweep
+    can name it by its file)."""
+    cls = type(name, (Policy,), attrs)
+    cls.__module__ = sys._getframe(2).f_globals.get("__name__", cls.__module__)
+    return cls
+
+
+def order(key, name=None, **flags):
+    """A queue order from a plain function key(job) -> number, with the flags of ringmaster.Policy as keywords
+    (preemptive=True, ...). A plain function given as a policy is an order too (its attributes are the flags)."""
+    return _made(name or key.__name__, dict(flags, key=staticmethod(key)))
+
+
+def placement(score=None, filter=None, place=None, name=None):
+    """A placement from plain functions: place(job, servers), or score(job, server) and/or filter(job, server)."""
+    if place is None and score is None and filter is None:
+        raise TypeError("ringmaster.placement needs place, or score and/or filter")
+    methods = {k: staticmethod(f) for k, f in (("score", score), ("filter", filter), ("place", place)) if f}
+    return _made(name or next(iter(methods.values())).__func__.__name__, methods)
+
+
+def allocation(allocate, name=None, may_refuse=True):
+    """A CPU/DRAM allocation from a plain function allocate(job, servers) -> [(cpus, mem_gb), ...] | None."""
+    return _made(name or allocate.__name__, {"allocate": staticmethod(allocate), "may_refuse": may_refuse})
+
+
+def scheduler(schedule, name=None):
+    """A whole scheduler from a plain function schedule(view) -> Decisions | dict | None."""
+    return _made(name or schedule.__name__, {"schedule": staticmethod(schedule)})
 
 
 class Decisions:
@@ -195,6 +228,9 @@ def simulate(cluster=None, trace=None, policy=None, out=None, **options):
         names = [r["policy"] for r in raws]
     results = {}
     for name, raw in zip(names, raws):
+        base, k = name, 2
+        while name in results:  # two policies of one name (two lambdas): the second is "name#2"
+            name, k = f"{base}#{k}", k + 1
         r = Result(raw)
         for w in r.warnings:
             warnings.warn(f"{name}: {w}", stacklevel=2)
@@ -208,19 +244,19 @@ def _file_policy_text(p):
         return p
     if isinstance(p, (tuple, list)):
         return "+".join(_file_policy_text(x) for x in p)
-    cls = p if inspect.isclass(p) else type(p)
-    try:
-        path = inspect.getsourcefile(cls)
-    except TypeError:
-        path = None
-    name = cls.__qualname__
+    if not (inspect.isclass(p) or inspect.isfunction(p)):
+        raise InputError(f"--policy: {type(p).__name__}: a sweep builds its policies in each run: give the class (or "
+                         "function), not an instance")
+    module = sys.modules.get(p.__module__)
+    path = getattr(module, "__file__", None)
+    # Its name in its file: the one it is bound to there (ringmaster.order(...) makes classes named after the key).
+    names = [k for k, v in vars(module).items() if v is p] if module else []
+    name = p.__qualname__ if p.__qualname__ in names else (names[0] if names else p.__qualname__)
     # A class of the running script (__main__) would re-run the whole script in every cell: refused as well.
-    if not path or "." in name or "<" in name or cls.__module__ == "__main__" or not os.path.isfile(path):
+    if not path or not names or p.__module__ == "__main__" or not os.path.isfile(path):
         raise InputError(f"--policy: {name}: a sweep runs each cell as its own process, so a Python policy must be a "
-                         "top-level class of a .py file that the script imports (give it, or the string "
+                         "top-level class (or function) of a .py file that the script imports (give it, or the string "
                          "py:file=PATH;class=NAME)")
-    if not inspect.isclass(p):
-        raise InputError(f"--policy: {name}: a sweep builds its policies in each run: give the class, not an instance")
     return f"py:file={os.path.abspath(path)};class={name}"
 
 

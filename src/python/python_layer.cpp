@@ -167,7 +167,7 @@ bool truthy_attr(const py::object& o, const char* name, bool dflt) {
 class PyOrder final : public QueueOrder {
  public:
   explicit PyOrder(Loaded l) : l_(std::move(l)) {
-    key_ = l_.obj.attr("key");
+    key_ = py::hasattr(l_.obj, "key") ? l_.obj.attr("key") : l_.obj;  // a class's key, or a plain function
     if (py::hasattr(l_.obj, "next_change") && !l_.obj.attr("next_change").is_none()) next_ = l_.obj.attr("next_change");
     preemptive_ = truthy_attr(l_.obj, "preemptive", false);
     backfill_ = truthy_attr(l_.obj, "backfill", preemptive_);
@@ -589,6 +589,8 @@ Point point_of(const Loaded& l) {
   if (defines("key")) return Point::Order;
   if (defines("place") || defines("score") || defines("filter")) return Point::Placement;
   if (defines("allocate")) return Point::Allocation;
+  // A plain function (not a class) is a queue order's key; its attributes are the flags (fn.preemptive = True).
+  if (!py::isinstance<py::type>(l.obj) && PyCallable_Check(l.obj.ptr())) return Point::Order;
   throw InputError(l.file, 0, l.cls,
                    "is not a policy: it defines none of key (a queue order), place or filter/score (a placement), "
                    "allocate (an allocation), schedule (a whole scheduler); docs/python.md lists them");
