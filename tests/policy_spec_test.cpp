@@ -37,7 +37,7 @@ TEST(PolicySpec, FamiliesPresetsAliasesAndDefaults) {
             "order:2d-las[thresholds=10,20] flag:backfill placement:consolidated");  // the default
   EXPECT_TRUE(parse_policy_spec("fifo").part(Point::Placement)->defaulted);
   EXPECT_FALSE(parse_policy_spec("fifo+first-fit").part(Point::Placement)->defaulted);
-  EXPECT_EQ(parts_of(parse_policy_spec("fifo-backfill")), "order:fifo flag:backfill placement:consolidated");
+  EXPECT_EQ(parts_of(parse_policy_spec("fifo-backfill")), "order:fifo flag:easy-backfill placement:consolidated");
   EXPECT_EQ(parts_of(parse_policy_spec("srsf+pack+proportional")), "order:srsf placement:consolidated allocation:fair");
 
   const PolicySpec a = parse_policy_spec("a-srpt-p:delta=60+tune");

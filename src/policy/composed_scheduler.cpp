@@ -91,21 +91,32 @@ void ComposedScheduler::schedule_nonpreemptive(const SchedContext& ctx, Decision
       if (j->running()) running.push_back(j);
     free.add_peers(running);
   }
-  // With backfill, a job asking for more GPUs than are free cannot be placed: the source may pass over it.
-  while (const JobState* j = next(opt_.backfill ? free.total_free() : INT_MAX)) {
+  // With backfill, a job asking for more GPUs than are free cannot be placed: the source may pass over it (unless
+  // it is to get a reservation).
+  Backfill bf(opt_.reserve, ctx, free.total_free());
+  while (const JobState* j = next(opt_.backfill && !bf.wants_every_job() ? free.total_free() : INT_MAX)) {
     if (free.total_free() == 0) break;
+    const int n = j->spec->num_gpus;
+    const double dur = bf.on() ? j->remaining_time_s(ctx.now) : 0;
+    // Not now: without backfill the pass ends; with reservations the job gets one (or the pass ends past the depth).
+    const auto wait = [&] { return !opt_.backfill || (bf.on() && !bf.blocked(n, dur)); };
+    if (bf.on() && (n > free.total_free() || !bf.admits(n, dur))) {
+      if (wait()) break;
+      continue;
+    }
     auto gpus = place_on_one_type(*placement_, *j, free);
     if (gpus) {
       free.take(*gpus);
       StartDecision sd{j->id(), std::move(*gpus), {}};
       if (allocation_ && !allocation_->allocate(*j, sd, free)) {  // no CPUs/DRAM for it: it waits
         free.give(sd.gpus);
-        if (!opt_.backfill) break;
+        if (wait()) break;
         continue;
       }
       d.start.push_back(std::move(sd));
       started_.push_back(j);
-    } else if (!opt_.backfill) {
+      bf.started(n, dur);
+    } else if (wait()) {
       break;
     }
   }

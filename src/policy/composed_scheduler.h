@@ -4,6 +4,7 @@
 #include <memory>
 #include <set>
 
+#include "policy/backfill.h"
 #include "policy/job_index.h"
 #include "policy/plugin.h"
 
@@ -13,6 +14,7 @@ struct ComposedOptions {
   bool preemptive = false;
   bool backfill = false;  // continue past a job that cannot be placed / does not fit
   bool full_sort = false;  // key and sort every active job at every pass (the indexes' reference; slow)
+  Reservation reserve = Reservation::None;  // with backfill: EASY or conservative reservations (policy/backfill.h)
 };
 
 class ComposedScheduler final : public Scheduler {

@@ -72,7 +72,13 @@ const std::vector<NameEntry>& flags() {
   static const std::vector<NameEntry> v = {
       {"preempt", "make the order preemptive"},
       {"no-preempt", "make the order non-preemptive"},
-      {"backfill", "let later jobs start when an earlier one cannot"},
+      {"backfill", "let later jobs start when an earlier one cannot, without reservations (greedy backfill)"},
+      {"easy-backfill",
+       "EASY backfill (non-preemptive orders): the blocked head gets a reservation; later jobs start only if they "
+       "do not delay it, by their expected run times"},
+      {"conservative-backfill",
+       "conservative backfill (non-preemptive orders): every blocked job (the first 100) gets a reservation; later "
+       "jobs start only if they delay none"},
       {"no-backfill", "strict order: stop at the first job that cannot start"},
       {"full-sort", "decide by keying and sorting every active job at every pass instead of the indexes (the same "
                     "decisions, slower: the indexes' reference)"},
@@ -99,7 +105,7 @@ const std::vector<AllocationEntry>& allocations() {
 
 const std::vector<PresetEntry>& presets() {
   static const std::vector<PresetEntry> v = {
-      {"fifo-backfill", "fifo+backfill", "FIFO that lets smaller jobs past a blocked head"},
+      {"fifo-backfill", "fifo+easy-backfill", "FIFO with EASY backfill: smaller jobs pass a blocked head without delaying it"},
       {"tiresias", "2d-las+consolidated", "Tiresias-style 2D-LAS with consolidated placement"},
       {"srsf-consolidated", "srsf+consolidated", "preemptive SRSF with consolidated placement"},
       {"synergy-proportional", "fifo+fair", "Synergy's baseline: FIFO, GPU-proportional CPUs and DRAM"},
@@ -349,6 +355,7 @@ std::unique_ptr<Scheduler> make_scheduler(const PolicySpec& spec, std::uint64_t 
   std::unique_ptr<Allocation> allocation;
   int preempt = -1, backfill = -1;
   bool full_sort = false;
+  Reservation reserve = Reservation::None;
   for (const auto& part : spec.parts) {
     if (part.point == Point::Order) order = make_order(part, seed);
     if (part.point == Point::Placement) placement = make_placement(part, seed);
@@ -356,14 +363,26 @@ std::unique_ptr<Scheduler> make_scheduler(const PolicySpec& spec, std::uint64_t 
     if (part.point != Point::Flag) continue;
     if (part.name == "preempt" || part.name == "no-preempt") preempt = part.name == "preempt";
     if (part.name == "backfill" || part.name == "no-backfill") backfill = part.name == "backfill";
+    if (part.name == "easy-backfill" || part.name == "conservative-backfill") {
+      backfill = 1;
+      reserve = part.name == "easy-backfill" ? Reservation::Easy : Reservation::Conservative;
+    }
     if (part.name == "full-sort") full_sort = true;
   }
   ComposedOptions opt;
   opt.preemptive = preempt >= 0 ? preempt == 1 : order->default_preemptive();
   opt.backfill = backfill >= 0 ? backfill == 1 : order->default_backfill();
   opt.full_sort = full_sort;
+  opt.reserve = reserve;
+  if (reserve != Reservation::None && opt.preemptive)
+    throw InputError("--policy", 0, spec.text,
+                     "easy-backfill and conservative-backfill reserve GPUs for waiting jobs of a non-preemptive order; " +
+                         order->name() + " preempts (add +no-preempt, or use +backfill)");
   std::string name = order->name() + "+" + placement->name() + (opt.preemptive ? "+preempt" : "") +
-                     (opt.backfill ? "+backfill" : "") + (allocation ? "+" + allocation->name() : "") +
+                     (reserve == Reservation::Easy           ? "+easy-backfill"
+                      : reserve == Reservation::Conservative ? "+conservative-backfill"
+                      : opt.backfill                         ? "+backfill"
+                                                             : "") + (allocation ? "+" + allocation->name() : "") +
                      (opt.full_sort ? "+full-sort" : "");
   return std::make_unique<ComposedScheduler>(name, std::move(order), std::move(placement), opt, std::move(allocation));
 }
