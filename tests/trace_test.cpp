@@ -144,7 +144,7 @@ TEST_F(BadInput, UnknownModel) {
 
 TEST_F(BadInput, UnknownColumnAndMissingIterations) {
   auto p = write_file(dir, "u.csv", "job_id,submit_s,num_gpus,model,iterations,colour\n");
-  EXPECT_EQ(error_of([&] { load(p); }), p + ":1:colour: unknown column");
+  EXPECT_EQ(error_of([&] { load(p); }), p + ":1:colour: unknown column (map or ignore it with --columns: docs/formats.md)");
   auto q = canonical("a,0,1,resnet50,\n");
   EXPECT_EQ(error_of([&] { load(q); }), q + ":2:iterations: need iterations > 0 or a duration > 0");
 }

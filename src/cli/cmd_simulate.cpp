@@ -56,6 +56,14 @@ int run_simulate(const SimConfig& cfg, const std::vector<std::string>& given, bo
     const bool packs = !place || (place->name != "first-fit" && place->name != "random");
     if (const std::string w = stretch_warning(r->record, max_server_gpus, packs); !w.empty())
       std::cerr << (n > 1 ? p + ": " : "") << w << "\n";
+    if (!quiet && r->info.columns_mapped && &plan == &plans.front()) {  // the trace is read alike for every policy
+      std::string cols;
+      for (const auto& c : r->info.ignored_columns) cols += (cols.empty() ? "" : ", ") + c;
+      std::cerr << "note: --columns: ignored the trace's column(s) " << (cols.empty() ? "(none)" : cols) << "\n";
+      for (const auto& [k, v] : r->summary.extra)
+        if (k == "models_assigned" || k == "cpu_only_skipped" || k == "gpus_rounded_up")
+          std::cerr << "note: --columns: " << k << " = " << v << " (docs/formats.md, \"Any CSV\")\n";
+    }
     if (!quiet)
       for (const auto& [from, to] : r->models.replaced)
         std::cerr << "note: " << replaced_model_note(from, to, cfg.unknown_model) << "\n";

@@ -128,6 +128,12 @@ void add_input_options(CLI::App* sim, SimConfig& cfg, std::vector<std::string>& 
   sim->add_option("--trace", cfg.trace, "trace file, or builtin:demo")->capture_default_str();
   sim->add_option("--format", cfg.format, "auto|canonical|philly|tiresias|gavel|synergy|wang2020")
       ->capture_default_str();
+  sim->add_option("--columns", cfg.columns,
+                  "read any CSV: canonical columns from the file's, CANONICAL=COLUMN,... (COLUMN/K, COLUMN*K, A-B too); "
+                  "other columns ignored and listed (docs/formats.md)");
+  sim->add_option("--header", cfg.header, "the column names of a CSV without a header row, comma-separated");
+  sim->add_option("--time-unit", cfg.time_unit, "the trace's unit of submit, duration and deadline: s|ms|us")
+      ->capture_default_str();
   sim->add_option("--policy", policies,
                   "a preset, order+placement+allocation+flags, a task-model policy or a planner (list-policies); repeat to "
                   "compare several "

@@ -62,7 +62,7 @@ Workload load_workload(const SimConfig& cfg, const ClusterSpec& cluster, std::ve
     if (text.empty()) throw InputError(cfg.trace, 0, "--trace", "no bundled trace named '" + name + "'");
     w = read_trace_text(std::string(text), "data/" + path, cfg.format);
   } else {
-    w = read_trace(cfg.trace, cfg.format, errors);
+    w = read_trace(cfg.trace, cfg.format, errors, parse_trace_options(cfg.columns, cfg.header, cfg.time_unit));
   }
   w.errors = errors;
   if (w.format == "pollux") set_pollux_work(w, cfg.data_dir);

@@ -17,6 +17,8 @@ struct SimConfig {
   std::string workload;                  // a generator (generators.h) instead of a trace
   GenOptions gen;                        // its options (seed is taken from `seed`)
   std::string format = "auto";
+  std::string columns, header;           // --columns, --header: any CSV through the canonical reader
+  std::string time_unit = "s";           // --time-unit
   std::string policy = "fifo";
   std::string exec = "auto";             // rate | task | auto (task for task-model policies)
   std::string compat;                    // "" or wang2020 (task model)

@@ -26,6 +26,17 @@ void add_model_mapping(SimResult& r) {
   if (r.models.unknown > 0) r.summary.extra.push_back({"models_replaced", static_cast<double>(r.models.unknown)});
 }
 
+// A CSV read through --columns: what the reading left out or filled in (summary.json; the CLI says it once).
+void add_trace_reading(SimResult& r) {
+  const Workload& w = r.workload;
+  if (!w.mapped) return;
+  r.info.columns_mapped = true;
+  r.info.ignored_columns = w.ignored_columns;
+  for (const auto& [k, v] : {std::pair{"models_assigned", w.models_assigned}, {"cpu_only_skipped", w.cpu_only_skipped},
+                             {"gpus_rounded_up", w.gpus_rounded_up}})
+    if (v > 0) r.summary.extra.push_back({k, static_cast<double>(v)});
+}
+
 std::string trace_label(const SimConfig& cfg) { return cfg.workload.empty() ? cfg.trace : "workload:" + cfg.workload; }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -112,6 +123,7 @@ std::unique_ptr<SimResult> simulate_rounds(const RunPlan& plan, std::unique_ptr<
   r->info = {plan.policy.text, plan.policy.text + " (round model)", r->cluster.name, trace_label(plan.options),
              plan.exec_label(r->exec), plan.options.seed, seconds_since(t0)};
   r->info.perf_model = plan.perf_model_label(r->exec);
+  add_trace_reading(*r);
   return r;
 }
 
@@ -176,6 +188,7 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
   r->info = {plan.policy.text, scheduler_name, r->cluster.name, trace_label(cfg), plan.exec_label(r->exec), cfg.seed,
              seconds_since(t0)};
   r->info.perf_model = plan.perf_model_label(r->exec);
+  add_trace_reading(*r);
   return r;
 }
 

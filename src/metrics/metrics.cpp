@@ -83,6 +83,28 @@ std::string stretch_warning(const RunRecord& r, int max_server_gpus, bool packs)
          cause;
 }
 
+namespace {
+// Jobs with a deadline (the trace's deadline_s, absolute on its submit clock): how many met it (finished by it),
+// and how late the others were (lateness = max(0, finish - deadline), averaged over every job with a deadline).
+void add_deadlines(const RunRecord& e, Summary& s) {
+  long with = 0, met = 0;
+  double late = 0, max_late = 0;
+  for (const auto& j : e.jobs) {
+    if (j.spec->deadline_s < 0 || j.finish == kNever) continue;
+    ++with;
+    const double l = std::max(0.0, to_seconds(j.finish) - j.spec->deadline_s);
+    if (l <= 1e-9) ++met;
+    late += l;
+    max_late = std::max(max_late, l);
+  }
+  if (with == 0) return;
+  s.extra.push_back({"deadline_jobs", static_cast<double>(with)});
+  s.extra.push_back({"deadline_met_ratio", static_cast<double>(met) / with});
+  s.extra.push_back({"avg_lateness_s", late / with});
+  s.extra.push_back({"max_lateness_s", max_late});
+}
+}  // namespace
+
 Summary summarize(const RunRecord& e, std::size_t unschedulable) {
   Summary s;
   std::vector<double> jct;
@@ -127,6 +149,7 @@ Summary summarize(const RunRecord& e, std::size_t unschedulable) {
   s.events = e.events;
   s.extra = e.extra;
   add_stretch(e, s);
+  add_deadlines(e, s);
   s.timing = e.timing;
   if (!e.decision_us.empty()) {
     std::vector<double> d(e.decision_us.begin(), e.decision_us.end());
@@ -166,8 +189,19 @@ std::ofstream open_out(const std::string& path) {
 }  // namespace
 
 void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unschedulable>& unsched) {
+  // Traces with deadlines get two more columns: the deadline and the job's lateness (max(0, finish - deadline)).
+  bool deadlines = false;
+  for (const auto& j : e.jobs) deadlines = deadlines || j.spec->deadline_s >= 0;
+  for (const auto& u : unsched) deadlines = deadlines || u.job.deadline_s >= 0;
+  const auto tail = [&](const JobSpec& sp, Time finish) -> std::string {
+    if (!deadlines) return "\n";
+    if (sp.deadline_s < 0) return ",,\n";
+    if (finish == kNever) return fmt::format(",{:.6f},\n", sp.deadline_s);
+    return fmt::format(",{:.6f},{:.6f}\n", sp.deadline_s, std::max(0.0, to_seconds(finish) - sp.deadline_s));
+  };
   f << "job_id,submit_s,num_gpus,model,iterations,first_start_s,finish_s,jct_s,queue_s,run_s,preemptions,status,"
-       "ideal_s,stretch,servers,gpu_type\n";
+       "ideal_s,stretch,servers,gpu_type"
+    << (deadlines ? ",deadline_s,lateness_s\n" : "\n");
   std::string buf;
   for (std::size_t i = 0; i < e.jobs.size(); ++i) {
     const auto& j = e.jobs[i];
@@ -176,13 +210,15 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
     if (!e.exact_s.empty() && j.finish != kNever) {  // a float-seconds peer (--compat gavel): full precision
       const ExactTimes& x = e.exact_s[i];
       const double jct = x.finish - x.submit;
-      f << fmt::format("{},{},{},{},{:.6g},{},{},{},{},{},{},finished,,,,\n", sp.name, x.submit, sp.num_gpus,
-                       sp.model, sp.iterations, x.first_start, x.finish, jct, jct - x.run, x.run, j.preemptions);
+      f << fmt::format("{},{},{},{},{:.6g},{},{},{},{},{},{},finished,,,,", sp.name, x.submit, sp.num_gpus,
+                       sp.model, sp.iterations, x.first_start, x.finish, jct, jct - x.run, x.run, j.preemptions)
+        << tail(sp, j.finish);
       continue;
     }
     if (j.finish == kNever) {  // a peer's run that stopped before this job ended: no times
-      f << fmt::format("{},{},{},{},{:.6g},,,,,,{},unfinished,,,,\n", sp.name, secs(sp.submit), sp.num_gpus, sp.model,
-                       sp.iterations, j.preemptions);
+      f << fmt::format("{},{},{},{},{:.6g},,,,,,{},unfinished,,,,", sp.name, secs(sp.submit), sp.num_gpus, sp.model,
+                       sp.iterations, j.preemptions)
+        << tail(sp, kNever);
       continue;
     }
     fmt::format_to(std::back_inserter(buf), "{},{},{},{},{:.6g},{},{},{},{},{},{},finished,", sp.name,
@@ -198,12 +234,13 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
     if (j.servers > 0) buf += std::to_string(j.servers);
     buf += ',';
     if (j.gpu_type >= 0) buf += e.gpu_types.at(static_cast<std::size_t>(j.gpu_type));
-    buf += '\n';
+    buf += tail(sp, j.finish);
     f << buf;
   }
   for (const auto& u : unsched)
-    f << fmt::format("{},{},{},{},{:.6g},,,,,,0,unschedulable,,,,\n", u.job.name, secs(u.job.submit),
-                     u.job.num_gpus, u.job.model, u.job.iterations);
+    f << fmt::format("{},{},{},{},{:.6g},,,,,,0,unschedulable,,,,", u.job.name, secs(u.job.submit),
+                     u.job.num_gpus, u.job.model, u.job.iterations)
+      << tail(u.job, kNever);
 }
 
 void write_gpus_csv(std::ostream& f, const RunRecord& e) {
@@ -233,6 +270,7 @@ std::string summary_json(const Summary& s, const RunInfo& info) {
   j["trace"] = info.trace;
   j["exec"] = info.exec;
   if (!info.perf_model.empty()) j["perf_model"] = info.perf_model;
+  if (info.columns_mapped) j["ignored_columns"] = info.ignored_columns;
   j["seed"] = info.seed;
   j["jobs"] = s.jobs;
   j["unschedulable"] = s.unschedulable;

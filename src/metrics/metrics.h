@@ -16,6 +16,8 @@ struct RunInfo {
   std::uint64_t seed = 0;
   double wall_s = 0;
   std::string perf_model;  // what turned placements into run times (summary.json `perf_model`; empty: live)
+  bool columns_mapped = false;               // the trace was read through --columns / --header
+  std::vector<std::string> ignored_columns;  // then: the file's columns no canonical column took
 };
 
 struct Summary {

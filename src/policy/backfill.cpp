@@ -10,21 +10,30 @@ constexpr double kEps = 1e-9;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 }  // namespace
 
-Backfill::Backfill(Reservation kind, const SchedContext& ctx, int free_now)
-    : kind_(kind), now_(to_seconds(ctx.now)), free_now_(free_now), ctx_(&ctx) {}
+Backfill::Backfill(Reservation kind, const SchedContext& ctx, int free_now,
+                   const std::vector<const JobState*>* running)
+    : kind_(kind), now_(to_seconds(ctx.now)), free_now_(free_now), ctx_(&ctx), running_(running) {}
 
 void Backfill::ensure() {
   if (built_) return;
   built_ = true;
   // A running job ends when its remaining iterations run out at the speed it has now (its placement's and the
   // links' slowdowns included: what the backend measures), else at its ideal speed.
-  for (const JobState* j : ctx_->active)
-    if (j->running()) {
-      const double left = j->iter_time > 0 ? j->remaining_at(ctx_->now) * j->iter_time : j->remaining_time_s(ctx_->now);
-      steps_[now_ + left] += j->spec->num_gpus;
-    }
-  for (const auto& [end, n] : pending_) steps_[end] += n;
+  const auto add = [&](const JobState& j) {
+    const double left = j.iter_time > 0 ? j.remaining_at(ctx_->now) * j.iter_time : j.remaining_time_s(ctx_->now);
+    ends_.push_back({now_ + left, j.spec->num_gpus});
+  };
+  if (running_) {
+    for (const JobState* j : *running_)
+      if (j->running()) add(*j);
+  } else {
+    for (const JobState* j : ctx_->active)
+      if (j->running()) add(*j);
+  }
+  ends_.insert(ends_.end(), pending_.begin(), pending_.end());
   pending_.clear();
+  if (kind_ == Reservation::Conservative)
+    for (const auto& [end, n] : ends_) steps_[end] += n;
 }
 
 int Backfill::free_at(double t) const {
@@ -59,7 +68,11 @@ bool Backfill::wants_every_job() const {
 }
 
 bool Backfill::admits(int n, double dur_s) {
-  if (kind_ == Reservation::Easy) return !reserved_ || now_ + dur_s <= shadow_ + kEps || n <= extra_;
+  if (kind_ == Reservation::Easy) {
+    if (!reserved_) return true;
+    ++considered_;
+    return now_ + dur_s <= shadow_ + kEps || n <= extra_;
+  }
   if (kind_ == Reservation::Conservative && depth_ > 0) {
     ensure();
     return earliest(n, dur_s, false) <= now_ + kEps;
@@ -70,8 +83,8 @@ bool Backfill::admits(int n, double dur_s) {
 void Backfill::started(int n, double dur_s) {
   if (kind_ == Reservation::None) return;
   free_now_ -= n;
-  if (built_) steps_[now_ + dur_s] += n;
-  else pending_.push_back({now_ + dur_s, n});
+  if (!built_) pending_.push_back({now_ + dur_s, n});
+  else if (kind_ == Reservation::Conservative) steps_[now_ + dur_s] += n;
   if (kind_ == Reservation::Easy && reserved_ && now_ + dur_s > shadow_ + kEps) extra_ -= n;
 }
 
@@ -89,10 +102,20 @@ bool Backfill::blocked(int n, double dur_s) {
       extra_ = f - n;
       return true;
     }
-    for (const auto& [at, d] : steps_) {
-      f += d;
+    // The earliest ends first, as many as it takes (a heap: O(running + k log running), not a sort).
+    const auto later = [](const std::pair<double, int>& a, const std::pair<double, int>& b) { return a.first > b.first; };
+    std::make_heap(ends_.begin(), ends_.end(), later);
+    for (auto last = ends_.end(); last != ends_.begin();) {
+      std::pop_heap(ends_.begin(), last, later);
+      --last;
+      f += last->second;
       if (f >= n) {
-        shadow_ = at;
+        shadow_ = last->first;
+        while (last != ends_.begin() && ends_.front().first <= shadow_ + kEps) {  // the others ending then too
+          std::pop_heap(ends_.begin(), last, later);
+          --last;
+          f += last->second;
+        }
         extra_ = f - n;
         break;
       }
@@ -101,7 +124,7 @@ bool Backfill::blocked(int n, double dur_s) {
     return true;
   }
   if (kind_ == Reservation::Conservative) {
-    if (depth_ >= kConservativeDepth) return false;
+    if (depth_ >= kDepth) return false;
     ensure();
     ++depth_;
     const double t = earliest(n, dur_s, true);

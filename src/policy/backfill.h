@@ -7,8 +7,9 @@
 // the running jobs' expected ends free enough GPUs for it; a later job may start now only if it is expected to end by
 // then, or if it takes only GPUs the head will not need at that time (the extra GPUs).
 // Conservative: every job that cannot start gets the earliest reservation that fits beside the earlier ones; a later
-// job may start now only if it delays none of them. Like Slurm's bf_max_job_test, only the first `depth` blocked
-// jobs get reservations; the pass stops considering jobs after them.
+// job may start now only if it delays none of them. Like Slurm's bf_max_job_test, a pass considers at most kDepth
+// jobs after the first that cannot start (EASY) or gives at most kDepth reservations (conservative), then stops: a
+// pass costs O(running + kDepth), not O(queue).
 #pragma once
 #include <map>
 #include <vector>
@@ -22,9 +23,12 @@ enum class Reservation { None, Easy, Conservative };
 
 class Backfill {
  public:
-  static constexpr int kConservativeDepth = 100;
-  Backfill(Reservation kind, const SchedContext& ctx, int free_now);
+  static constexpr int kDepth = 100;
+  // `running`: the running jobs where the caller keeps them (null: read from ctx.active, every active job).
+  Backfill(Reservation kind, const SchedContext& ctx, int free_now, const std::vector<const JobState*>* running);
   bool on() const { return kind_ != Reservation::None; }
+  // The pass has considered as many jobs as it may (EASY) after the head.
+  bool exhausted() const { return kind_ == Reservation::Easy && reserved_ && considered_ >= kDepth; }
   // Whether the pass must see every waiting job, also those asking for more GPUs than are free (they get
   // reservations), rather than only those that fit.
   bool wants_every_job() const;
@@ -48,13 +52,16 @@ class Backfill {
   std::map<double, int> steps_;  // time -> change of free GPUs at that time (running ends +, reservations -/+)
   int free_now_;
   const SchedContext* ctx_;
+  const std::vector<const JobState*>* running_;
+  std::vector<std::pair<double, int>> ends_;  // EASY: the running jobs' expected ends and GPUs
   bool built_ = false;
   std::vector<std::pair<double, int>> pending_;  // starts of this pass before the first reservation
   // EASY's reservation.
   bool reserved_ = false;
   double shadow_ = 0;
   int extra_ = 0;
-  int depth_ = 0;
+  int depth_ = 0;       // conservative: reservations given
+  int considered_ = 0;  // EASY: jobs considered after the head's reservation
 };
 
 }  // namespace rm

@@ -93,9 +93,12 @@ void ComposedScheduler::schedule_nonpreemptive(const SchedContext& ctx, Decision
   }
   // With backfill, a job asking for more GPUs than are free cannot be placed: the source may pass over it (unless
   // it is to get a reservation).
-  Backfill bf(opt_.reserve, ctx, free.total_free());
+  const bool keep = opt_.reserve != Reservation::None && ctx.arrivals_appended;
+  if (keep)  // those started by earlier passes and still running (non-preemptive: only finishes stop them)
+    std::erase_if(bf_running_, [](const JobState* j) { return !j->running(); });
+  Backfill bf(opt_.reserve, ctx, free.total_free(), keep ? &bf_running_ : nullptr);
   while (const JobState* j = next(opt_.backfill && !bf.wants_every_job() ? free.total_free() : INT_MAX)) {
-    if (free.total_free() == 0) break;
+    if (free.total_free() == 0 || bf.exhausted()) break;
     const int n = j->spec->num_gpus;
     const double dur = bf.on() ? j->remaining_time_s(ctx.now) : 0;
     // Not now: without backfill the pass ends; with reservations the job gets one (or the pass ends past the depth).
@@ -120,6 +123,7 @@ void ComposedScheduler::schedule_nonpreemptive(const SchedContext& ctx, Decision
       break;
     }
   }
+  if (keep) bf_running_.insert(bf_running_.end(), started_.begin(), started_.end());
   if (allocation_) finish_allocation(*allocation_, d, started_, free);
 }
 

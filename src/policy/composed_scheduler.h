@@ -61,6 +61,9 @@ class ComposedScheduler final : public Scheduler {
   // ... and, when preemptive, the running jobs.
   RunningIndex running_;
   std::vector<const JobState*> due_;  // scratch
+  // With reservations (easy-/conservative-backfill) under the simulator's promise: the running jobs, kept across
+  // passes (a pass then reads the running jobs, not every active one).
+  std::vector<const JobState*> bf_running_;
 };
 
 }  // namespace rm

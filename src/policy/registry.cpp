@@ -33,6 +33,7 @@ struct PresetEntry { const char* name; const char* expands_to; const char* help;
 const std::vector<OrderEntry>& orders() {
   static const std::vector<OrderEntry> v = {
       {"fifo", make_fifo, "first come, first served (non-preemptive, no backfill by default)"},
+      {"edf", make_edf, "earliest deadline first (the trace's deadline_s; jobs without one last; non-preemptive)"},
       {"sjf", make_sjf, "fewest GPUs first (non-preemptive)"},
       {"shortest", make_shortest, "shortest total duration first (non-preemptive)"},
       {"srtf", make_srtf, "shortest remaining time first (preemptive, backfill)"},
@@ -77,8 +78,8 @@ const std::vector<NameEntry>& flags() {
        "EASY backfill (non-preemptive orders): the blocked head gets a reservation; later jobs start only if they "
        "do not delay it, by their expected run times"},
       {"conservative-backfill",
-       "conservative backfill (non-preemptive orders): every blocked job (the first 100) gets a reservation; later "
-       "jobs start only if they delay none"},
+       "conservative backfill (non-preemptive orders): every blocked job gets a reservation (at most 100 a pass); "
+       "later jobs start only if they delay none"},
       {"no-backfill", "strict order: stop at the first job that cannot start"},
       {"full-sort", "decide by keying and sorting every active job at every pass instead of the indexes (the same "
                     "decisions, slower: the indexes' reference)"},

@@ -28,6 +28,7 @@ struct JobSpec {
   std::string user;        // user or virtual cluster
   std::string recurrence_key;
   int dp = 0, pp = 1, tp = 1;  // parallel config (dp = 0: pure data parallel over num_gpus)
+  double deadline_s = -1;  // the trace's deadline, absolute on its submit clock in seconds (-1 = none)
   // Mixed parallelism (tp or pp > 1), per iteration, after resolution (data/parallel_models.csv):
   double tp_mb = 0;        // A_p: a stage's tensor-parallel all-reduce volume
   double pp_mb = 0;        // bytes across one pipeline boundary (activations + gradients)
@@ -55,6 +56,12 @@ struct Workload {
   // When set, readers record a bad row here and go on (ringmaster validate); otherwise they throw.
   std::vector<std::string>* errors = nullptr;
   std::unordered_map<std::string, long> line_of_name;  // while reading: each job id's line (duplicates are errors)
+  // A CSV read through --columns (docs/formats.md): what the mapping left out, and what the reader filled in.
+  bool mapped = false;
+  std::vector<std::string> ignored_columns;  // the file's columns no canonical column took
+  long models_assigned = 0;   // jobs without a model column: the seeded default mix gave them one
+  long cpu_only_skipped = 0;  // rows asking for 0 GPUs (a cluster log's CPU jobs): skipped and counted
+  long gpus_rounded_up = 0;   // rows whose GPU count was fractional (a shared GPU): rounded up to whole GPUs
 };
 
 }  // namespace rm

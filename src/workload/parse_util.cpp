@@ -1,5 +1,7 @@
 #include "workload/parse_util.h"
 
+#include <cstdio>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -114,6 +116,30 @@ Time parse_submit(const std::string& raw, double mul, double div, const std::str
     throw InputError(file, line, field, fmt::format("'{}' is out of range (at most {:g} s, 317 years)", trim(raw),
                                                     limits::kMaxSubmitS));
   return from_seconds(s);
+}
+
+long long days_from_civil(long long y, unsigned m, unsigned d) {  // H. Hinnant's civil-days algorithm
+  y -= m <= 2;
+  const long long era = (y >= 0 ? y : y - 399) / 400;
+  const unsigned yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<long long>(doe) - 719468;
+}
+
+std::optional<double> parse_datetime(const std::string& raw) {
+  const std::string s = trim(raw);
+  int y, mo, d, h, mi, n = 0;
+  char sep;
+  double se;
+  if (std::sscanf(s.c_str(), "%4d-%2d-%2d%c%2d:%2d:%lf%n", &y, &mo, &d, &sep, &h, &mi, &se, &n) != 7 ||
+      (sep != ' ' && sep != 'T'))
+    return std::nullopt;
+  const std::string rest = s.substr(static_cast<std::size_t>(n));
+  if (!(rest.empty() || rest == "Z") || y < 1970 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 ||
+      mi < 0 || mi > 59 || !(se >= 0 && se < 61))
+    return std::nullopt;
+  return static_cast<double>(days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60) + se;
 }
 
 int to_int32(double v, const std::string& file, long line, const std::string& field) {

@@ -1,6 +1,7 @@
 // Strict field parsing with file:line:field errors.
 #pragma once
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,11 @@ double parse_in_range(const std::string& s, double lo, double hi, const std::str
 // A submit time: the field x `mul` / `div` (in seconds) must lie in [0, limits::kMaxSubmitS].
 Time parse_submit(const std::string& s, double mul, double div, const std::string& file, long line,
                   const std::string& field);
+// Days since 1970-01-01 of a proleptic Gregorian date.
+long long days_from_civil(long long y, unsigned m, unsigned d);
+// "YYYY-MM-DD HH:MM:SS" or "YYYY-MM-DDTHH:MM:SS", an optional fraction of a second and a trailing Z, as UTC seconds
+// since 1970; nullopt if `s` is not one (year 1970 or later).
+std::optional<double> parse_datetime(const std::string& s);
 // A double read elsewhere, narrowed to int: an error when it is not an integer in +-limits::kMaxSmallInt.
 int to_int32(double v, const std::string& file, long line, const std::string& field);
 

@@ -34,7 +34,8 @@ std::string detect_format(const std::string& first, const std::string& path) {
   if (has("application") && has("num_replicas") && has("batch_size")) return "pollux";
   const auto f = split_simple(first, ',');
   if (f.size() == 5) return "synergy";
-  throw InputError(path, 1, "", "cannot tell the trace format from its first line; pass --format (" +
+  throw InputError(path, 1, "", "cannot tell the trace format from its first line; map its columns with --columns (docs/formats.md, \"Any "
+                                    "CSV\") or pass --format (" +
                                     [] {
                                       std::string s;
                                       for (const auto& f : trace_formats()) s += (s.empty() ? "" : "|") + f.name;
@@ -44,7 +45,8 @@ std::string detect_format(const std::string& first, const std::string& path) {
 
 namespace {
 
-Workload read_with(TableReader& t, const std::string& format, std::vector<std::string>* errors) {
+Workload read_with(TableReader& t, const std::string& format, std::vector<std::string>* errors,
+                   const TraceOptions& opt) {
   Workload w;
   w.errors = errors;
   w.source = t.file();
@@ -54,7 +56,10 @@ Workload read_with(TableReader& t, const std::string& format, std::vector<std::s
   w.jobs.reserve(rows);
   w.raw.reserve(rows);
   w.model_qualifier.reserve(rows);
-  if (format == "canonical") read_canonical(t, w);
+  if (opt.mapped() && format != "canonical")
+    throw InputError("--columns", 0, format,
+                     "--columns and --header read a CSV with the canonical reader: leave --format auto or canonical");
+  if (format == "canonical") read_canonical(t, w, opt);
   else if (format == "philly") read_philly(t, w);
   else if (format == "tiresias" || format == "muri") read_tiresias(t, w);
   else if (format == "gavel") read_gavel(t, w);
@@ -71,17 +76,22 @@ char sep_for(const std::string& format) { return format == "gavel" ? '\t' : ',';
 
 }  // namespace
 
-Workload read_trace(const std::string& path, const std::string& format, std::vector<std::string>* errors) {
+Workload read_trace(const std::string& path, const std::string& format, std::vector<std::string>* errors,
+                    const TraceOptions& opt) {
   const std::string text = TableReader::load(path);
-  return read_trace_text(text, path, format, errors);
+  return read_trace_text(text, path, format, errors, opt);
 }
 
 Workload read_trace_text(const std::string& text, const std::string& name, const std::string& format,
-                         std::vector<std::string>* errors) {
+                         std::vector<std::string>* errors, const TraceOptions& opt) {
   if (trim(text).empty()) throw InputError(name, 0, "", "empty file");
-  const std::string fmt = format == "auto" ? detect_format(TableReader::first_line_of(text), name) : format;
+  // A mapped CSV is the canonical reader's, whatever its header looks like.
+  const std::string fmt = format == "auto" ? (opt.mapped() || opt.time_unit_s != 1
+                                                  ? std::string("canonical")
+                                                  : detect_format(TableReader::first_line_of(text), name))
+                                           : format;
   TableReader t(name, sep_for(fmt), &text);
-  return read_with(t, fmt, errors);
+  return read_with(t, fmt, errors, opt);
 }
 
 void add_job(Workload& w, JobSpec job, RawTimes raw, const std::string& qualifier, const TableReader& t) {

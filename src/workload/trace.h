@@ -21,13 +21,32 @@ struct TraceFormat {
 };
 const std::vector<TraceFormat>& trace_formats();
 
+// How to read any CSV with the canonical reader (docs/formats.md, "Any CSV"): --columns maps canonical columns onto
+// the file's (`submit_s=submitted`, or a little arithmetic: `num_gpus=plan_gpu/100`, `duration_s=end-start`,
+// `submit_s=t*60`); --header names the columns of a file without a header row; --time-unit scales submit_s,
+// duration_s and deadline_s (s, ms, us). With a mapping or a header the reader is lenient where a cluster log
+// needs it (unknown columns ignored and listed, a missing model assigned, CPU-only rows skipped), and counts each.
+struct ColumnExpr {
+  std::string a, b;  // source columns (b: for a - b)
+  char op = 0;       // 0 (a itself), '/', '*', '-'
+  double k = 1;      // the constant of / and *
+};
+struct TraceOptions {
+  std::map<std::string, ColumnExpr> columns;  // canonical name -> the file's column(s)
+  std::vector<std::string> header;            // the column names of a headerless file
+  double time_unit_s = 1;
+  bool mapped() const { return !columns.empty() || !header.empty(); }
+};
+// From the option texts ("a=b,c=d", "x,y,z", "s|ms|us"); InputError naming the option.
+TraceOptions parse_trace_options(const std::string& columns, const std::string& header, const std::string& time_unit);
+
 // Reads a trace file. format "auto" detects it from the header (docs/formats.md). Every bad row is
 // an InputError naming file:line:field; no row is ever skipped silently.
 Workload read_trace(const std::string& path, const std::string& format = "auto",
-                    std::vector<std::string>* errors = nullptr);
+                    std::vector<std::string>* errors = nullptr, const TraceOptions& opt = {});
 // The same from text in memory (the bundled default trace); `name` stands for the file in errors.
 Workload read_trace_text(const std::string& text, const std::string& name, const std::string& format,
-                         std::vector<std::string>* errors = nullptr);
+                         std::vector<std::string>* errors = nullptr, const TraceOptions& opt = {});
 std::string detect_format(const std::string& first_line, const std::string& path);
 
 // The execution law's iteration times on a job's ideal placement (exec/comm_model.h: ideal_times()). The
@@ -74,7 +93,7 @@ void resolve_workload(Workload& w, const ModelCatalogue& cat, const ClusterSpec&
                       const ResolveOptions& opt, std::vector<Unschedulable>* unschedulable);
 
 // Per-format readers (one file each). They append to `w` via add_job().
-void read_canonical(TableReader& t, Workload& w);
+void read_canonical(TableReader& t, Workload& w, const TraceOptions& opt = {});
 void read_philly(TableReader& t, Workload& w);
 void read_tiresias(TableReader& t, Workload& w);  // Tiresias and Muri CSV
 void read_gavel(TableReader& t, Workload& w);

@@ -12,16 +12,6 @@
 namespace rm {
 namespace {
 
-// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's civil-days algorithm).
-long long days_from_civil(long long y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const long long era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<long long>(doe) - 719468;
-}
-
 long long parse_timestamp(const std::string& s, const TableReader& t) {
   int y, mo, d, h, mi, se;
   char tail;

@@ -8,6 +8,7 @@
 namespace rm {
 
 std::unique_ptr<QueueOrder> make_fifo(PluginParams& p);
+std::unique_ptr<QueueOrder> make_edf(PluginParams& p);
 std::unique_ptr<QueueOrder> make_sjf(PluginParams& p);
 std::unique_ptr<QueueOrder> make_shortest(PluginParams& p);
 std::unique_ptr<QueueOrder> make_srtf(PluginParams& p);
