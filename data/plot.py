@@ -24,6 +24,25 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 
+
+def _one_line(kind, value, tb):
+    """Bad input to plot is one `error:` line and exit 2, never a traceback: a file that is not what its name says
+    (a damaged results.csv, summary.json, jobs.csv), or a folder missing one."""
+    if issubclass(kind, KeyboardInterrupt):
+        sys.__excepthook__(kind, value, tb)
+        return
+    if isinstance(value, OSError) and value.filename:
+        msg = f"{value.filename}: {value.strerror or value}"
+    else:
+        msg = f"{type(value).__name__}: {value}"
+    sys.stderr.write(f"error: {CURRENT or 'plot'}: {msg} (a damaged or incomplete ringmaster output folder?)\n")
+    sys.stderr.flush()
+    os._exit(2)
+
+
+CURRENT = ""  # the file being read, for _one_line
+sys.excepthook = _one_line
+
 ap = argparse.ArgumentParser(prog="ringmaster plot")
 ap.add_argument("dirs", nargs="+")
 ap.add_argument("--out", required=True)
@@ -56,16 +75,35 @@ os.makedirs(args.out, exist_ok=True)
 written = []
 
 
-def read_csv(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+def read_csv(path, need=()):
+    """A CSV's rows; one error line naming the file if it is not CSV or lacks a column it must have."""
+    try:
+        with open(path, newline="") as f:
+            if "\0" in f.read(65536):
+                raise ValueError("binary data (a NUL byte)")
+            f.seek(0)
+            reader = csv.DictReader(f, strict=True)
+            rows = list(reader)
+            header = reader.fieldnames or []
+        for r in rows:
+            if None in r or any(v is None for v in r.values()):
+                raise ValueError(f"line {reader.line_num}: a row's field count differs from the header's")
+    except (csv.Error, ValueError, UnicodeDecodeError) as e:
+        sys.exit(f"error: {path}: not a ringmaster CSV ({e})")
+    for c in need:
+        if c not in header:
+            sys.exit(f"error: {path}: no column {c!r} (is it a ringmaster output?)")
+    return rows
 
 
 def summary(d):
     p = os.path.join(d, "summary.json")
     if os.path.exists(p):
-        with open(p) as f:
-            return json.load(f)
+        try:
+            with open(p) as f:
+                return json.load(f)
+        except (ValueError, UnicodeDecodeError) as e:
+            sys.exit(f"error: {p}: not JSON ({e})")
     return {}
 
 
@@ -75,10 +113,16 @@ for src, d in enumerate(args.dirs):
     first = len(runs)
     if not os.path.isdir(d):
         sys.exit(f"error: {d}: not a folder")
-    if os.path.exists(os.path.join(d, "results.csv")) and os.path.isdir(os.path.join(d, "runs")):
-        with open(os.path.join(d, "grid.json")) as f:
-            cells = json.load(f)["cells"]
-        for cell, row in zip(cells, read_csv(os.path.join(d, "results.csv"))):
+    if os.path.exists(os.path.join(d, "results.csv")):
+        grid = os.path.join(d, "grid.json")
+        if not os.path.exists(grid):
+            sys.exit(f"error: {d}: results.csv without grid.json: not a sweep folder (ringmaster sweep writes both)")
+        try:
+            with open(grid) as f:
+                cells = json.load(f)["cells"]
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError) as e:
+            sys.exit(f"error: {grid}: not a sweep's grid ({type(e).__name__}: {e})")
+        for cell, row in zip(cells, read_csv(os.path.join(d, "results.csv"), need=("status",))):
             if row["status"] != "ok":
                 continue
             params = {k: v for k, v in cell["params"]}

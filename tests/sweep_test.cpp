@@ -250,5 +250,40 @@ TEST(Plot, ASweepGivesEveryFigureAtItsSize) {
   }
 }
 
+// Bad input to plot is one `error:` line and exit 2, never a traceback (issue 29's contract); a sweep run again
+// redoes a run whose outputs went missing.
+TEST(Plot, DamagedFoldersAreOneErrorLineAndASweepRedoesALostRun) {
+  const auto d = test::temp_dir();
+  std::filesystem::remove_all(d);
+  ASSERT_EQ(sh(kBin + " sweep --policy fifo --seeds 1-2 -q --out " + d + "/sw").code, 0);
+  std::filesystem::remove(d + "/sw/runs/00001/jobs.csv");
+  const Out redo = sh(kBin + " sweep --policy fifo --seeds 1-2 --out " + d + "/sw");
+  ASSERT_EQ(redo.code, 0) << redo.text;
+  EXPECT_NE(redo.text.find("1 skipped as complete"), std::string::npos) << redo.text;
+  EXPECT_TRUE(std::filesystem::exists(d + "/sw/runs/00001/jobs.csv"));
+  const auto one_error = [&](const std::string& dir, const std::string& needle) {
+    const Out p = sh(kBin + " plot " + dir + " --out " + d + "/fig");
+    EXPECT_EQ(p.code, 2) << p.text;
+    EXPECT_EQ(p.text.find("Traceback"), std::string::npos) << p.text;
+    EXPECT_EQ(p.text.rfind("error: ", 0), 0u) << p.text;
+    EXPECT_EQ(std::count(p.text.begin(), p.text.end(), '\n'), 1) << p.text;
+    EXPECT_NE(p.text.find(needle), std::string::npos) << p.text;
+  };
+  // results.csv that is not CSV, or not a sweep's; a lost jobs.csv; a damaged summary.json.
+  std::ofstream(d + "/sw/results.csv") << std::string("\x01\x02\"unterminated,\n\0\n", 18);
+  one_error(d + "/sw", "results.csv: not a ringmaster CSV");
+  std::ofstream(d + "/sw/results.csv") << "a,b\n1,2\n";
+  one_error(d + "/sw", "results.csv: no column 'status'");
+  ASSERT_EQ(sh(kBin + " sweep --policy fifo --seeds 1-2 -q --out " + d + "/sw2").code, 0);
+  std::filesystem::remove(d + "/sw2/runs/00000/jobs.csv");
+  one_error(d + "/sw2", "jobs.csv");
+  std::filesystem::create_directories(d + "/lone");
+  std::ofstream(d + "/lone/results.csv") << "policy,status\nfifo,ok\n";
+  one_error(d + "/lone", "results.csv without grid.json");
+  ASSERT_EQ(sh(kBin + " simulate --policy fifo -q --out " + d + "/one").code, 0);
+  std::ofstream(d + "/one/summary.json") << "{not json";
+  one_error(d + "/one", "summary.json: not JSON");
+}
+
 }  // namespace
 }  // namespace rm::sweep

@@ -152,10 +152,13 @@ Cell cell_of(const json& j) {
   return c;
 }
 
-// Whether a run's folder holds a complete run of exactly these arguments.
+// Whether a run's folder holds a complete run of exactly these arguments: its marker and every output a run writes
+// (a run whose jobs.csv or timeseries.csv went missing is run again).
 bool complete(const fs::path& out, const Cell& c) {
   const fs::path done = run_dir(out, c.index) / "cell.json";
-  if (!fs::exists(done) || !fs::exists(run_dir(out, c.index) / "summary.json")) return false;
+  for (const char* f : {"summary.json", "jobs.csv", "timeseries.csv"})
+    if (!fs::exists(run_dir(out, c.index) / f)) return false;
+  if (!fs::exists(done)) return false;
   try {
     std::ifstream f(done);
     const json j = json::parse(f);
