@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Every command shown in README.md and docs/*.md runs (issue 15): extracted from the code blocks, run in
+"""Every command shown in README.md and docs/*.md runs (issue 15), every cluster YAML example there loads and every
+Python example compiles (issue 29): extracted from the code blocks, run in
 document order in one temporary folder per file, with `build/ringmaster` / `ringmaster` replaced by the binary
 and `../shared` by the shared folder. A command must exit 0, unless it is
   - a synopsis (placeholders such as DIR, `...`, `[optional]`, `a | b`): printed, not run;
@@ -56,6 +57,20 @@ def commands(path):
     return [(n, re.sub(r"\s+#.*$", "", c).strip()) for n, c in out]
 
 
+def blocks(path, lang):
+    """(line, text) of every fenced ```lang block of the file."""
+    out, cur, start = [], None, 0
+    for n, raw in enumerate(open(path, encoding="utf-8").read().split("\n"), 1):
+        if cur is None and raw.strip() == "```" + lang:
+            cur, start = [], n + 1
+        elif cur is not None and raw.strip().startswith("```"):
+            out.append((start, "\n".join(cur) + "\n"))
+            cur = None
+        elif cur is not None:
+            cur.append(raw)
+    return out
+
+
 def is_synopsis(cmd):
     words = shlex.split(cmd.replace("[", " [ "), posix=True) if cmd.count('"') % 2 == 0 else cmd.split()
     return ("..." in cmd or " [" in cmd or " | " in cmd or
@@ -106,7 +121,27 @@ def main():
             print(f"exit {r.returncode}   {rel}:{n}: {cmd}", flush=True)
             if r.returncode != 0:
                 failures.append(f"{rel}:{n}: {cmd}\n    exit {r.returncode}: {(r.stderr or r.stdout).strip()[-600:]}")
-    print(f"\n{ran} documented commands run, {covered} covered by the Slurm tests, {synopses} synopses")
+        # Cluster YAML examples load as clusters (`validate --cluster`); Python examples compile (the runnable ones
+        # run in tests/python_test.cpp).
+        for n, text in blocks(doc, "yaml"):
+            if "servers:" not in text:
+                continue
+            f = os.path.join(work, f"example_{n}.yaml")
+            with open(f, "w") as out:
+                out.write(text)
+            r = subprocess.run([BIN, "validate", "--cluster", f, "--trace", "builtin:demo"], capture_output=True, text=True)
+            ran += 1
+            print(f"exit {r.returncode}   {rel}:{n}: cluster YAML example", flush=True)
+            if r.returncode != 0:
+                failures.append(f"{rel}:{n}: cluster YAML example\n    exit {r.returncode}: {(r.stderr or r.stdout).strip()[-600:]}")
+        for n, text in blocks(doc, "python"):
+            try:
+                compile(text, f"{rel}:{n}", "exec")
+                ran += 1
+                print(f"compiles {rel}:{n}: Python example")
+            except SyntaxError as e:
+                failures.append(f"{rel}:{n}: Python example does not compile: {e}")
+    print(f"\n{ran} documented commands and examples run, {covered} covered by the Slurm tests, {synopses} synopses")
     if failures:
         print("\nFAILED:\n" + "\n".join(failures))
         sys.exit(1)

@@ -2,7 +2,9 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cctype>
 #include <cmath>
+#include <limits>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -22,13 +24,21 @@ T get(const YAML::Node& map, const char* key, T dflt, const std::string& src, co
   const YAML::Node n = map[key];
   if (!n) return dflt;
   const std::string text = n.IsScalar() ? n.Scalar() : std::string("<non-scalar>");
+  if constexpr (std::is_floating_point_v<T>) {
+    // Infinite where the docs say a value may be (intra_gbps: free all-reduce inside a server): YAML's .inf, or inf.
+    std::string low = text;
+    for (auto& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (std::string(key) == "intra_gbps" && (low == "inf" || low == ".inf" || low == "+inf" || low == "+.inf" ||
+                                             low == "infinity"))
+      return std::numeric_limits<T>::infinity();
+  }
   try {
     const T v = n.as<T>();
     if constexpr (std::is_floating_point_v<T>) {
       if (std::isnan(v)) throw InputError(src, line_of(n), path + key, "'" + text + "' is not a number");
       if (std::isinf(v) && std::string(key) != "intra_gbps")
         throw InputError(src, line_of(n), path + key, "'" + text + "' is out of range (must be finite)");
-      if (std::fabs(v) > 1e12) throw InputError(src, line_of(n), path + key, "'" + text + "' is out of range (at most 1e12)");
+      if (std::isfinite(v) && std::fabs(v) > 1e12) throw InputError(src, line_of(n), path + key, "'" + text + "' is out of range (at most 1e12)");
     }
     return v;
   } catch (const YAML::Exception&) {
