@@ -43,7 +43,7 @@ int run_simulate(const SimConfig& cfg, const std::vector<std::string>& given, bo
   std::vector<std::pair<std::string, Summary>> rows;
   for (auto& plan : plans) {
     const std::string& p = plan.policy.text;
-    ProgressBar bar(quiet);
+    ProgressBar bar(quiet, n > 1 ? fmt::format("policy {}/{}: {}", &plan - plans.data() + 1, n, p) : std::string());
     plan.options.progress = [&bar](const ProgressInfo& p) { bar.update(p); };
     auto r = simulate(plan);
     bar.finish();

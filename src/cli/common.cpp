@@ -36,7 +36,8 @@ std::string replaced_model_note(const std::string& from, const std::string& to, 
   return "unknown model '" + from + "' simulated as '" + to + "' (--unknown-model " + rule + ")";
 }
 
-ProgressBar::ProgressBar(bool quiet) : tty_(!quiet && isatty(STDERR_FILENO) != 0), t0_(std::chrono::steady_clock::now()) {}
+ProgressBar::ProgressBar(bool quiet, std::string label)
+    : tty_(!quiet && isatty(STDERR_FILENO) != 0), label_(std::move(label)), t0_(std::chrono::steady_clock::now()) {}
 
 void ProgressBar::update(const ProgressInfo& p) {
   if (!tty_) return;
@@ -50,16 +51,18 @@ void ProgressBar::update(const ProgressInfo& p) {
     return s >= 7200 ? fmt::format("{:.1f} h", s / 3600) : s >= 120 ? fmt::format("{:.1f} min", s / 60)
                                                                      : fmt::format("{:.0f} s", s);
   };
-  std::string line = fmt::format("[{}{}] {:5.1f}% {}/{} jobs, simulated {}", std::string(done, '#'),
+  std::string line = (label_.empty() ? "" : label_ + " ") +
+                     fmt::format("[{}{}] {:5.1f}% {}/{} jobs, simulated {}", std::string(done, '#'),
                                  std::string(w - done, '.'), frac * 100, p.done, p.total, hms(p.sim_s));
   if (frac > 0.02) line += " of ~" + hms(p.sim_s / frac);
   if (p.events > 0) line += fmt::format(", {:.2g} events/s", p.events / el);
   line += fmt::format(", {:.1f} s", el);
-  std::fprintf(stderr, "\r%-100s", line.c_str());
+  if (frac > 0.02 && frac < 1) line += ", ETA " + hms(el * (1 - frac) / frac);  // by the share of jobs done
+  std::fprintf(stderr, "\r\033[K%s", line.c_str());  // a tty: the line cleared to its end, no residue
   shown_ = true;
 }
 void ProgressBar::finish() {
-  if (shown_) std::fprintf(stderr, "\r%100s\r", "");
+  if (shown_) std::fprintf(stderr, "\r\033[K");
   shown_ = false;
 }
 

@@ -45,12 +45,14 @@ std::string replaced_model_note(const std::string& from, const std::string& to, 
 // jobs finished, simulated time against the makespan it points to, events per second, wall time.
 class ProgressBar {
  public:
-  explicit ProgressBar(bool quiet);
+  // `label` leads the line (simulate: "policy 2/4: tiresias").
+  explicit ProgressBar(bool quiet, std::string label = "");
   void update(const ProgressInfo& p);
   void finish();
 
  private:
   bool tty_, shown_ = false;
+  std::string label_;
   std::chrono::steady_clock::time_point t0_, last_{};
 };
 

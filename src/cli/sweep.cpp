@@ -323,7 +323,7 @@ class Progress {
     const std::string line =
         fmt::format("sweep: {}/{} runs ({} skipped as complete, {} failed), {:.2f} runs/s, {:.0f} s elapsed, ETA {:.0f} s",
                     done, total_, skipped_, failed, rate, el, eta);
-    if (tty_) std::fprintf(stderr, "\r%-110s%s", line.c_str(), final ? "\n" : "");
+    if (tty_) std::fprintf(stderr, "\r\033[K%s%s", line.c_str(), final ? "\n" : "");  // cleared to the end: no residue
     else std::fprintf(stderr, "%s\n", line.c_str());
     std::fflush(stderr);
   }
