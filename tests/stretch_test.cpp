@@ -138,7 +138,7 @@ TEST(Stretch, JobsCsvAndSummaryCarryTheColumns) {
   const std::string jobs = test::read_file(dir + "/o/jobs.csv");
   EXPECT_EQ(jobs.substr(0, jobs.find('\n')),
             "job_id,submit_s,num_gpus,model,iterations,first_start_s,finish_s,jct_s,queue_s,run_s,preemptions,status,"
-            "ideal_s,stretch,servers,gpu_type");
+            "ideal_s,stretch,servers,gpu_type,ftf_rho");
   const std::string summary = test::read_file(dir + "/o/summary.json");
   for (const char* key : {"\"perf_model\": \"analytic\"", "\"gpu_time_inflation\"", "\"stretch_p50\"", "\"stretch_p99\""})
     EXPECT_NE(summary.find(key), std::string::npos) << key;
@@ -173,7 +173,7 @@ TEST(Stretch, AJobAloneHasStretchOneUnderEveryModel) {
       std::vector<std::string> f;
       std::size_t a = 0;
       for (std::size_t b; (b = row.find_first_of(",\n", a)) != std::string::npos; a = b + 1) f.push_back(row.substr(a, b - a));
-      ASSERT_EQ(f.size(), 16u) << row;
+      ASSERT_EQ(f.size(), 17u) << row;
       EXPECT_EQ(f[13], "1.000000") << args << " " << trace << ": " << row;
       EXPECT_EQ(f[15], args.find("typed") != std::string::npos ? "v100" : "default") << row;
     }

@@ -363,6 +363,38 @@ void write_grid(const fs::path& out, const std::vector<Cell>& cells) {
   write_atomic(out / "grid.json", j.dump(1) + "\n");
 }
 
+// Runs that differ only in their seed and gave byte-identical jobs.csv: the seed changes nothing there (a trace with
+// its own models, no random placement or sampled predictor). Said once per such group, not silently averaged over.
+void warn_seeds_that_change_nothing(const fs::path& out, const std::vector<Cell>& cells) {
+  std::map<std::string, std::vector<std::pair<std::string, std::size_t>>> groups;  // other params -> (seed, hash)
+  for (const auto& c : cells) {
+    std::string seed, rest;
+    for (const auto& [k, v] : c.params) {
+      if (k == "seed") seed = v;
+      else rest += k + "=" + v + " ";
+    }
+    if (seed.empty() || !complete(out, c)) continue;
+    std::ifstream f(run_dir(out, c.index) / "jobs.csv", std::ios::binary);
+    std::ostringstream text;
+    text << f.rdbuf();
+    groups[rest].push_back({seed, std::hash<std::string>{}(text.str())});
+  }
+  for (const auto& [rest, runs] : groups) {
+    if (runs.size() < 2) continue;
+    bool same = true;
+    std::string seeds;
+    for (const auto& [seed, h] : runs) {
+      same = same && h == runs.front().second;
+      seeds += (seeds.empty() ? "" : ",") + seed;
+    }
+    if (same)
+      std::cerr << fmt::format("sweep: warning: seeds {} gave identical jobs.csv{}: the seed changes nothing in these "
+                               "runs (no random placement, generated workload, assigned models or sampled predictor), "
+                               "so their spread is not a confidence interval\n",
+                               seeds, rest.empty() ? "" : " for " + rest.substr(0, rest.size() - 1));
+  }
+}
+
 int report(const fs::path& out, const std::vector<Cell>& cells, bool quiet) {
   const auto n = write_results(out, cells);
   for (const auto& c : cells) {
@@ -373,6 +405,7 @@ int report(const fs::path& out, const std::vector<Cell>& cells, bool quiet) {
                                json::parse(in).value("error", ""));
     }
   }
+  warn_seeds_that_change_nothing(out, cells);
   if (!quiet)
     std::cerr << fmt::format("sweep: {} complete, {} failed, {} missing; {}\n", n[0], n[1], n[2],
                              (out / "results.csv").string());

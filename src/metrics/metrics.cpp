@@ -5,7 +5,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <map>
+#include <sstream>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -83,7 +86,65 @@ std::string stretch_warning(const RunRecord& r, int max_server_gpus, bool packs)
          cause;
 }
 
+std::vector<double> ftf_rho(const RunRecord& e) {
+  std::vector<double> rho(e.jobs.size(), std::numeric_limits<double>::quiet_NaN());
+  if (e.total_gpus <= 0 || !e.exact_s.empty()) return rho;
+  std::vector<Time> submits, finishes;
+  for (const auto& j : e.jobs) {
+    submits.push_back(j.spec->submit);
+    if (j.finish != kNever) finishes.push_back(j.finish);
+  }
+  std::sort(submits.begin(), submits.end());
+  std::sort(finishes.begin(), finishes.end());
+  for (std::size_t i = 0; i < e.jobs.size(); ++i) {
+    const auto& j = e.jobs[i];
+    if (j.finish == kNever || j.ideal_us == kNever || j.ideal_us <= 0) continue;
+    const Time t = j.spec->submit;
+    // In the system at its arrival: arrived by then (itself included), not yet finished.
+    const double n = static_cast<double>(std::upper_bound(submits.begin(), submits.end(), t) - submits.begin()) -
+                     static_cast<double>(std::upper_bound(finishes.begin(), finishes.end(), t) - finishes.begin());
+    const double share = to_seconds(j.ideal_us) * std::max(1.0, std::max(1.0, n) * j.spec->num_gpus / e.total_gpus);
+    rho[i] = to_seconds(j.finish - t) / share;
+  }
+  return rho;
+}
+
 namespace {
+// Fairness and queueing (issue 29; docs/formats.md): finish-time fairness rho (mean, max), queueing delay quantiles,
+// and Jain's index of the users' GPU-time shares (where jobs name at least two users).
+void add_fairness(const RunRecord& e, Summary& s) {
+  const std::vector<double> rho = ftf_rho(e);
+  double sum = 0, mx = 0;
+  long n = 0;
+  for (double r : rho)
+    if (!std::isnan(r)) sum += r, mx = std::max(mx, r), ++n;
+  if (n > 0) {
+    s.extra.push_back({"ftf_rho_mean", sum / n});
+    s.extra.push_back({"ftf_rho_max", mx});
+  }
+  std::vector<double> queue;
+  std::map<std::string, double> gpu_s;
+  for (std::size_t i = 0; i < e.jobs.size(); ++i) {
+    const auto& j = e.jobs[i];
+    if (j.finish == kNever) continue;
+    queue.push_back(e.exact_s.empty() ? to_seconds(j.finish - j.spec->submit - j.run_us)
+                                      : e.exact_s[i].finish - e.exact_s[i].submit - e.exact_s[i].run);
+    if (!j.spec->user.empty()) gpu_s[j.spec->user] += to_seconds(j.run_us) * j.spec->num_gpus;
+  }
+  if (!queue.empty()) {
+    std::sort(queue.begin(), queue.end());
+    s.extra.push_back({"queue_p50_s", quantile_sorted(queue, 0.5)});
+    s.extra.push_back({"queue_p99_s", quantile_sorted(queue, 0.99)});
+    s.extra.push_back({"queue_p999_s", quantile_sorted(queue, 0.999)});
+  }
+  if (gpu_s.size() >= 2) {
+    double a = 0, b = 0;
+    for (const auto& [u, x] : gpu_s) a += x, b += x * x;
+    s.extra.push_back({"users", static_cast<double>(gpu_s.size())});
+    s.extra.push_back({"jain_user_gpu_share", b > 0 ? a * a / (static_cast<double>(gpu_s.size()) * b) : 1.0});
+  }
+}
+
 // Jobs with a deadline (the trace's deadline_s, absolute on its submit clock): how many met it (finished by it),
 // and how late the others were (lateness = max(0, finish - deadline), averaged over every job with a deadline).
 void add_deadlines(const RunRecord& e, Summary& s) {
@@ -150,6 +211,7 @@ Summary summarize(const RunRecord& e, std::size_t unschedulable) {
   s.extra = e.extra;
   add_stretch(e, s);
   add_deadlines(e, s);
+  add_fairness(e, s);
   s.timing = e.timing;
   if (!e.decision_us.empty()) {
     std::vector<double> d(e.decision_us.begin(), e.decision_us.end());
@@ -199,8 +261,9 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
     if (finish == kNever) return fmt::format(",{:.6f},\n", sp.deadline_s);
     return fmt::format(",{:.6f},{:.6f}\n", sp.deadline_s, std::max(0.0, to_seconds(finish) - sp.deadline_s));
   };
+  const std::vector<double> rho = ftf_rho(e);
   f << "job_id,submit_s,num_gpus,model,iterations,first_start_s,finish_s,jct_s,queue_s,run_s,preemptions,status,"
-       "ideal_s,stretch,servers,gpu_type"
+       "ideal_s,stretch,servers,gpu_type,ftf_rho"
     << (deadlines ? ",deadline_s,lateness_s\n" : "\n");
   std::string buf;
   for (std::size_t i = 0; i < e.jobs.size(); ++i) {
@@ -210,13 +273,13 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
     if (!e.exact_s.empty() && j.finish != kNever) {  // a float-seconds peer (--compat gavel): full precision
       const ExactTimes& x = e.exact_s[i];
       const double jct = x.finish - x.submit;
-      f << fmt::format("{},{},{},{},{:.6g},{},{},{},{},{},{},finished,,,,", sp.name, x.submit, sp.num_gpus,
+      f << fmt::format("{},{},{},{},{:.6g},{},{},{},{},{},{},finished,,,,,", sp.name, x.submit, sp.num_gpus,
                        sp.model, sp.iterations, x.first_start, x.finish, jct, jct - x.run, x.run, j.preemptions)
         << tail(sp, j.finish);
       continue;
     }
     if (j.finish == kNever) {  // a peer's run that stopped before this job ended: no times
-      f << fmt::format("{},{},{},{},{:.6g},,,,,,{},unfinished,,,,", sp.name, secs(sp.submit), sp.num_gpus, sp.model,
+      f << fmt::format("{},{},{},{},{:.6g},,,,,,{},unfinished,,,,,", sp.name, secs(sp.submit), sp.num_gpus, sp.model,
                        sp.iterations, j.preemptions)
         << tail(sp, kNever);
       continue;
@@ -234,11 +297,13 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
     if (j.servers > 0) buf += std::to_string(j.servers);
     buf += ',';
     if (j.gpu_type >= 0) buf += e.gpu_types.at(static_cast<std::size_t>(j.gpu_type));
+    buf += ',';
+    if (!std::isnan(rho[i])) fmt::format_to(std::back_inserter(buf), "{:.6f}", rho[i]);
     buf += tail(sp, j.finish);
     f << buf;
   }
   for (const auto& u : unsched)
-    f << fmt::format("{},{},{},{},{:.6g},,,,,,0,unschedulable,,,,", u.job.name, secs(u.job.submit),
+    f << fmt::format("{},{},{},{},{:.6g},,,,,,0,unschedulable,,,,,", u.job.name, secs(u.job.submit),
                      u.job.num_gpus, u.job.model, u.job.iterations)
       << tail(u.job, kNever);
 }
@@ -294,6 +359,42 @@ std::string summary_json(const Summary& s, const RunInfo& info) {
   return j.dump(2) + "\n";
 }
 
+bool write_users_csv(std::ostream& f, const RunRecord& e) {
+  struct Acc {
+    std::vector<double> jct;
+    double gpu_s = 0, queue = 0, rho = 0;
+    long rho_n = 0, deadlines = 0, met = 0;
+  };
+  std::map<std::string, Acc> by;
+  const std::vector<double> rho = ftf_rho(e);
+  double total = 0;
+  for (std::size_t i = 0; i < e.jobs.size(); ++i) {
+    const auto& j = e.jobs[i];
+    if (j.finish == kNever || j.spec->user.empty()) continue;
+    Acc& a = by[j.spec->user];
+    a.jct.push_back(to_seconds(j.finish - j.spec->submit));
+    a.queue += to_seconds(j.finish - j.spec->submit - j.run_us);
+    const double g = to_seconds(j.run_us) * j.spec->num_gpus;
+    a.gpu_s += g;
+    total += g;
+    if (!std::isnan(rho[i])) a.rho += rho[i], ++a.rho_n;
+    if (j.spec->deadline_s >= 0) ++a.deadlines, a.met += to_seconds(j.finish) <= j.spec->deadline_s + 1e-9;
+  }
+  if (by.empty()) return false;
+  f << "user,jobs,gpu_s,gpu_share,avg_jct_s,p99_jct_s,avg_queue_s,ftf_rho_mean,deadline_met_ratio\n";
+  for (auto& [u, a] : by) {
+    double sum = 0;
+    for (double x : a.jct) sum += x;
+    std::sort(a.jct.begin(), a.jct.end());
+    const double n = static_cast<double>(a.jct.size());
+    f << fmt::format("{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{},{}\n", u, a.jct.size(), a.gpu_s,
+                     total > 0 ? a.gpu_s / total : 0.0, sum / n, quantile_sorted(a.jct, 0.99), a.queue / n,
+                     a.rho_n ? fmt::format("{:.6f}", a.rho / a.rho_n) : "",
+                     a.deadlines ? fmt::format("{:.6f}", static_cast<double>(a.met) / a.deadlines) : "");
+  }
+  return true;
+}
+
 void write_outputs(const std::string& dir, const RunRecord& e, const std::vector<Unschedulable>& unsched,
                    const Summary& s, const RunInfo& info) {
   std::error_code ec;
@@ -312,6 +413,15 @@ void write_outputs(const std::string& dir, const RunRecord& e, const std::vector
   {
     auto f = open_out(dir + "/timeseries.csv");
     write_timeseries_csv(f, e);
+  }
+  {  // per user (or VC: the trace's user column) where the trace names them
+    std::ostringstream users;
+    if (write_users_csv(users, e)) {
+      auto f = open_out(dir + "/users.csv");
+      f << users.str();
+    } else {
+      std::filesystem::remove(dir + "/users.csv", ec);
+    }
   }
   auto f = open_out(dir + "/summary.json");
   f << summary_json(s, info);

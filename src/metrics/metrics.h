@@ -35,6 +35,13 @@ double quantile(std::vector<double> v, double q);
 double quantile_sorted(const std::vector<double>& v, double q);
 
 Summary summarize(const RunRecord& r, std::size_t unschedulable);
+// Finish-time fairness per job (Themis, NSDI'20): rho = JCT / the JCT the job would have at a 1/N share of the
+// cluster, N = jobs in the system at its arrival (itself included), that JCT = ideal_s x max(1, N x GPUs / cluster
+// GPUs). NaN where the job has no ideal_s or did not finish. Parallel to r.jobs.
+std::vector<double> ftf_rho(const RunRecord& r);
+// users.csv: one row per user (the trace's user column: a user or a virtual cluster); false (nothing written) when no
+// job names one.
+bool write_users_csv(std::ostream& f, const RunRecord& r);
 // One warning line when the jobs held more than 1.5x the GPU-time they need at their best placement
 // (gpu_time_inflation), naming the larger cause (jobs spread over more servers than they need, or slowdown of
 // jobs on as few servers as they can have: contention) and the option that changes it; "" otherwise.
