@@ -192,6 +192,18 @@ TEST(UnknownModels, ErrorByDefaultThenAliasNearestOrHash) {
     ASSERT_EQ(rm("simulate --trace " + f + " --policy fifo --unknown-model " + how + " -q --out " + d + "/again").code, 0);
     EXPECT_EQ(read_file(d + "/again/jobs.csv"), read_file(d + "/" + how + "/jobs.csv"));
   }
+  // nearest goes by family and size, not spelling alone: the same model under a reader's qualifier, a speech model
+  // for a speech model, the closest depth or parameter count in the family; the table is in summary.json.
+  const std::string g = write_file(d, "g.csv",
+                                   "job_id,submit_s,num_gpus,model,iterations\na,0,1,deepspeech2,100\nb,1,1,wav2vec,100\n"
+                                   "c,2,1,resnet200,100\nd,3,1,resnet34,100\ne,4,8,llama-7b,100\nf,5,1,yolov5,100\n"
+                                   "g,6,1,dlrm,100\nh,7,1,t5-large,100\n");
+  const auto fam = rm("simulate --trace " + g + " --cluster philly2400 --policy fifo --unknown-model nearest --skip-unschedulable -q --out " + d + "/fam");
+  ASSERT_EQ(fam.code, 0) << fam.text;
+  EXPECT_EQ(nlohmann::json::parse(read_file(d + "/fam/summary.json"))["model_mapping"],
+            nlohmann::json({{"deepspeech2", "pollux:deepspeech2"}, {"dlrm", "pollux:ncf"}, {"llama-7b", "megatron-8.3b"},
+                            {"resnet200", "resnet152"}, {"resnet34", "resnet50"}, {"t5-large", "bert-large"},
+                            {"wav2vec", "synergy:deepspeech"}, {"yolov5", "pollux:yolov3"}}));
   const auto al = rm("simulate --trace " + f + " --policy fifo --model-alias deepspeech2=lstm -q --out " + d + "/al");
   ASSERT_EQ(al.code, 0) << al.text;
   EXPECT_EQ(nlohmann::json::parse(read_file(d + "/al/summary.json"))["models_aliased"], 2.0);

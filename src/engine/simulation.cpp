@@ -28,6 +28,7 @@ void add_model_mapping(SimResult& r) {
 
 // A CSV read through --columns: what the reading left out or filled in (summary.json; the CLI says it once).
 void add_trace_reading(SimResult& r) {
+  r.info.model_mapping.assign(r.models.replaced.begin(), r.models.replaced.end());  // --unknown-model's table
   const Workload& w = r.workload;
   if (!w.mapped) return;
   r.info.columns_mapped = true;

@@ -336,6 +336,11 @@ std::string summary_json(const Summary& s, const RunInfo& info) {
   j["exec"] = info.exec;
   if (!info.perf_model.empty()) j["perf_model"] = info.perf_model;
   if (info.columns_mapped) j["ignored_columns"] = info.ignored_columns;
+  if (!info.model_mapping.empty()) {
+    nlohmann::ordered_json m = nlohmann::ordered_json::object();
+    for (const auto& [from, to] : info.model_mapping) m[from] = to;
+    j["model_mapping"] = m;
+  }
   j["seed"] = info.seed;
   j["jobs"] = s.jobs;
   j["unschedulable"] = s.unschedulable;

@@ -18,6 +18,7 @@ struct RunInfo {
   std::string perf_model;  // what turned placements into run times (summary.json `perf_model`; empty: live)
   bool columns_mapped = false;               // the trace was read through --columns / --header
   std::vector<std::string> ignored_columns;  // then: the file's columns no canonical column took
+  std::vector<std::pair<std::string, std::string>> model_mapping;  // --unknown-model: each unknown name -> its model
 };
 
 struct Summary {

@@ -1,5 +1,9 @@
 // resolve_workload: catalogue lookup, model-assignment rule, iterations from durations, feasibility.
 #include <algorithm>
+#include <cstdlib>
+#include <cctype>
+#include <limits>
+#include <cmath>
 #include <map>
 
 #include <fmt/format.h>
@@ -69,22 +73,95 @@ void resolve_parallel(JobSpec& j, const RawTimes& raw, int batch) {
   if (raw.gpu_mem_mb < 0) j.gpu_mem_mb /= pt;
 }
 
-// --unknown-model: the catalogue model that stands in for `name` (unqualified rows only).
+// The model family a name belongs to, by the architecture names the field's traces use ("" = none known): speech,
+// language (transformers), vision (CNNs), rnn (recurrent and seq2seq), recommendation, rl, generative.
+std::string model_family(const std::string& normalised) {
+  static const std::vector<std::pair<std::string, std::vector<std::string>>> families = {
+      {"speech", {"deepspeech", "wav2letter", "jasper", "conformer", "rnnt", "speech", "asr", "wav2vec", "whisper"}},
+      {"language", {"bert", "gpt", "transformer", "roberta", "t5", "xlnet", "megatron", "llama", "opt", "bart",
+                    "electra", "albert"}},
+      {"recommendation", {"ncf", "dlrm", "recommendation", "widedeep", "deepfm", "neumf"}},
+      {"rnn", {"lstm", "gru", "gnmt", "seq2seq", "lm", "rnn"}},
+      {"rl", {"dqn", "a2c", "a3c", "ppo", "ddpg", "impala"}},
+      {"generative", {"cyclegan", "gan", "vae", "dcgan", "diffusion", "unet"}},
+      {"vision", {"resnet", "res", "vgg", "inception", "alexnet", "googlenet", "mobilenet", "shufflenet", "densenet",
+                  "efficientnet", "yolo", "cifar", "imagenet", "squeezenet", "vit", "m5", "maskrcnn", "ssd"}},
+  };
+  const std::string base = normalised.substr(normalised.find(':') == std::string::npos ? 0 : normalised.find(':') + 1);
+  for (const auto& [family, stems] : families)
+    for (const auto& stem : stems)
+      if (base.rfind(stem, 0) == 0) return family;
+  return "";
+}
+
+namespace {
+// The size a name carries: a parameter count (llama-7b -> 7000, gpt3-2.7b -> 2700, in millions), else a CNN's depth
+// (resnet152 -> 152, vgg19 -> 19); 0 where the number is a version (gpt2, t5, yolov5) or there is none.
+double name_size(const std::string& base) {
+  for (std::size_t i = 0; i < base.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(base[i])) || (i > 0 && std::isdigit(static_cast<unsigned char>(base[i - 1]))))
+      continue;
+    std::size_t k = i;
+    while (k < base.size() && (std::isdigit(static_cast<unsigned char>(base[k])) || base[k] == '.')) ++k;
+    const double v = std::atof(base.substr(i, k - i).c_str());
+    const bool word_ends = k + 1 >= base.size() || !std::isalpha(static_cast<unsigned char>(base[k + 1]));
+    if (k < base.size() && base[k] == 'b' && word_ends) return v * 1000;
+    if (k < base.size() && base[k] == 'm' && word_ends) return v;
+  }
+  for (const char* cnn : {"resnet", "res", "vgg", "densenet", "wideresnet"})
+    if (base.rfind(cnn, 0) == 0) {
+      std::size_t k = std::string(cnn).size();
+      std::size_t e = k;
+      while (e < base.size() && std::isdigit(static_cast<unsigned char>(base[e]))) ++e;
+      if (e > k) return std::atof(base.substr(k, e - k).c_str());
+    }
+  return 0;
+}
+
+std::string base_name(const std::string& normalised) {
+  const auto c = normalised.find(':');
+  return c == std::string::npos ? normalised : normalised.substr(c + 1);
+}
+}  // namespace
+
+// --unknown-model: the catalogue model that stands in for `name`. nearest: the same name under a reader's qualifier
+// (deepspeech2 -> pollux:deepspeech2), else the same family (speech, language, vision, ...: model_family) by
+// size (the number in the name, closest in ratio; ties by spelling), else the closest spelling of all.
 std::string replacement_model(const std::string& name, const ModelCatalogue& cat, const std::string& rule,
                               std::uint64_t seed) {
-  std::vector<std::string> names;
-  for (const auto& r : cat.rows())
-    if (r.name.find(':') == std::string::npos &&
-        std::find(names.begin(), names.end(), r.name) == names.end())
+  std::vector<std::string> names, all;
+  for (const auto& r : cat.rows()) {
+    if (std::find(all.begin(), all.end(), r.name) == all.end()) all.push_back(r.name);
+    if (r.name.find(':') == std::string::npos && std::find(names.begin(), names.end(), r.name) == names.end())
       names.push_back(r.name);
+  }
   const std::string key = ModelCatalogue::normalise(name);
   if (rule == "nearest") {
-    std::size_t best = 0, best_d = std::string::npos;
+    for (const auto& n : all) {  // the same model under a qualifier
+      const std::string k = ModelCatalogue::normalise(n);
+      if (k.find(':') != std::string::npos && k.substr(k.find(':') + 1) == key) return n;
+    }
+    const std::string family = model_family(key);
+    const double size = name_size(key);
+    std::string best;
+    double best_score = std::numeric_limits<double>::infinity();
+    for (const auto& n : family.empty() ? names : all) {
+      const std::string k = ModelCatalogue::normalise(n);
+      if (!family.empty() && model_family(k) != family) continue;
+      const double other = name_size(base_name(k));
+      // Size first (log ratio, where both names carry one; a sized name prefers sized rows), then spelling.
+      const double by_size = size > 0 && other > 0 ? std::fabs(std::log(size / other)) : (size > 0 || other > 0 ? 10 : 0);
+      const double score = (family.empty() ? 0 : by_size * 100) + static_cast<double>(edit_distance(key, base_name(k))) +
+                           (k.find(':') != std::string::npos ? 0.5 : 0);  // plain rows before qualified ones
+      if (score < best_score) best_score = score, best = n;
+    }
+    if (!best.empty()) return best;
+    std::size_t b = 0, best_d = std::string::npos;
     for (std::size_t i = 0; i < names.size(); ++i) {
       const std::size_t d = edit_distance(key, ModelCatalogue::normalise(names[i]));
-      if (d < best_d) best_d = d, best = i;
+      if (d < best_d) best_d = d, b = i;
     }
-    return names[best];
+    return names[b];
   }
   std::uint64_t h = 1469598103934665603ull;  // FNV-1a of the name, mixed with the seed
   for (unsigned char c : key) h = (h ^ c) * 1099511628211ull;
