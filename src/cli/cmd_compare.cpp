@@ -1,9 +1,13 @@
-// `ringmaster compare`: two runs' jobs.csv side by side.
+// `ringmaster compare DIR...`: one table across any number of runs and sweeps (metrics/compare.h), written as CSV
+// and Markdown; with exactly two single runs, also their jobs.csv side by side.
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "cli/subcommand.h"
+#include "core/error.h"
 #include "metrics/compare.h"
 
 namespace rm::cli {
@@ -12,18 +16,38 @@ namespace {
 class Compare final : public Subcommand {
  public:
   CLI::App* add(CLI::App& app) override {
-    auto* cmp = app.add_subcommand("compare", "two runs' jobs.csv side by side: per-job and average JCT, start order");
-    cmp->add_option("a", a_, "first run's output directory (e.g. simulate)")->required();
-    cmp->add_option("b", b_, "second run's output directory (e.g. replay)")->required();
+    auto* cmp = app.add_subcommand("compare", "one table across runs, multi-policy folders and sweeps (execution "
+                                              "model, perf model, policy, JCTs, fairness), as text, CSV and Markdown; "
+                                              "two single runs: also their jobs side by side");
+    cmp->add_option("dirs", dirs_, "run folders (simulate, replay, serve), multi-policy simulate folders, sweeps")
+        ->required();
+    cmp->add_option("--out", out_, "write the table to OUT.csv and OUT.md")->capture_default_str();
     return cmp;
   }
   int run() override {
-    std::cout << compare_runs(a_, b_);
+    const CompareTable t = compare_table(dirs_);
+    std::cout << t.text;
+    if (!t.mixed.empty())
+      std::cout << "note: these rows mix " << t.mixed << ": their figures come from different models\n";
+    for (const auto& [ext, text] : {std::pair{".csv", &t.csv}, {".md", &t.markdown}}) {
+      const std::string path = out_ + ext;
+      std::ofstream f(path);
+      if (!f) throw InputError(path, 0, "--out", "cannot write");
+      f << *text;
+    }
+    std::cout << "table: " << out_ << ".csv, " << out_ << ".md\n";
+    // Two single runs (a simulation and a live replay of one trace, say): the jobs side by side, as before.
+    const auto single = [](const std::string& d) {
+      return std::filesystem::exists(std::filesystem::path(d) / "jobs.csv") &&
+             !std::filesystem::exists(std::filesystem::path(d) / "grid.json");
+    };
+    if (dirs_.size() == 2 && single(dirs_[0]) && single(dirs_[1])) std::cout << "\n" << compare_runs(dirs_[0], dirs_[1]);
     return 0;
   }
 
  private:
-  std::string a_, b_;
+  std::vector<std::string> dirs_;
+  std::string out_ = "compare";
 };
 
 }  // namespace

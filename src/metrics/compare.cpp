@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "workload/parse_util.h"
@@ -105,6 +108,167 @@ std::string compare_runs(const std::string& dir_a, const std::string& dir_b) {
                                                          oa.size() - same, oa.size(), first_diff);
   s += tied > 0 ? fmt::format(" (B's start time stamps tie {} times; tied jobs taken in A's order)\n", tied) : "\n";
   return s;
+}
+
+}  // namespace rm
+
+namespace rm {
+namespace {
+
+struct RunRow {
+  std::string run;                                   // where it came from (folder, or sweep:index)
+  std::vector<std::pair<std::string, std::string>> params;  // a sweep's swept values
+  nlohmann::json summary;
+};
+
+nlohmann::json read_summary(const std::filesystem::path& p) {
+  std::ifstream f(p);
+  if (!f) throw InputError(p.string(), 0, "", "cannot read");
+  try {
+    return nlohmann::json::parse(f);
+  } catch (const std::exception& e) {
+    throw InputError(p.string(), 0, "", std::string("not a summary.json: ") + e.what());
+  }
+}
+
+void collect(const std::string& dir, std::vector<RunRow>& rows) {
+  namespace fs = std::filesystem;
+  const fs::path d(dir);
+  if (!fs::is_directory(d)) throw InputError(dir, 0, "", "not a folder");
+  if (fs::exists(d / "grid.json") && fs::is_directory(d / "runs")) {  // a sweep: its complete runs
+    std::ifstream g(d / "grid.json");
+    nlohmann::json grid;
+    try {
+      grid = nlohmann::json::parse(g);
+    } catch (const std::exception& e) {
+      throw InputError((d / "grid.json").string(), 0, "", std::string("not a sweep's grid: ") + e.what());
+    }
+    for (const auto& c : grid.at("cells")) {
+      const fs::path run = d / "runs" / fmt::format("{:05d}", c.at("index").get<int>());
+      if (!fs::exists(run / "summary.json") || !fs::exists(run / "jobs.csv")) continue;
+      RunRow r{dir + ":" + fmt::format("{:05d}", c.at("index").get<int>()), {}, read_summary(run / "summary.json")};
+      for (const auto& p : c.at("params")) r.params.push_back({p.at(0).get<std::string>(), p.at(1).get<std::string>()});
+      rows.push_back(std::move(r));
+    }
+    return;
+  }
+  if (fs::exists(d / "summary.json")) {
+    rows.push_back({dir, {}, read_summary(d / "summary.json")});
+    return;
+  }
+  std::vector<fs::path> subs;
+  for (const auto& e : fs::directory_iterator(d))
+    if (e.is_directory() && fs::exists(e.path() / "summary.json")) subs.push_back(e.path());
+  if (subs.empty()) throw InputError(dir, 0, "", "no summary.json, run folders or sweep in it");
+  std::sort(subs.begin(), subs.end());
+  for (const auto& s : subs) rows.push_back({s.string(), {}, read_summary(s / "summary.json")});
+}
+
+std::string cell(const nlohmann::json& s, const char* key) {
+  if (!s.contains(key) || s[key].is_null()) return "";
+  const auto& v = s[key];
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_integer()) return std::to_string(v.get<long long>());
+  if (v.is_number()) return fmt::format("{:.6g}", v.get<double>());
+  return v.dump();
+}
+
+std::string csv_quote(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+}  // namespace
+
+CompareTable compare_table(const std::vector<std::string>& dirs) {
+  std::vector<RunRow> rows;
+  for (const auto& d : dirs) collect(d, rows);
+  // The columns: the run, the sweeps' parameters, what ran it, then the figures (those a row has).
+  std::vector<std::string> params;
+  for (const auto& r : rows)
+    for (const auto& [k, v] : r.params)
+      if (k != "policy" && std::find(params.begin(), params.end(), k) == params.end()) params.push_back(k);
+  static const char* const kWho[] = {"policy", "exec", "perf_model", "cluster", "trace"};
+  static const char* const kFigures[] = {"jobs",         "avg_jct_s",   "p50_jct_s",   "p99_jct_s", "makespan_s",
+                                         "avg_queue_s",  "queue_p99_s", "gpu_util",    "preemptions",
+                                         "ftf_rho_mean", "ftf_rho_max", "deadline_met_ratio", "jain_user_gpu_share"};
+  std::vector<std::string> figures;
+  for (const char* f : kFigures)
+    for (const auto& r : rows)
+      if (r.summary.contains(f)) {
+        figures.push_back(f);
+        break;
+      }
+  std::vector<std::string> header = {"run"};
+  header.insert(header.end(), params.begin(), params.end());
+  header.insert(header.end(), std::begin(kWho), std::end(kWho));
+  header.insert(header.end(), figures.begin(), figures.end());
+  std::vector<std::vector<std::string>> table;
+  std::vector<std::string> execs, perfs;
+  for (const auto& r : rows) {
+    std::vector<std::string> line = {r.run};
+    for (const auto& p : params) {
+      std::string v;
+      for (const auto& [k, x] : r.params)
+        if (k == p) v = x;
+      line.push_back(v);
+    }
+    for (const char* w : kWho) line.push_back(cell(r.summary, w));
+    for (const auto& f : figures) line.push_back(cell(r.summary, f.c_str()));
+    const std::string e = cell(r.summary, "exec"), pm = cell(r.summary, "perf_model");
+    if (std::find(execs.begin(), execs.end(), e) == execs.end()) execs.push_back(e);
+    if (std::find(perfs.begin(), perfs.end(), pm) == perfs.end()) perfs.push_back(pm);
+    table.push_back(std::move(line));
+  }
+  CompareTable t;
+  t.rows = static_cast<int>(table.size());
+  const auto join = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : ", ") + (x.empty() ? std::string("(none)") : x);
+    return s;
+  };
+  if (execs.size() > 1) t.mixed += "execution models " + join(execs);
+  if (perfs.size() > 1) t.mixed += (t.mixed.empty() ? "" : "; ") + std::string("performance models ") + join(perfs);
+  // Text: columns padded to their widths.
+  std::vector<std::size_t> w(header.size());
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    w[i] = header[i].size();
+    for (const auto& l : table) w[i] = std::max(w[i], l[i].size());
+  }
+  const auto text_line = [&](const std::vector<std::string>& l) {
+    std::string s;
+    for (std::size_t i = 0; i < l.size(); ++i)
+      s += (i ? "  " : "") + (i < header.size() - figures.size() ? fmt::format("{:<{}}", l[i], w[i])
+                                                                  : fmt::format("{:>{}}", l[i], w[i]));
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    return s + "\n";
+  };
+  t.text = text_line(header);
+  for (const auto& l : table) t.text += text_line(l);
+  for (std::size_t i = 0; i < header.size(); ++i) t.csv += (i ? "," : "") + csv_quote(header[i]);
+  t.csv += "\n";
+  for (const auto& l : table) {
+    for (std::size_t i = 0; i < l.size(); ++i) t.csv += (i ? "," : "") + csv_quote(l[i]);
+    t.csv += "\n";
+  }
+  const auto md_line = [](const std::vector<std::string>& l) {
+    std::string s = "|";
+    for (const auto& x : l) {
+      std::string e;
+      for (char c : x) e += c == '|' ? std::string("\\|") : std::string(1, c);
+      s += " " + e + " |";
+    }
+    return s + "\n";
+  };
+  t.markdown = md_line(header);
+  std::string sep = "|";
+  for (std::size_t i = 0; i < header.size(); ++i) sep += i < header.size() - figures.size() ? "---|" : "---:|";
+  t.markdown += sep + "\n";
+  for (const auto& l : table) t.markdown += md_line(l);
+  if (!t.mixed.empty()) t.markdown += "\nThese rows mix " + t.mixed + ": their figures come from different models.\n";
+  return t;
 }
 
 }  // namespace rm

@@ -1,0 +1,49 @@
+// `ringmaster compare DIR...` (issue 29): one table across run folders, multi-policy folders and sweeps, with each
+// row's execution model, perf model and policy, written as CSV and Markdown; mixed models said; two single runs also
+// side by side per job.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "test_util.h"
+
+namespace rm {
+namespace {
+
+TEST(CompareTable, RunsPolicyFoldersAndSweepsInOneTable) {
+  const std::string d = test::temp_dir();
+  const std::string bin = RM_BINARY;
+  ASSERT_EQ(test::shell(bin + " simulate --policy fifo --policy srsf -q --out " + d + "/multi").code, 0);
+  ASSERT_EQ(test::shell(bin + " simulate --policy fifo-backfill -q --out " + d + "/one").code, 0);
+  ASSERT_EQ(test::shell(bin + " sweep --policy fifo --load 0.5,1 -q --out " + d + "/sw 2>&1").code, 0);
+  ASSERT_EQ(test::shell(bin + " simulate --cluster synergy128 --workload synergy-philly --max-jobs 100 --policy synergy-tune -q --out " + d +
+                            "/round").code, 0);
+  const auto r = test::shell("cd " + d + " && " + bin + " compare multi one sw round --out table 2>&1");
+  ASSERT_EQ(r.code, 0) << r.text;
+  const std::string csv = test::read_file(d + "/table.csv");
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "run,load,policy,exec,perf_model,cluster,trace,jobs,avg_jct_s,p50_jct_s,p99_jct_s,makespan_s,avg_queue_s,"
+            "queue_p99_s,gpu_util,preemptions,ftf_rho_mean,ftf_rho_max,jain_user_gpu_share");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7);  // header + 2 + 1 + 2 + 1
+  EXPECT_NE(csv.find("\nmulti/srsf,,srsf,rate,analytic,tiny,builtin:demo,60,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nsw:00001,1,fifo,rate,analytic,tiny,builtin:demo,60,6575.78,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nround,,synergy-tune,round,synergy-profiles,synergy128,workload:synergy-philly,"), std::string::npos) << csv;
+  const std::string md = test::read_file(d + "/table.md");
+  EXPECT_EQ(md.rfind("| run | load | policy | exec | perf_model |", 0), 0u) << md;
+  EXPECT_NE(md.find("These rows mix execution models rate, round; performance models analytic, synergy-profiles"),
+            std::string::npos) << md;
+  EXPECT_NE(r.text.find("note: these rows mix execution models rate, round"), std::string::npos) << r.text;
+  EXPECT_EQ(r.text.find("jobs in both"), std::string::npos);  // not two single runs
+  // Two single runs: the table, then the jobs side by side; no mixed-model note.
+  const auto two = test::shell("cd " + d + " && " + bin + " compare one multi/fifo 2>&1");
+  ASSERT_EQ(two.code, 0) << two.text;
+  EXPECT_NE(two.text.find("jobs in both: 60 (only in A: 0, only in B: 0)"), std::string::npos) << two.text;
+  EXPECT_EQ(two.text.find("note: these rows mix"), std::string::npos) << two.text;
+  EXPECT_TRUE(std::filesystem::exists(d + "/compare.csv"));
+  const auto bad = test::shell(bin + " compare " + d + "/nothing 2>&1");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.text.find("nothing: not a folder"), std::string::npos) << bad.text;
+}
+
+}  // namespace
+}  // namespace rm
