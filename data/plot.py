@@ -6,8 +6,12 @@ sub-folder per policy) or a `replay` (jobs.csv + runs.csv). Figures, as PNG and 
   jct_vs_load    average and p99 JCT against load, mean and standard deviation over seeds (sweeps over --load)
 Layout options (docs/sweep.md): --figures, --where KEY=VALUE, --series-by KEY, --panel-by KEY, --rename OLD=NEW,
 --metrics, --log-y, --load-label; KEY is a sweep parameter, `folder` or `policy.N` (N-th `+`-part of the policy).
-  util_queue     GPU utilisation and queue length over time (timeseries.csv; per policy, highest load, first seed)
-  gantt          GPU occupancy per job (gpus.csv of simulate, runs.csv of replay; runs of up to 300 jobs)
+  util_queue     GPU utilisation and queue length over time (timeseries.csv; per policy, highest load, first seed),
+                 each the time-weighted mean over windows of 1 % of the plotted span (at least one minute)
+  gantt          GPU occupancy per job, one panel per policy (gpus.csv of simulate: every GPU of a run of up to 300
+                 jobs, else the first servers up to 64 GPUs, said in the caption; runs.csv of replay)
+Every figure is titled with the runs' cluster, trace and load; panels share their x-range; a CDF is on a log x-axis
+when its JCTs span more than two decades.
 Matplotlib from Debian (python3-matplotlib); docs/sweep.md says why.
 """
 import argparse
@@ -176,6 +180,8 @@ for r in runs:
 
 
 def save(fig, name):
+    # Room for the figure's title (cluster, trace, load) above the panels: 0.35 in.
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.35 / fig.get_figheight()))
     for fmt in FORMATS:
         p = os.path.join(args.out, f"{name}.{fmt}")
         fig.savefig(p, dpi=110)
@@ -192,9 +198,36 @@ def jcts(r):
             if x.get("status", "finished") == "finished" and x["jct_s"] not in ("", "nan", "inf")]
 
 
+def palette(n):
+    """n distinct colours: tab10 or tab20 where they suffice, else hues stepped by the golden ratio (neighbours far
+    apart), alternating in lightness."""
+    if n <= 10:
+        return [plt.cm.tab10(i) for i in range(n)]
+    if n <= 20:
+        return [plt.cm.tab20(i) for i in range(n)]
+    import matplotlib.colors as mc
+    return [mc.hsv_to_rgb(((i * 0.6180339887) % 1.0, 0.55 + 0.45 * ((i // 7) % 2), 0.95 - 0.35 * (i % 3 == 2)))
+            for i in range(n)]
+
+
 labels = list(dict.fromkeys(r["label"] for r in runs))
-colors = {l: plt.cm.tab10(i % 10) for i, l in enumerate(labels)}
+colors = dict(zip(labels, palette(len(labels))))
 loads = sorted({float(r["params"]["load"]) for r in runs if "load" in r["params"]})
+
+
+def context(only_load=None):
+    """The figure's title: the runs' cluster(s), trace(s) and load(s)."""
+    clusters, traces = [], []
+    for r in runs:
+        s = summary(r["dir"])
+        for v, seen in ((s.get("cluster"), clusters), (s.get("trace"), traces)):
+            if v and v not in seen:
+                seen.append(v)
+    text = ", ".join(clusters or ["cluster ?"]) + "; " + ", ".join(os.path.basename(t) for t in traces or ["trace ?"])
+    ls = [only_load] if only_load is not None else loads
+    if ls:
+        text += "; load = " + ", ".join(f"{x:g}" for x in ls)
+    return text
 
 WHERE_TEXT = (" (" + ", ".join(f"{k}={v}" for k, v in WHERE) + ")") if WHERE else ""
 
@@ -203,7 +236,7 @@ def panel_title(p):
     if p is None:
         return ""
     if args.panel_by == "load":
-        return f"load {float(p):g}"
+        return f"load = {float(p):g}"
     return RENAME.get(p, p if args.panel_by == "policy" or args.panel_by.startswith("policy.") else f"{args.panel_by} {p}")
 
 
@@ -223,22 +256,29 @@ nrow = max(1, math.ceil(len(panels) / ncol))
 allj = [j for r in runs for j in jcts(r)] if panels else []
 unit, uname = time_unit(max(allj) if allj else 1)
 if panels:
-    fig, axes = plt.subplots(nrow, ncol, figsize=(5.5 * ncol, 4.2 * nrow), squeeze=False)
+    # One x-range for every panel; log only when the JCTs span more than two decades.
+    positive = [j / unit for j in allj if j > 0]
+    log_x = bool(positive) and max(positive) / min(positive) > 100
+    fig, axes = plt.subplots(nrow, ncol, figsize=(5.5 * ncol, 4.2 * nrow), squeeze=False, sharex=True, sharey=True)
     for k, load in enumerate(panels):
         ax = axes[k // ncol][k % ncol]
         for l in labels:
             vals = sorted(j / unit for r in runs if r["label"] == l and in_panel(r, load) for j in jcts(r))
             if vals:
                 ax.plot(vals, [(i + 1) / len(vals) for i in range(len(vals))], label=l, color=colors[l], lw=1.6)
-        ax.set_xscale("log")
-        ax.set_xlabel(f"job completion time ({uname}, log scale)")
+        if log_x:
+            ax.set_xscale("log")
+        ax.set_xlabel(f"job completion time ({uname}{', log scale' if log_x else ''})")
+        ax.tick_params(labelbottom=True, labelleft=True)
         ax.set_ylabel("fraction of jobs")
         ax.set_ylim(0, 1.01)
         ax.grid(alpha=0.3)
-        ax.set_title("JCT CDF" + (f", {panel_title(load)}" if load is not None else "") + WHERE_TEXT)
+        ax.set_title("JCT CDF" + (f", {panel_title(load) if args.panel_by else f'load = {load:g}'}" if load is not None else "")
+                     + WHERE_TEXT, fontsize=10)
         ax.legend(fontsize=8, loc="lower right")
     for k in range(len(panels), nrow * ncol):
         axes[k // ncol][k % ncol].axis("off")
+    fig.suptitle(context(), fontsize=10)
     fig.tight_layout()
     save(fig, "jct_cdf")
 
@@ -253,7 +293,7 @@ if len(loads) >= 2 and "jct_vs_load" in FIGURES and metrics:
     grid = [(p, m) for p in vpanels for m in metrics]
     ncol = len(metrics) if len(metrics) > 1 else min(3, len(vpanels))
     nrow = math.ceil(len(grid) / ncol)
-    fig, axes = plt.subplots(nrow, ncol, figsize=(5.8 * ncol, 4.4 * nrow), squeeze=False)
+    fig, axes = plt.subplots(nrow, ncol, figsize=(5.8 * ncol, 4.4 * nrow), squeeze=False, sharex=True)
     for k, (panel, key) in enumerate(grid):
         ax = axes[k // ncol][k % ncol]
         title = METRIC_NAMES.get(key, key)
@@ -288,6 +328,9 @@ if len(loads) >= 2 and "jct_vs_load" in FIGURES and metrics:
         ax.legend(fontsize=8)
     for k in range(len(grid), nrow * ncol):
         axes[k // ncol][k % ncol].axis("off")
+    for ax in axes.flat:
+        ax.tick_params(labelbottom=True)
+    fig.suptitle(context(), fontsize=10)
     fig.tight_layout()
     save(fig, "jct_vs_load")
 
@@ -303,74 +346,118 @@ if chosen and "util_queue" in FIGURES:
     series = {l: read_csv(os.path.join(r["dir"], "timeseries.csv")) for l, (_, r) in chosen.items()}
     tmax = max((float(rows[-1]["time_s"]) for rows in series.values() if rows), default=1)
     unit, uname = time_unit(tmax)
+    # Each series is a step function (a value holds until the next row); plotted as its time-weighted mean over
+    # consecutive windows of 1 % of the span (at least a minute), so a busy run is a line, not a band.
+    window = max(tmax / 100.0, 60.0)
+
+    def smooth(rows, key):
+        ts = [float(x["time_s"]) for x in rows]
+        vs = [float(x[key]) for x in rows]
+        xs, ys = [], []
+        k, start = 0, 0.0
+        while start < tmax and ts:
+            end = start + window
+            area = 0.0
+            while k + 1 < len(ts) and ts[k + 1] <= start:
+                k += 1
+            i = k
+            while i < len(ts) and ts[i] < end:
+                a = max(ts[i], start)
+                b = min(ts[i + 1] if i + 1 < len(ts) else tmax, end)
+                if b > a:
+                    area += vs[i] * (b - a)
+                i += 1
+            covered = min(end, tmax) - max(start, ts[0])
+            if covered > 0:
+                xs.append((start + min(end, tmax)) / 2 / unit)
+                ys.append(area / covered)
+            start = end
+        return xs, ys
+
     for l, rows in series.items():
-        t = [float(x["time_s"]) / unit for x in rows]
-        a1.step(t, [float(x["gpu_util"]) for x in rows], where="post", label=l, color=colors[l], lw=1.2)
-        a2.step(t, [int(x["queued"]) for x in rows], where="post", label=l, color=colors[l], lw=1.2)
+        if not rows:
+            continue
+        a1.plot(*smooth(rows, "gpu_util"), label=l, color=colors[l], lw=1.4)
+        a2.plot(*smooth(rows, "queued"), label=l, color=colors[l], lw=1.4)
     a1.set_ylabel("GPU utilisation (busy / all GPUs)")
     a1.set_ylim(0, 1.05)
     a2.set_ylabel("jobs waiting in the queue")
     a2.set_xlabel(f"time ({uname})")
-    title = "GPU utilisation and queue length"
+    title = f"GPU utilisation and queue length, mean over {window / unit:.3g}-{uname[:-1]} windows"
     if loads:
         title += " (highest load, first seed of each policy)"
-    a1.set_title(title)
+    a1.set_title(title, fontsize=10)
+    fig.suptitle(context(max(loads) if loads else None), fontsize=10)
     for a in (a1, a2):
         a.grid(alpha=0.3)
         a.legend(fontsize=8, loc="upper right")
     fig.tight_layout()
     save(fig, "util_queue")
 
-# 4. Gantt chart of GPU occupancy: the first run of up to 300 jobs with per-GPU stretches.
-for _, r in sorted(chosen.values(), key=lambda x: x[0]) if "gantt" in FIGURES else []:
-    d = r["dir"]
-    stretches = []  # (job, start, end, gpu row name)
+# 4. Gantt chart of GPU occupancy: one panel per policy (the run chosen above), any run size.
+def stretches_of(d):
+    """(job, start, end, GPU row) of a run, and the caption's note when the rows are a sample of the cluster."""
+    out, note = [], ""
     if os.path.exists(os.path.join(d, "gpus.csv")):
-        for x in read_csv(os.path.join(d, "gpus.csv")):
-            stretches.append((x["job_id"], float(x["start_s"]), float(x["end_s"]), f"s{x['server']}:g{x['gpu']}"))
+        for x in read_csv(os.path.join(d, "gpus.csv"), need=("job_id", "start_s", "end_s", "server", "gpu")):
+            out.append((x["job_id"], float(x["start_s"]), float(x["end_s"]), f"s{x['server']}:g{x['gpu']}"))
+        s = summary(d)
+        if "gantt_servers" in s:
+            note = (f"sampled: servers 0-{int(s['gantt_servers']) - 1} of {int(s['cluster_servers'])}, every job that "
+                    "ran on them")
     elif os.path.exists(os.path.join(d, "runs.csv")):
-        for x in read_csv(os.path.join(d, "runs.csv")):
-            for k in range(int(x["gpus"])):
-                stretches.append((x["job_id"], float(x["start_s"]), float(x["end_s"]), f"{x['node']}:{k}"))
-    jobs = {s[0] for s in stretches}
-    if not stretches or len(jobs) > 300:
-        continue
-    if os.path.exists(os.path.join(d, "runs.csv")) and not os.path.exists(os.path.join(d, "gpus.csv")):
+        raw = [(x["job_id"], float(x["start_s"]), float(x["end_s"]), x["node"], int(x["gpus"]))
+               for x in read_csv(os.path.join(d, "runs.csv"), need=("job_id", "start_s", "end_s", "node", "gpus"))]
         # runs.csv has GPUs per node, not their indices: stack each node's stretches onto free rows.
-        rows_free, placed = {}, []
-        for job, a, b, name in sorted(stretches, key=lambda s: (s[1], s[0])):
-            node = name.split(":")[0]
+        rows_free = {}
+        for job, a, b, node, g in sorted(raw, key=lambda s: (s[1], s[0])):
             slots = rows_free.setdefault(node, [])
-            for i, until in enumerate(slots):
-                if until <= a + 1e-9:
-                    slots[i] = b
-                    placed.append((job, a, b, f"{node}:{i}"))
-                    break
-            else:
-                slots.append(b)
-                placed.append((job, a, b, f"{node}:{len(slots) - 1}"))
-        stretches = placed
-    names = sorted({s[3] for s in stretches}, key=lambda n: [int(p) if p.isdigit() else p
-                                                              for p in n.replace("s", "").replace("g", "").replace("n", "").split(":")])
-    row = {n: i for i, n in enumerate(names)}
-    tmax = max(s[2] for s in stretches)
+            for _ in range(g):
+                for i, until in enumerate(slots):
+                    if until <= a + 1e-9:
+                        slots[i] = b
+                        out.append((job, a, b, f"{node}:{i}"))
+                        break
+                else:
+                    slots.append(b)
+                    out.append((job, a, b, f"{node}:{len(slots) - 1}"))
+    return out, note
+
+
+def row_key(n):
+    return [int(p) if p.isdigit() else p for p in n.replace("s", "").replace("g", "").replace("n", "").split(":")]
+
+
+gantts = []
+for _, r in sorted(chosen.values(), key=lambda x: x[0]) if "gantt" in FIGURES else []:
+    st, note = stretches_of(r["dir"])
+    if st:
+        gantts.append((r, st, note))
+if gantts:
+    heights = [max(2.2, min(0.2, 6.4 / max(1, len({s[3] for s in st}))) * len({s[3] for s in st}) + 1.0)
+               for _, st, _ in gantts]
+    fig, axes = plt.subplots(len(gantts), 1, figsize=(12, sum(heights) + 0.6), squeeze=False, sharex=True,
+                             gridspec_kw={"height_ratios": heights})
+    tmax = max(s[2] for _, st, _ in gantts for s in st)
     unit, uname = time_unit(tmax)
-    order = sorted(jobs)
-    cmap = plt.cm.tab20
-    fig, ax = plt.subplots(figsize=(12, max(3, 0.28 * len(names) + 1.5)))
-    for job, a, b, name in stretches:
-        ax.barh(row[name], (b - a) / unit, left=a / unit, height=0.8, color=cmap(order.index(job) % 20),
-                edgecolor="black", linewidth=0.3)
-    ax.set_yticks(range(len(names)))
-    ax.set_yticklabels(names, fontsize=7)
-    ax.invert_yaxis()
-    ax.set_xlabel(f"time ({uname})")
-    ax.set_ylabel("GPU (server:gpu)")
-    ax.set_title(f"GPU occupancy, {r['label']}: {len(jobs)} jobs, one colour per job (colours repeat)")
-    ax.grid(axis="x", alpha=0.3)
+    for ax, (r, st, note) in zip(axes[:, 0], gantts):
+        names = sorted({s[3] for s in st}, key=row_key)
+        row = {n: i for i, n in enumerate(names)}
+        jobs = sorted({s[0] for s in st}, key=lambda j: (len(j), j))
+        jc = dict(zip(jobs, palette(max(len(jobs), 21))))  # distinct colours, neighbours far apart
+        for job, a, b, name in st:
+            ax.barh(row[name], (b - a) / unit, left=a / unit, height=0.8, color=jc[job], edgecolor="black", linewidth=0.3)
+        ax.set_yticks(range(len(names)))
+        ax.set_yticklabels(names, fontsize=6 if len(names) > 40 else 7)
+        ax.invert_yaxis()
+        ax.set_ylabel("GPU")
+        ax.grid(axis="x", alpha=0.3)
+        ax.set_title(f"{r['label']}: {len(jobs)} jobs, one colour per job" + (f" ({note})" if note else ""), fontsize=9)
+        ax.tick_params(labelbottom=True)
+    axes[-1][0].set_xlabel(f"time ({uname})")
+    fig.suptitle("GPU occupancy; " + context(max(loads) if loads else None), fontsize=10)
     fig.tight_layout()
     save(fig, "gantt")
-    break
 
 for p in written:
     print(p)

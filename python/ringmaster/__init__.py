@@ -161,8 +161,8 @@ def _table(text):
 
 
 class Result:
-    """One run: ``jobs`` and ``timeseries`` (pandas DataFrames, as jobs.csv and timeseries.csv), ``gpus`` (gpus.csv
-    for small runs, else None), ``summary`` (summary.json as a dict), ``policy`` (its text)."""
+    """One run: ``jobs`` and ``timeseries`` (pandas DataFrames, as jobs.csv and timeseries.csv), ``gpus`` (gpus.csv:
+    every GPU of a small run, the first servers of a large one; None where the model writes none), ``summary`` (summary.json as a dict), ``policy`` (its text)."""
 
     def __init__(self, raw):
         self.policy = raw["policy"]

@@ -160,8 +160,9 @@ void Engine::run() {
 void Engine::record_stretch(const JobState& j) {
   if (!opt_.record_stretches) return;
   GpuStretch s{j.id(), j.last_start, now_, {}};
-  for (const auto& g : j.gpus) s.gpus.push_back({g.server, g.gpu});
-  stretches_.push_back(std::move(s));
+  for (const auto& g : j.gpus)
+    if (opt_.stretch_servers < 0 || g.server < opt_.stretch_servers) s.gpus.push_back({g.server, g.gpu});
+  if (!s.gpus.empty()) stretches_.push_back(std::move(s));
 }
 
 void Engine::complete(JobState& j) {

@@ -30,6 +30,9 @@ struct EngineOptions {
   // latency (the daemon noticing the event, Slurm launching the job; docs/slurm.md measures it).
   Time start_delay = 0;
   bool record_stretches = false;  // keep every stretch a job holds GPUs (gpus.csv; small runs)
+  // With record_stretches: only the GPUs of servers below this index (-1: all). Large runs keep a sample of the
+  // cluster this way (plot's Gantt chart shows those servers whole, every job that ran on them).
+  int stretch_servers = -1;
   // Called now and then with the fraction of jobs finished (for a progress bar); may be empty.
   ProgressFn progress;  // now and then while it runs; may be empty
   // Resource-sensitive allocation: each job's CPU profile (by synergy::profile_for), or none (GPU-only).

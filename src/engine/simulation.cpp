@@ -20,6 +20,7 @@ namespace {
 
 // Runs of up to this many jobs also write gpus.csv (every stretch a job held GPUs: plot's Gantt chart).
 constexpr std::size_t kStretchJobs = 300;
+constexpr int kStretchGpus = 64;
 
 void add_model_mapping(SimResult& r) {
   if (r.models.aliased > 0) r.summary.extra.push_back({"models_aliased", static_cast<double>(r.models.aliased)});
@@ -92,7 +93,16 @@ void run_job_level(const RunPlan& plan, SimResult& r) {
   EngineOptions eo;
   eo.preempt_overhead = from_seconds(cfg.preempt_overhead_s);
   eo.start_delay = from_seconds(cfg.start_delay_s);
-  eo.record_stretches = r.workload.jobs.size() <= kStretchJobs;
+  // gpus.csv: every stretch of a small run; of a large one, the stretches on the first servers, up to kStretchGpus
+  // GPUs (whole servers, at least one), said in summary.json (gantt_servers of cluster_servers).
+  eo.record_stretches = true;
+  if (r.workload.jobs.size() > kStretchJobs) {
+    int gpus = 0, servers = 0;
+    while (servers < static_cast<int>(r.cluster.servers.size()) &&
+           (servers == 0 || gpus + r.cluster.servers[servers].gpus <= kStretchGpus))
+      gpus += r.cluster.servers[servers++].gpus;
+    eo.stretch_servers = servers;
+  }
   eo.progress = cfg.progress;
   eo.perf = r.perf.get();
   eo.trace_type = r.trace_type;
@@ -110,6 +120,10 @@ void run_job_level(const RunPlan& plan, SimResult& r) {
   if (cfg.dry_run) return;
   r.engine->run();
   r.record = record_of(*r.engine);
+  if (eo.stretch_servers >= 0) {
+    r.record.extra.push_back({"gantt_servers", static_cast<double>(eo.stretch_servers)});
+    r.record.extra.push_back({"cluster_servers", static_cast<double>(r.cluster.servers.size())});
+  }
 }
 
 std::unique_ptr<SimResult> simulate_rounds(const RunPlan& plan, std::unique_ptr<SimResult> r,
