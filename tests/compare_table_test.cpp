@@ -40,6 +40,13 @@ TEST(CompareTable, RunsPolicyFoldersAndSweepsInOneTable) {
   EXPECT_NE(two.text.find("jobs in both: 60 (only in A: 0, only in B: 0)"), std::string::npos) << two.text;
   EXPECT_EQ(two.text.find("note: these rows mix"), std::string::npos) << two.text;
   EXPECT_TRUE(std::filesystem::exists(d + "/compare.csv"));
+  // simulate's own table says when its rows mix models.
+  const auto mix = test::shell(bin + " simulate --cluster synergy128 --trace " + std::string(RM_SHARED_DIR) +
+                               "/traces/tiresias/60_job.csv --policy fifo --policy synergy-tune -q --out " + d + "/mix 2>&1");
+  ASSERT_EQ(mix.code, 0) << mix.text;
+  EXPECT_NE(mix.text.find("note: these rows mix execution / performance models (rate / analytic, round / "
+                          "synergy-profiles)"),
+            std::string::npos) << mix.text;
   const auto bad = test::shell(bin + " compare " + d + "/nothing 2>&1");
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.text.find("nothing: not a folder"), std::string::npos) << bad.text;

@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <set>
 
 #include "cli/common.h"
 #include "cli/subcommand.h"
@@ -41,6 +42,7 @@ int run_simulate(const SimConfig& cfg, const std::vector<std::string>& given, bo
   const std::size_t n = plans.size();
   const OutLock lock(out);
   std::vector<std::pair<std::string, Summary>> rows;
+  std::set<std::string> models;  // each run's execution model / performance model
   for (auto& plan : plans) {
     const std::string& p = plan.policy.text;
     ProgressBar bar(quiet, n > 1 ? fmt::format("policy {}/{}: {}", &plan - plans.data() + 1, n, p) : std::string());
@@ -69,9 +71,16 @@ int run_simulate(const SimConfig& cfg, const std::vector<std::string>& given, bo
         std::cerr << "note: " << replaced_model_note(from, to, cfg.unknown_model) << "\n";
     if (!quiet && n > 1) std::cerr << fmt::format("{}: {:.2f}s -> {}\n", p, r->info.wall_s, dir);
     rows.emplace_back(p, r->summary);
+    models.insert(r->info.exec + " / " + (r->info.perf_model.empty() ? "-" : r->info.perf_model));
   }
   if (n > 1) write_summary_csv(out + "/summary.csv", rows);
   if (!quiet) print_results(rows, out);
+  if (models.size() > 1) {  // a table across models: its rows' figures come from different laws
+    std::string m;
+    for (const auto& x : models) m += (m.empty() ? "" : ", ") + x;
+    std::cerr << "note: these rows mix execution / performance models (" << m
+              << "): their figures come from different models (ringmaster compare shows each row's)\n";
+  }
   return 0;
 }
 
