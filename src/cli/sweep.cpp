@@ -25,6 +25,7 @@
 #include <thread>
 
 #include "core/error.h"
+#include "workload/parse_util.h"
 
 namespace rm::sweep {
 
@@ -111,13 +112,6 @@ SweepOptions parse_sweep_options(const std::vector<std::string>& args) {
     else o.sim_args.push_back(a);
   }
   return o;
-}
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
 }
 
 std::string scalar(const json& v) {

@@ -173,13 +173,6 @@ std::string cell(const nlohmann::json& s, const char* key) {
   return v.dump();
 }
 
-std::string csv_quote(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
-
 }  // namespace
 
 CompareTable compare_table(const std::vector<std::string>& dirs) {
@@ -247,10 +240,10 @@ CompareTable compare_table(const std::vector<std::string>& dirs) {
   };
   t.text = text_line(header);
   for (const auto& l : table) t.text += text_line(l);
-  for (std::size_t i = 0; i < header.size(); ++i) t.csv += (i ? "," : "") + csv_quote(header[i]);
+  for (std::size_t i = 0; i < header.size(); ++i) t.csv += (i ? "," : "") + csv_field(header[i]);
   t.csv += "\n";
   for (const auto& l : table) {
-    for (std::size_t i = 0; i < l.size(); ++i) t.csv += (i ? "," : "") + csv_quote(l[i]);
+    for (std::size_t i = 0; i < l.size(); ++i) t.csv += (i ? "," : "") + csv_field(l[i]);
     t.csv += "\n";
   }
   const auto md_line = [](const std::vector<std::string>& l) {

@@ -118,6 +118,13 @@ Time parse_submit(const std::string& raw, double mul, double div, const std::str
   return from_seconds(s);
 }
 
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
 long long days_from_civil(long long y, unsigned m, unsigned d) {  // H. Hinnant's civil-days algorithm
   y -= m <= 2;
   const long long era = (y >= 0 ? y : y - 399) / 400;

@@ -13,6 +13,8 @@ std::vector<std::string> split_simple(const std::string& line, char sep);
 // RFC-4180-style split: quoted fields may hold the separator and doubled quotes.
 std::vector<std::string> split_csv(const std::string& line, char sep, const std::string& file, long ln);
 std::string trim(const std::string& s);
+// A field as RFC-4180 CSV writes it: quoted (inner quotes doubled) when it holds a comma, quote or newline.
+std::string csv_field(const std::string& s);
 double parse_double(const std::string& s, const std::string& file, long line, const std::string& field);
 long long parse_int(const std::string& s, const std::string& file, long line, const std::string& field);
 // An integer field held in an int: parse_int, then |v| <= limits::kMaxSmallInt, or an error naming the field.
