@@ -130,32 +130,34 @@ std::vector<GpuRef> gpu_refs(const py::handle& o, const Loaded& l, const std::st
   return out;
 }
 
-// Checks GPUs a Python policy chose for job j against `free` (which it then takes): the job's count, each GPU real,
-// free and given once, with the memory the job needs. `given` maps the GPUs this decision gave already to their job.
-void check_gpus(const std::vector<GpuRef>& gpus, const JobState& j, Time now, FreeMap& free, const Cluster* cluster,
+// Checks GPUs a Python policy chose for job j against `free` (it does not take them): each GPU real, not given twice
+// (`given`: the GPUs this decision gave already, to their job), free, with the memory the job needs; then the job's
+// count.
+void check_gpus(const std::vector<GpuRef>& gpus, const JobState& j, Time now, const FreeMap& free, const Cluster* cluster,
                 std::map<std::pair<int, int>, const JobState*>& given, const Loaded& l, const std::string& method) {
   const std::string ctx = at(j, now);
-  if (static_cast<int>(gpus.size()) != j.spec->num_gpus)
-    bad_answer(l, method, fmt::format("gave {} GPUs to {}, which asks for {}", gpus.size(), ctx, j.spec->num_gpus));
   for (const auto& g : gpus) {
     if (g.server < 0 || g.server >= free.num_servers() || g.gpu < 0 || g.gpu >= free.spec().servers[g.server].gpus)
       bad_answer(l, method, fmt::format("gave server {} GPU {} to {}: no such GPU", g.server, g.gpu, ctx));
     if (auto it = given.find({g.server, g.gpu}); it != given.end())
       bad_answer(l, method,
-                 fmt::format("a GPU given twice: server {} GPU {} to job {} and to {}", g.server, g.gpu,
-                             it->second->spec->name, ctx));
+                 it->second == &j ? fmt::format("a GPU given twice: server {} GPU {} to {}", g.server, g.gpu, ctx)
+                                  : fmt::format("a GPU given twice: server {} GPU {} to job {} and to {}", g.server,
+                                                g.gpu, it->second->spec->name, ctx));
     if (!free.is_free(g)) {
       const JobId owner = cluster ? cluster->owner(g) : kNoJob;
       bad_answer(l, method,
                  fmt::format("gave server {} GPU {} to {}, but it is not free{}", g.server, g.gpu, ctx,
                              owner == kNoJob ? std::string() : fmt::format(" (job id {} holds it)", owner)));
     }
-    if (!free.fits_memory(j.spec[0], g.server))
+    if (!free.fits_memory(*j.spec, g.server))
       bad_answer(l, method,
                  fmt::format("gave server {} GPU {} to {}: its {} GB are less than the job's {} MB per worker", g.server,
                              g.gpu, ctx, free.spec().servers[g.server].gpu_mem_gb, j.spec->gpu_mem_mb));
     given[{g.server, g.gpu}] = &j;
   }
+  if (static_cast<int>(gpus.size()) != j.spec->num_gpus)
+    bad_answer(l, method, fmt::format("gave {} GPUs to {}, which asks for {}", gpus.size(), ctx, j.spec->num_gpus));
 }
 
 bool truthy_attr(const py::object& o, const char* name, bool dflt) {
@@ -310,25 +312,8 @@ class PyPlacement final : public Placement {
     if (!py::isinstance<py::iterable>(r) || py::isinstance<py::str>(r))
       bad_answer(l_, "place", "must return a list of (server, gpu) pairs or None, returned " + type_name(r) + " for " + at(j, now));
     std::vector<GpuRef> gpus = gpu_refs(r, l_, "place", at(j, now));
-    // Checked on a scratch book (the placement must not change `free`): the FreeMap is the pass's, so copy the
-    // choice's own checks instead of taking.
     std::map<std::pair<int, int>, const JobState*> given;
-    for (const auto& g : gpus) {
-      if (g.server < 0 || g.server >= free.num_servers() || g.gpu < 0 || g.gpu >= free.spec().servers[g.server].gpus)
-        bad_answer(l_, "place", fmt::format("gave server {} GPU {} to {}: no such GPU", g.server, g.gpu, at(j, now)));
-      if (given.count({g.server, g.gpu}))
-        bad_answer(l_, "place", fmt::format("a GPU given twice: server {} GPU {} to {}", g.server, g.gpu, at(j, now)));
-      given[{g.server, g.gpu}] = &j;
-    }
-    if (static_cast<int>(gpus.size()) != j.spec->num_gpus)
-      bad_answer(l_, "place", fmt::format("gave {} GPUs to {}, which asks for {}", gpus.size(), at(j, now), j.spec->num_gpus));
-    for (const auto& g : gpus) {
-      if (!free.is_free(g))
-        bad_answer(l_, "place", fmt::format("gave server {} GPU {} to {}, but it is not free", g.server, g.gpu, at(j, now)));
-      if (!free.fits_memory(*j.spec, g.server))
-        bad_answer(l_, "place", fmt::format("gave server {} GPU {} to {}: too little GPU memory for the job", g.server,
-                                            g.gpu, at(j, now)));
-    }
+    check_gpus(gpus, j, now, free, nullptr, given, l_, "place");
     return gpus;
   }
   Loaded l_;
