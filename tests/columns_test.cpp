@@ -112,8 +112,12 @@ TEST(Columns, HeliosClusterLogSample) {
   EXPECT_EQ(s["jobs"], 2);
   EXPECT_EQ(s["cpu_only_skipped"], 1.0);
   EXPECT_EQ(s["models_assigned"], 2.0);
-  EXPECT_EQ(s["ignored_columns"],
-            nlohmann::json({"vc", "cpu_num", "node_num", "state", "start_time", "end_time", "queue"}));
+  EXPECT_EQ(s["ignored_columns"], nlohmann::json({"cpu_num", "node_num", "state", "start_time", "end_time", "queue"}));
+  // Its user and vc columns are canonical ones: a breakdown per user and per VC.
+  EXPECT_EQ(test::read_file(d + "/o/vcs.csv").substr(0, 17), "vc,jobs,gpu_s,gpu");
+  EXPECT_NE(test::read_file(d + "/o/vcs.csv").find("\nvcA,1,"), std::string::npos);
+  EXPECT_NE(test::read_file(d + "/o/vcs.csv").find("\nvcB,1,"), std::string::npos);
+  EXPECT_NE(test::read_file(d + "/o/users.csv").find("\nu1,2,"), std::string::npos);
   const std::string jobs = test::read_file(d + "/o/jobs.csv");
   EXPECT_NE(jobs.find("\n1,0.000000,8,"), std::string::npos) << jobs;    // dates: relative to the first submit
   EXPECT_NE(jobs.find("\n3,300.000000,16,"), std::string::npos) << jobs;

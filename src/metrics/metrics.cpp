@@ -364,7 +364,7 @@ std::string summary_json(const Summary& s, const RunInfo& info) {
   return j.dump(2) + "\n";
 }
 
-bool write_users_csv(std::ostream& f, const RunRecord& e) {
+bool write_group_csv(std::ostream& f, const RunRecord& e, bool by_vc) {
   struct Acc {
     std::vector<double> jct;
     double gpu_s = 0, queue = 0, rho = 0;
@@ -375,8 +375,9 @@ bool write_users_csv(std::ostream& f, const RunRecord& e) {
   double total = 0;
   for (std::size_t i = 0; i < e.jobs.size(); ++i) {
     const auto& j = e.jobs[i];
-    if (j.finish == kNever || j.spec->user.empty()) continue;
-    Acc& a = by[j.spec->user];
+    const std::string& key = by_vc ? j.spec->vc : j.spec->user;
+    if (j.finish == kNever || key.empty()) continue;
+    Acc& a = by[key];
     a.jct.push_back(to_seconds(j.finish - j.spec->submit));
     a.queue += to_seconds(j.finish - j.spec->submit - j.run_us);
     const double g = to_seconds(j.run_us) * j.spec->num_gpus;
@@ -386,7 +387,7 @@ bool write_users_csv(std::ostream& f, const RunRecord& e) {
     if (j.spec->deadline_s >= 0) ++a.deadlines, a.met += to_seconds(j.finish) <= j.spec->deadline_s + 1e-9;
   }
   if (by.empty()) return false;
-  f << "user,jobs,gpu_s,gpu_share,avg_jct_s,p99_jct_s,avg_queue_s,ftf_rho_mean,deadline_met_ratio\n";
+  f << (by_vc ? "vc" : "user") << ",jobs,gpu_s,gpu_share,avg_jct_s,p99_jct_s,avg_queue_s,ftf_rho_mean,deadline_met_ratio\n";
   for (auto& [u, a] : by) {
     double sum = 0;
     for (double x : a.jct) sum += x;
@@ -419,13 +420,14 @@ void write_outputs(const std::string& dir, const RunRecord& e, const std::vector
     auto f = open_out(dir + "/timeseries.csv");
     write_timeseries_csv(f, e);
   }
-  {  // per user (or VC: the trace's user column) where the trace names them
-    std::ostringstream users;
-    if (write_users_csv(users, e)) {
-      auto f = open_out(dir + "/users.csv");
-      f << users.str();
+  for (const bool vc : {false, true}) {  // per user and per VC where the trace names them
+    const std::string path = dir + (vc ? "/vcs.csv" : "/users.csv");
+    std::ostringstream rows;
+    if (write_group_csv(rows, e, vc)) {
+      auto f = open_out(path);
+      f << rows.str();
     } else {
-      std::filesystem::remove(dir + "/users.csv", ec);
+      std::filesystem::remove(path, ec);
     }
   }
   auto f = open_out(dir + "/summary.json");

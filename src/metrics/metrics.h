@@ -40,9 +40,9 @@ Summary summarize(const RunRecord& r, std::size_t unschedulable);
 // cluster, N = jobs in the system at its arrival (itself included), that JCT = ideal_s x max(1, N x GPUs / cluster
 // GPUs). NaN where the job has no ideal_s or did not finish. Parallel to r.jobs.
 std::vector<double> ftf_rho(const RunRecord& r);
-// users.csv: one row per user (the trace's user column: a user or a virtual cluster); false (nothing written) when no
-// job names one.
-bool write_users_csv(std::ostream& f, const RunRecord& r);
+// users.csv (by_vc false: one row per user, the trace's user column) or vcs.csv (by_vc: per virtual cluster, its vc
+// column); false (nothing written) when no job names one.
+bool write_group_csv(std::ostream& f, const RunRecord& r, bool by_vc);
 // One warning line when the jobs held more than 1.5x the GPU-time they need at their best placement
 // (gpu_time_inflation), naming the larger cause (jobs spread over more servers than they need, or slowdown of
 // jobs on as few servers as they can have: contention) and the option that changes it; "" otherwise.

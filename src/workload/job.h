@@ -26,6 +26,7 @@ struct JobSpec {
   double grad_mb = 0;      // all-reduce size
   double gpu_mem_mb = 0;   // per worker
   std::string user;        // user or virtual cluster
+  std::string vc;          // virtual cluster, where the trace names one beside its user (canonical `vc`)
   std::string recurrence_key;
   int dp = 0, pp = 1, tp = 1;  // parallel config (dp = 0: pure data parallel over num_gpus)
   double deadline_s = -1;  // the trace's deadline, absolute on its submit clock in seconds (-1 = none)

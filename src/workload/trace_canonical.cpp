@@ -15,7 +15,7 @@ namespace {
 
 const std::vector<std::string>& canonical_columns() {
   static const std::vector<std::string> v = {"job_id", "submit_s", "num_gpus", "model", "iterations", "duration_s",
-                                             "deadline_s", "batch_size", "user", "recurrence_key", "compute_ms",
+                                             "deadline_s", "batch_size", "user", "vc", "recurrence_key", "compute_ms",
                                              "grad_mb", "gpu_mem_mb", "dp", "pp", "tp", "gpu_type"};
   return v;
 }
@@ -199,6 +199,7 @@ void read_canonical(TableReader& t, Workload& w, const TraceOptions& opt) {
       if (j.iterations > 0 && j.duration_s > 0) raw.iter_time_s = j.duration_s / j.iterations;
       j.batch_size = to_int32(num("batch_size", 0), t.file(), t.line(), "batch_size");
       j.user = f.get(row, "user");
+      j.vc = trim(f.get(row, "vc"));
       j.recurrence_key = f.get(row, "recurrence_key");
       j.gpu_type = trim(f.get(row, "gpu_type"));
       raw.compute_s = num("compute_ms", 0) / 1000.0;
