@@ -4,7 +4,7 @@
 #   1. A (recurrence key "short", 2 s) and then B (key "long", 6 s) run alone, without duration hints: the
 #      daemon teaches the predictor what each really ran (its service at the ideal iteration time).
 #   2. The daemon is killed (-9) and restarted on its state: the new policy object is taught A and B again.
-#   3. An external job X (not held: Slurm's) takes all 16 GPUs; C (key "long") and then D (key "short") are
+#   3. An external job X (partition open over the same nodes: Slurm schedules it) takes all 16 GPUs; C (key "long") and then D (key "short") are
 #      submitted held while it runs. When X ends, a-srpt-p starts D first (predicted from A: 2 s) ahead of
 #      the earlier C (predicted from B: 6 s). Without the learning both would be predicted alike (the same
 #      default duration) and C, submitted first, would go first.
@@ -39,7 +39,7 @@ kill -9 "$SERVE"; wait "$SERVE" 2>/dev/null || true
 grep -q '"status": "finished"' "$DIR/state/state.json" || fail "no finished job in the state file"
 
 serve 2
-X=$(sbatch --parsable -p rm --gpus=16 -c 1 --mem=1G -o "$DIR/out/%j.out" "$DIR/job.sh" 4)
+X=$(sbatch --parsable -p open --gpus=16 -c 1 --mem=1G -o "$DIR/out/%j.out" "$DIR/job.sh" 4)
 wait_state "$X" RUNNING 30
 C=$(held long 6)
 D=$(held short 2)

@@ -8,7 +8,8 @@
 #   local_slurm.sh stop DIR
 #   local_slurm.sh stop-ctld DIR | start-ctld DIR                          (slurmctld only: SIGTERM, it saves its state)
 #
-# Ports: RM_SLURM_PORT (slurmctld, default 26817) and RM_SLURM_PORT+100+i for node i. Needs root (mknod,
+# Partitions: rm (ringmaster's: DefMemPerGPU, deploy/slurm/job_submit.lua holds every job for ringmaster), open
+# (the same nodes, Slurm's own scheduling) and nomem (no default memory). Ports: RM_SLURM_PORT (slurmctld, default 26817) and RM_SLURM_PORT+100+i for node i. Needs root (mknod,
 # SlurmUser=root). The packages are slurm-wlm and munge (apt-get; .ci/run installs them).
 set -euo pipefail
 cmd=${1:?start|stop|stop-ctld|start-ctld}; DIR=${2:?directory}
@@ -97,8 +98,14 @@ SlurmctldTimeout=60
 $(for i in $(seq 1 "$NODES"); do
   echo "NodeName=n$i NodeHostname=$HOST NodeAddr=127.0.0.1 Port=$((PORT + 100 + i)) CPUs=$CPUS RealMemory=$MEM Gres=gpu:$GPUS State=UNKNOWN"
 done)
-PartitionName=rm Nodes=n[1-$NODES] Default=YES MaxTime=INFINITE State=UP
+JobSubmitPlugins=lua
+# rm: ringmaster's (docs/slurm.md: memory per GPU by default, every job held for ringmaster by job_submit.lua);
+# open: the same nodes, scheduled by Slurm alone (an overlapping partition); nomem: no default memory (serve's check)
+PartitionName=rm Nodes=n[1-$NODES] Default=NO MaxTime=INFINITE State=UP DefMemPerGPU=1000
+PartitionName=open Nodes=n[1-$NODES] Default=YES MaxTime=INFINITE State=UP
+PartitionName=nomem Nodes=n[1-$NODES] Default=NO MaxTime=INFINITE State=UP
 CONF
+  cp "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/../../deploy/slurm/job_submit.lua" "$DIR/etc/job_submit.lua"
   printf 'AutoDetect=off\nNodeName=n[1-%d] Name=gpu File=%s/dev/gpu[0-%d]\n' "$NODES" "$DIR" $((GPUS - 1)) > "$DIR/etc/gres.conf"
   start_ctld
   for i in $(seq 1 "$NODES"); do
@@ -119,7 +126,7 @@ start-ctld)
   start_ctld
   ;;
 stop)
-  if [ -s "$DIR/pid/slurmctld.pid" ]; then SLURM_CONF=$CONF timeout 5 scancel -p rm 2>/dev/null || true; fi
+  if [ -s "$DIR/pid/slurmctld.pid" ]; then SLURM_CONF=$CONF timeout 5 scancel -p rm,open,nomem 2>/dev/null || true; fi
   for f in "$DIR"/pid/slurmd-*.pid; do [ -e "$f" ] && own_kill "$f" slurmd; done
   own_kill "$DIR/pid/slurmctld.pid" slurmctld
   own_kill "$DIR/pid/munged.pid" munged

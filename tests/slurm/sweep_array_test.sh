@@ -8,7 +8,7 @@ source "$(dirname "$0")/test_lib.sh"
 slurm_test_start 55000
 fail() { echo "FAIL: $*"; ls "$DIR/arr/logs" 2>/dev/null && tail -5 "$DIR"/arr/logs/* 2>/dev/null; exit 1; }
 grid=(--policy fifo --policy srsf --policy tiresias --seeds 1-3)
-"$BIN" sweep "${grid[@]}" --slurm-array "$DIR/arr" --partition rm --chunk 2 --array-limit 3 || fail "sweep --slurm-array"
+"$BIN" sweep "${grid[@]}" --slurm-array "$DIR/arr" --partition open --chunk 2 --array-limit 3 || fail "sweep --slurm-array"
 job=$(sbatch --parsable "$DIR/arr/sweep.sbatch") || fail "sbatch of the array script"
 for _ in $(seq 240); do [ -z "$(squeue -h -j "$job" 2>/dev/null)" ] && break; sleep 0.5; done
 [ -z "$(squeue -h -j "$job" 2>/dev/null)" ] || fail "the array did not finish in 2 minutes"

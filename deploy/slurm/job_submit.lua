@@ -1,0 +1,77 @@
+-- ringmaster's enforcement for Slurm (docs/slurm.md, "Every job goes through ringmaster"): every job submitted
+-- to, or moved into, a ringmaster partition is held (priority 0), whether or not the user asked for -H, and a
+-- user's release of such a job (`scontrol release`, `scontrol update Priority=`) is refused with a message. So no
+-- job jumps the queue or bypasses the policy; `ringmaster serve`, running as root, releases each job when its
+-- policy starts it and requeues it held when it preempts it. (A hold that Slurm itself calls "admin" would not
+-- do: a job held at submission by this plugin shows JobHeldUser, and its owner could release it.)
+--
+-- Install: copy this file next to slurm.conf (as job_submit.lua), set `JobSubmitPlugins=lua` in slurm.conf, and
+-- `scontrol reconfigure`. Edit RINGMASTER_PARTITIONS below to name your partition(s).
+--
+-- Jobs naming a ringmaster partition together with another one (`-p rm,other`) are refused: Slurm would start
+-- them in the other partition without asking ringmaster. A job submitted with no partition while a ringmaster
+-- partition is the cluster's default (`Default=YES`) is held too (set RINGMASTER_IS_DEFAULT = true then).
+
+local RINGMASTER_PARTITIONS = { rm = true }
+local RINGMASTER_IS_DEFAULT = false
+
+-- Which ringmaster partitions a partition list ("rm" or "rm,other" or nil) names, and whether it names others.
+local function ours(list)
+  if list == nil or list == "" then
+    return RINGMASTER_IS_DEFAULT, false
+  end
+  local mine, others = false, false
+  for p in string.gmatch(list, "[^,]+") do
+    if RINGMASTER_PARTITIONS[p] then mine = true else others = true end
+  end
+  return mine, others
+end
+
+function slurm_job_submit(job_desc, part_list, submit_uid)
+  local mine, others = ours(job_desc.partition)
+  if not mine then
+    return slurm.SUCCESS
+  end
+  if others then
+    slurm.log_user("ringmaster: partition list '%s' mixes a ringmaster partition with others; submit to one of them",
+                   job_desc.partition)
+    return slurm.ERROR
+  end
+  job_desc.priority = 0  -- an administrator hold: only root/SlurmUser/operators can release it
+  slurm.log_info("ringmaster job_submit: job from uid %u held for ringmaster (partition %s)", submit_uid,
+                 tostring(job_desc.partition))
+  return slurm.SUCCESS
+end
+
+-- A release is an update of the job's priority (scontrol release sets it to INFINITE); so is `scontrol update
+-- Priority=`. Neither is a user's to make on a ringmaster job: refused with a message saying who releases it.
+local function sets_priority(job_desc)
+  local p = job_desc.priority
+  return p ~= nil and p ~= slurm.NO_VAL and p ~= 0
+end
+
+function slurm_job_modify(job_desc, job_rec, part_list, modify_uid)
+  if modify_uid == 0 then
+    return slurm.SUCCESS  -- root (ringmaster serve, the administrator) may release, pin and requeue
+  end
+  local was_mine = ours(job_rec.partition)
+  if was_mine and sets_priority(job_desc) then
+    slurm.log_user("ringmaster: job %u is scheduled by ringmaster, which releases it when its policy starts it " ..
+                   "(see `ringmaster status`); it cannot be released by hand", job_rec.job_id)
+    return slurm.ERROR
+  end
+  if job_desc.partition ~= nil then
+    local mine, others = ours(job_desc.partition)
+    if mine and others then
+      slurm.log_user("ringmaster: partition list '%s' mixes a ringmaster partition with others", job_desc.partition)
+      return slurm.ERROR
+    end
+    if mine and not was_mine then
+      job_desc.priority = 0  -- moved into a ringmaster partition: held for ringmaster like a new job
+    end
+  end
+  return slurm.SUCCESS
+end
+
+slurm.log_info("ringmaster job_submit.lua loaded")
+return slurm.SUCCESS
