@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <sstream>
 
 #include "core/error.h"
 #include "live/live_scheduler.h"
@@ -38,6 +39,7 @@ struct FakeSlurm {
   std::vector<FakeNode> nodes;
   std::map<std::int64_t, FakeJob> jobs;
   std::vector<std::string> log;  // update/release/hold/requeuehold commands, joined
+  std::string select = "CR_CORE";  // SelectTypeParameters (CR_Core_Memory: memory is consumable)
 
   CommandResult operator()(const std::vector<std::string>& a) {
     CommandResult r;
@@ -46,6 +48,8 @@ struct FakeSlurm {
     for (const auto& x : a) line += (line.empty() ? "" : " ") + x;
     if (line == "scontrol ping") {
       r.out = "Slurmctld(primary) at localhost is UP\n";
+    } else if (line == "scontrol show config") {
+      r.out = "Configuration data as of 2026-11-23T14:00:00\nSelectTypeParameters    = " + select + "\n";
     } else if (line == "scontrol show partition rm -o") {
       r.out = "PartitionName=rm AllowGroups=ALL Nodes=n[1-2] State=UP\n";
     } else if (line == "scontrol show node -o") {
@@ -67,7 +71,10 @@ struct FakeSlurm {
       }
     } else if (a[0] == "scontrol") {
       log.push_back(line);
-      if (a[1] == "release") jobs.at(std::stoll(a[2])).reason = "None";
+      if (a[1] == "release") {  // one id or a list: `scontrol release 12,13`
+        std::stringstream ids(a[2]);
+        for (std::string id; std::getline(ids, id, ',');) jobs.at(std::stoll(id)).reason = "None";
+      }
       if (a[1] == "update")
         for (const auto& x : a)
           if (x.rfind("NodeList=", 0) == 0) jobs.at(std::stoll(a[2].substr(6))).nodelist = x.substr(9);
@@ -122,6 +129,7 @@ TEST(SlurmBackend, BooksTheGpusSlurmGaveNotThePolicysSpread) {
   ext.cpus = 2;
   ext.comment = "";
   ext.nodelist = "n[1-2]";
+  ext.alloc = {{"n1", {0, 1}}, {"n2", {0, 1}}};  // what `scontrol -d show job 1` says
   h.slurm.jobs[1] = ext;
   h.slurm.jobs[2] = held(2, 4);
   h.connect();
@@ -147,18 +155,57 @@ TEST(SlurmBackend, NodesWithoutCpusOrMemoryForAJobAreNotUsed) {
   h.connect();
   h.s->step(1e9 + 1);
   EXPECT_EQ(h.slurm.last("update"), "scontrol update JobId=5 NodeList=n2 NumNodes=1 StartTime=now");
-  // A job asking more memory per node than any node has left is never released; the refusal is logged once.
+  // A job asking more memory per node than any node has left is not released; the refusal is logged once.
   Harness m;
+  m.slurm.nodes[0].mem_alloc = m.slurm.nodes[1].mem_alloc = 16000;
   m.slurm.jobs[6] = held(6);
-  m.slurm.jobs[6].mem = "40G";
+  m.slurm.jobs[6].mem = "20G";
   m.connect();
   m.s->step(1e9 + 1);
   m.s->step(1e9 + 2);
   EXPECT_TRUE(m.slurm.log.empty()) << m.slurm.log.front();
   EXPECT_EQ(std::count_if(m.lines.begin(), m.lines.end(),
-                          [](const std::string& l) { return l.find("job 6: node n1 lacks") != std::string::npos; }),
-            1);
-  EXPECT_TRUE(m.logged("memory (40960 MB)"));
+                          [](const std::string& l) { return l.find("job 6: not started: node n") != std::string::npos; }),
+            1) << ::testing::PrintToString(m.lines);
+  EXPECT_TRUE(m.logged("16000 MB free; it asks 1 CPUs and 20480 MB there"));
+  EXPECT_EQ(m.b->jobs().at(0).why.substr(0, 8), "node n1 ");
+}
+
+TEST(SlurmBackend, RequestsNoNodeCanEverHoldAreRefusedVisiblyAndCountAsEnded) {
+  // 9 GPUs on a 2 x 4-GPU partition, 40 GB on 32 GB nodes: refused at once, their AdminComment set (never the
+  // user's comment), not in the queue (--exit-when-done may end), in jobs.csv as unschedulable with the reason.
+  Harness h;
+  h.slurm.jobs[7] = held(7, 9);
+  h.slurm.jobs[8] = held(8);
+  h.slurm.jobs[8].mem = "40G";
+  h.connect();
+  EXPECT_EQ(h.s->step(1e9 + 1), 0);
+  EXPECT_EQ(h.slurm.log.at(0), "scontrol update JobId=7 AdminComment=ringmaster: cannot run here: asks for 9 GPUs; "
+                               "partition rm has 8 GPUs on 2 nodes (at most 4 per node)");
+  EXPECT_EQ(h.slurm.log.at(1).rfind("scontrol update JobId=8 AdminComment=ringmaster: cannot run here: asks for "
+                                    "40960 MB per node; the largest node of partition rm has 32000 MB", 0), 0u);
+  EXPECT_EQ(h.slurm.log.size(), 2u) << "released or commented again: " << ::testing::PrintToString(h.slurm.log);
+  h.s->step(1e9 + 2);
+  EXPECT_EQ(h.slurm.log.size(), 2u) << ::testing::PrintToString(h.slurm.log);
+  const std::string out = test::temp_dir() + "/refused";
+  h.s->write_outputs(out);
+  const std::string jobs = test::read_file(out + "/jobs.csv");
+  EXPECT_NE(jobs.find("\n7,"), std::string::npos) << jobs;
+  EXPECT_NE(jobs.find(",0,unschedulable,,,,,,PENDING\n"), std::string::npos) << jobs;  // slurm_state last
+  EXPECT_NE(test::read_file(out + "/summary.json").find("\"unschedulable\": 2"), std::string::npos);
+  EXPECT_TRUE(h.logged("job 7: unschedulable, never started: asks for 9 GPUs"));
+}
+
+TEST(SlurmBackend, RefusesToStartWhereJobsWithoutMemoryWouldTakeWholeNodes) {
+  Harness h;
+  h.slurm.select = "CR_CORE_MEMORY";
+  try {
+    h.connect();
+    FAIL() << "started on a partition without a default memory";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("add DefMemPerGPU=<MB> to the partition's line in slurm.conf"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("all of a node's memory"), std::string::npos) << e.what();
+  }
 }
 
 TEST(SlurmBackend, ParsesTheGpuIndicesOfARunningJob) {

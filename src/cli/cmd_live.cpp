@@ -7,6 +7,9 @@
 #include "live/payload.h"
 #include "live/replay.h"
 #include "live/serve.h"
+#include "live/status.h"
+
+#include <iostream>
 
 namespace rm::cli {
 namespace {
@@ -33,6 +36,11 @@ class Serve final : public Subcommand {
     srv->add_option("--max-idle", sa_.max_idle_s, "with --exit-when-done: exit after this many seconds without any job")
         ->capture_default_str();
     srv->add_option("--out", sa_.out, "where to write jobs.csv and summary.json at exit (default: the state directory)");
+    srv->add_flag("--recover", sa_.backend.recover,
+                  "with no usable state file: rebuild the books from Slurm (running jobs on the GPUs Slurm gave them)");
+    srv->add_option("--log-file", sa_.log_file, "append the log to this file instead of stderr");
+    srv->add_option("--log-level", sa_.log_level, "error, warn, info or debug")->capture_default_str();
+    srv->add_option("--metrics", sa_.metrics, "serve Prometheus metrics at HOST:PORT/metrics, e.g. 127.0.0.1:9464");
     return srv;
   }
   int run() override {
@@ -99,6 +107,23 @@ class Payload final : public Subcommand {
 
 }  // namespace
 
+class Status final : public Subcommand {
+ public:
+  CLI::App* add(CLI::App& app) override {
+    auto* st = app.add_subcommand("status", "what a `serve` daemon last saw and did: queue, running jobs, step times");
+    st->add_option("--state", dir_, "the state directory of `serve --state`")->required();
+    return st;
+  }
+  int run() override {
+    live::print_status(dir_, live::wall_now(), std::cout);
+    return 0;
+  }
+
+ private:
+  std::string dir_;
+};
+
+std::unique_ptr<Subcommand> make_status() { return std::make_unique<Status>(); }
 std::unique_ptr<Subcommand> make_serve() { return std::make_unique<Serve>(); }
 std::unique_ptr<Subcommand> make_replay() { return std::make_unique<Replay>(); }
 std::unique_ptr<Subcommand> make_payload() { return std::make_unique<Payload>(); }

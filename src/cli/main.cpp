@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   std::vector<std::pair<CLI::App*, std::unique_ptr<cli::Subcommand>>> subs;
   for (auto make : {cli::make_simulate, cli::make_generate, cli::make_list_policies, cli::make_list_clusters,
-                    cli::make_list_models, cli::make_validate, cli::make_serve, cli::make_replay, cli::make_payload,
+                    cli::make_list_models, cli::make_validate, cli::make_serve, cli::make_status, cli::make_replay, cli::make_payload,
                     cli::make_compare, cli::make_plot, cli::make_sweep, cli::make_calibrate}) {
     auto sub = make();
     CLI::App* a = sub->add(app);

@@ -26,6 +26,7 @@ std::unique_ptr<Subcommand> make_list_policies();
 std::unique_ptr<Subcommand> make_list_clusters();
 std::unique_ptr<Subcommand> make_list_models();
 std::unique_ptr<Subcommand> make_serve();
+std::unique_ptr<Subcommand> make_status();
 std::unique_ptr<Subcommand> make_replay();
 std::unique_ptr<Subcommand> make_payload();
 std::unique_ptr<Subcommand> make_compare();

@@ -38,6 +38,9 @@ struct ServeOptions {
   std::uint64_t seed = 1;
   double default_duration_s = 3600;  // a job without duration/iterations hints is assumed to run this long
   std::function<void(const std::string&)> log;  // one line per event; null = silent
+  std::function<void(const std::string&)> warn; // the same for what an operator must look at; null = log
+  std::function<void(const std::string&)> debug;  // per-step detail; null = nothing
+  bool recover = false;  // no usable state: rebuild the books from the manager (serve --recover)
   // The rate model's slowdown of a job on its placement (iteration time with the split jobs now on its
   // servers, over the ideal one): called just before a job is released, and again whenever it changes while
   // the job runs (split neighbours starting or ending). `replay` passes it to the payload.
@@ -49,12 +52,17 @@ struct LiveRun {
   double start_s = 0, end_s = 0;
   double decided_s = -1, noticed_s = -1;  // the daemon's clock: when it released the job, when it saw the stretch end
   std::vector<std::pair<std::string, int>> gpus;  // node, GPUs there
+  // Why it ended: the manager's final state (COMPLETED, FAILED, CANCELLED, NODE_FAIL, TIMEOUT, ...) for the last
+  // stretch, else preempted (the policy), requeued (by the manager), held (by someone else), node_unusable,
+  // vanished, running (still holding its GPUs when the outputs were written).
+  std::string end_reason;
 };
 
 // One adopted job: what the backend knows of it beside its spec and view.
 struct LiveJob {
   std::int64_t slurm_id = 0;      // the cluster manager's job id
-  std::string status = "queued";  // queued | starting (released, not yet RUNNING) | running | finished
+  // queued | starting (released, not yet RUNNING) | running | finished | unschedulable (never fits: refused)
+  std::string status = "queued";
   std::string slurm_state;        // last state seen
   std::vector<std::string> nodes; // where it was placed
   std::vector<GpuRef> gpus;       // the policy's GPUs for it (counts per node are what the manager enforces)
@@ -73,6 +81,7 @@ struct LiveJob {
   int cpus = 1;                   // CPUs the manager reports for it (at least one per node)
   double mem_mb = 0;              // memory per node (0: none asked)
   double slowdown = -1;           // last rate given to on_rate
+  std::string why;                // unschedulable: why; queued: why it waits (status, `ringmaster status`)
 };
 
 // What the policy sees at one instant: the backend's book of GPUs and its unfinished jobs in submit order.
@@ -116,6 +125,8 @@ class Backend {
   virtual const std::vector<float>& decision_us() const = 0;
   // Submit a job (replay); returns the manager's id. A backend that cannot submit throws InputError.
   virtual std::int64_t submit(const Submission& s) = 0;
+  // The daemon's figures in Prometheus' text format (serve --metrics); manager_up: the last step reached it.
+  virtual std::string metrics_text(bool /*manager_up*/) const { return ""; }
 };
 
 }  // namespace rm::live

@@ -34,8 +34,8 @@ void LiveScheduler::connect(double now_s) {
   backend_.connect(now_s);
   // A policy that learns from finished jobs (a-srpt's predictor) is taught the ones a previous run saw finish.
   std::vector<const JobState*> done;
-  for (const auto& st : backend_.views())
-    if (st.status == JobStatus::Finished) done.push_back(&st);
+  for (std::size_t i = 0; i < backend_.views().size(); ++i)
+    if (backend_.jobs()[i].status == "finished") done.push_back(&backend_.views()[i]);
   std::stable_sort(done.begin(), done.end(), [](const JobState* a, const JobState* b) { return a->finish < b->finish; });
   for (const JobState* st : done) scheduler_->learn(*st);
   if (log_)
@@ -81,10 +81,11 @@ int run_live(LiveScheduler& s, const LoopOptions& o, const std::function<void(co
       if (down) log(b.manager() + " answers again");
       down = false;
     } catch (const BackendError& e) {
-      if (!down) log(b.manager() + " unreachable, retrying every interval: " + e.what());
+      if (!down) (o.warn ? o.warn : log)(b.manager() + " unreachable, retrying every interval: " + e.what());
       down = true;
       left = 1;
     }
+    if (o.after_step) o.after_step(!down);
     if (o.once) break;
     if (o.exit_when_done && !down) {
       if (!b.jobs().empty() && left == 0) break;

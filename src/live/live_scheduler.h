@@ -37,6 +37,8 @@ struct LoopOptions {
   bool exit_when_done = false;  // exit once at least one job was adopted and every adopted job has ended
   double max_idle_s = 0;        // with exit_when_done: also exit after this long with no job at all (0 = never)
   std::string out;              // outputs at exit; default: the backend's state directory
+  std::function<void(bool manager_up)> after_step;  // after each step (serve --metrics publishes its figures)
+  std::function<void(const std::string&)> warn;      // for the manager unreachable; null = the log
 };
 
 // The daemon loop: steps `s` every interval until stopped, logging (once) while the backend is unreachable;

@@ -4,11 +4,18 @@
 
 #include <chrono>
 #include <cmath>
+#include <algorithm>
+#include <ctime>
+#include <fstream>
 #include <iostream>
+#include <memory>
+#include <mutex>
+#include <vector>
 
 #include "core/error.h"
 #include "live/backends.h"
 #include "live/live_scheduler.h"
+#include "live/metrics_http.h"
 
 namespace rm::live {
 
@@ -34,18 +41,62 @@ double parse_interval(const std::string& s, const std::string& field) {
   return v * k;
 }
 
+LevelLog make_level_log(const std::string& who, const std::string& level, const std::string& file) {
+  static const std::vector<std::string> kLevels = {"error", "warn", "info", "debug"};
+  const auto at = std::find(kLevels.begin(), kLevels.end(), level);
+  if (at == kLevels.end()) throw InputError("--log-level", 0, level, "expected error, warn, info or debug");
+  const int lv = static_cast<int>(at - kLevels.begin());
+  std::shared_ptr<std::ostream> out;
+  if (!file.empty()) {
+    auto f = std::make_shared<std::ofstream>(file, std::ios::app);
+    if (!*f) throw InputError("--log-file", 0, file, "cannot open it for appending");
+    out = f;
+  }
+  const auto mu = std::make_shared<std::mutex>();
+  const auto line = [who, out, mu](const char* tag, const std::string& s) {
+    const auto now = std::chrono::system_clock::now();
+    const std::time_t t = std::chrono::system_clock::to_time_t(now);
+    const long ms = static_cast<long>(std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+    const std::string text = fmt::format("{}.{:03d}Z {:<5} {}: {}\n", stamp, ms, tag, who, s);
+    std::lock_guard<std::mutex> g(*mu);
+    std::ostream& o = out ? *out : std::cerr;
+    o << text << std::flush;
+  };
+  LevelLog l;
+  l.warn = [line, lv](const std::string& s) { if (lv >= 1) line("WARN", s); };
+  l.info = [line, lv](const std::string& s) { if (lv >= 2) line("INFO", s); };
+  if (lv >= 3) l.debug = [line](const std::string& s) { line("DEBUG", s); };
+  return l;
+}
+
 int run_serve(const ServeArgs& a) {
   ServeOptions o = a.backend;
-  o.log = stderr_log("serve");
+  const LevelLog lg = make_level_log("serve", a.log_level, a.log_file);
+  o.log = lg.info;
+  o.warn = lg.warn;
+  o.debug = lg.debug;
+  std::unique_ptr<MetricsServer> metrics;
+  if (!a.metrics.empty()) metrics = std::make_unique<MetricsServer>(a.metrics);
   const auto backend = make_backend(a.backend_kind, o);
   LiveScheduler s(*backend, o.policy, o.seed, o.log);
   s.connect(wall_now());  // refuses to start when the manager is unreachable or the partition does not exist
+  if (metrics) {
+    metrics->publish(backend->metrics_text(true));
+    o.log("metrics at http://" + a.metrics.substr(0, a.metrics.rfind(':')) + ":" + std::to_string(metrics->port()) +
+          "/metrics");
+  }
   LoopOptions lo;
   lo.interval_s = a.interval_s;
   lo.once = a.once;
   lo.exit_when_done = a.exit_when_done;
   lo.max_idle_s = a.max_idle_s;
   lo.out = a.out;
+  lo.warn = lg.warn;
+  if (metrics) lo.after_step = [&](bool up) { metrics->publish(backend->metrics_text(up)); };
   return run_live(s, lo, o.log);
 }
 

@@ -17,7 +17,17 @@ struct ServeArgs {
   bool exit_when_done = false; // exit once at least one job was adopted and every adopted job has ended
   double max_idle_s = 0;       // with exit_when_done: also exit after this long with no job at all (0 = never)
   std::string out;             // outputs (jobs.csv, summary.json) at exit; default: the state directory
+  std::string log_file;        // append the log there instead of stderr
+  std::string log_level = "info";  // error | warn | info | debug
+  std::string metrics;         // HOST:PORT for Prometheus' text format (GET /metrics); "" = none
 };
+
+// The daemon's log: "2026-11-25T13:40:00.123Z INFO  serve: line" to `file` (appended; stderr when empty), lines
+// below `level` (error < warn < info < debug) left out. InputError naming --log-level / --log-file otherwise.
+struct LevelLog {
+  std::function<void(const std::string&)> warn, info, debug;  // debug null below debug
+};
+LevelLog make_level_log(const std::string& who, const std::string& level, const std::string& file);
 
 // A log for the daemon's events: "[who  elapsed s] line" on stderr, elapsed since this call.
 std::function<void(const std::string&)> stderr_log(const std::string& who);

@@ -23,6 +23,34 @@ using nlohmann::json;
 
 namespace {
 constexpr JobId kExternal = 1LL << 40;  // owner of GPUs held by jobs ringmaster does not own or unusable nodes
+
+// One clock for runs.csv: Slurm records start and end times in whole epoch seconds (time(NULL)); a time the
+// daemon observes itself (a preemption, a requeue it noticed) is truncated the same way, so that a stretch ended
+// by the daemon never seems to overlap one Slurm started in the same second.
+double whole(double epoch_s) { return std::floor(epoch_s); }
+
+bool running_state(const std::string& s) { return s == "RUNNING" || s == "COMPLETING" || s == "CONFIGURING"; }
+
+// "1000", "1000M", "2G" -> MB; "UNLIMITED", "0", "" -> 0.
+double mem_value_mb(const std::string& v) {
+  if (v.empty() || v == "UNLIMITED" || v == "N/A") return 0;
+  try {
+    std::size_t used = 0;
+    const double x = std::stod(v, &used);
+    const char u = used < v.size() ? static_cast<char>(std::toupper(static_cast<unsigned char>(v[used]))) : 'M';
+    return x * (u == 'G' ? 1024 : u == 'T' ? 1024 * 1024 : u == 'K' ? 1.0 / 1024 : 1);
+  } catch (...) {
+    return 0;
+  }
+}
+
+// The value of `key=` in a comma list such as "DefCpuPerGPU=2,DefMemPerGPU=1000".
+std::string list_value(const std::string& list, const std::string& key) {
+  const auto at = list.find(key + "=");
+  if (at == std::string::npos) return "";
+  const auto from = at + key.size() + 1;
+  return list.substr(from, list.find(',', from) - from);
+}
 }  // namespace
 
 SlurmBackend::SlurmBackend(SlurmCtl& ctl, ServeOptions opt) : TableBackend(std::move(opt)), ctl_(ctl) {}
@@ -44,6 +72,7 @@ void SlurmBackend::connect(double now_s) {
   ctl_.ping();
   if (!ctl_.partition_exists(opt_.partition))
     throw InputError("--partition", 0, opt_.partition, "Slurm has no partition '" + opt_.partition + "'");
+  check_memory_defaults();
   const auto nodes = ctl_.nodes(opt_.partition);
   if (nodes.empty()) throw InputError("--partition", 0, opt_.partition, "the partition has no nodes");
   ServerSpec tmpl;
@@ -69,13 +98,51 @@ void SlurmBackend::connect(double now_s) {
     spec_.servers.push_back(s);
   }
   fs::create_directories(opt_.state_dir);
-  load();
-  if (origin_s_ < 0) {  // time 0: now, or the submission of the oldest held job waiting for us
+  bool loaded = false;
+  try {
+    loaded = load();
+  } catch (const InputError& e) {
+    if (!opt_.recover) throw;
+    const fs::path bad = fs::path(opt_.state_dir) / "state.json";
+    std::error_code ec;
+    fs::rename(bad, fs::path(opt_.state_dir) / "state.json.unusable", ec);
+    warn(std::string(e.what()) + "; set aside as state.json.unusable, rebuilding from Slurm (--recover)");
+  }
+  if (loaded && opt_.recover) log("--recover: the state file is usable; it is read as it is");
+  if (origin_s_ < 0) {  // time 0: now, or the submission of the oldest job waiting or running for us
     origin_s_ = now_s;
     for (const auto& j : ctl_.jobs(opt_.partition))
-      if (j.state == "PENDING" && j.held() && j.submit_s >= 0) origin_s_ = std::min(origin_s_, j.submit_s);
+      if (((j.state == "PENDING" && j.held()) || (opt_.recover && !j.finished())) && j.submit_s >= 0)
+        origin_s_ = std::min(origin_s_, j.submit_s);
   }
+  if (!loaded && opt_.recover) recover(now_s);
   save();
+}
+
+void SlurmBackend::check_memory_defaults() {
+  const auto conf = ctl_.config();
+  const auto part = ctl_.partition(opt_.partition);
+  const auto get = [](const std::map<std::string, std::string>& m, const std::string& k) {
+    const auto it = m.find(k);
+    return it == m.end() ? std::string() : it->second;
+  };
+  def_mem_per_gpu_ = mem_value_mb(list_value(get(part, "JobDefaults"), "DefMemPerGPU"));
+  if (def_mem_per_gpu_ <= 0) def_mem_per_gpu_ = mem_value_mb(get(conf, "DefMemPerGPU"));
+  std::string sel = get(part, "SelectTypeParameters");
+  if (sel.empty() || sel == "NONE") sel = get(conf, "SelectTypeParameters");
+  std::transform(sel.begin(), sel.end(), sel.begin(), [](unsigned char c) { return std::toupper(c); });
+  if (sel.find("MEMORY") == std::string::npos) return;  // memory is not a consumable resource: nothing to check
+  const bool has_default = def_mem_per_gpu_ > 0 || mem_value_mb(get(part, "DefMemPerCPU")) > 0 ||
+                           mem_value_mb(get(part, "DefMemPerNode")) > 0 || mem_value_mb(get(conf, "DefMemPerCPU")) > 0 ||
+                           mem_value_mb(get(conf, "DefMemPerNode")) > 0;
+  if (has_default) return;
+  throw InputError("--partition", 0, opt_.partition,
+                   "Slurm gives a job that asks no memory (no --mem) all of a node's memory: SelectTypeParameters=" + sel +
+                       " makes memory a consumable resource and partition '" + opt_.partition +
+                       "' has no default memory, so its jobs would run one per node whatever GPUs they ask. Fix: add "
+                       "DefMemPerGPU=<MB> to the partition's line in slurm.conf and `scontrol reconfigure` "
+                       "(docs/slurm.md, \"The partition\"), or for now `scontrol update PartitionName=" +
+                       opt_.partition + " JobDefaults=DefMemPerGPU=<MB>`");
 }
 
 std::string SlurmBackend::describe() const {
@@ -91,6 +158,10 @@ std::int64_t SlurmBackend::submit(const Submission& sub) {
 
 void SlurmBackend::adopt(const SlurmJob& j) {
   JobHints h = parse_hints(j.comment);
+  if (!j.comment.empty() && j.comment.rfind("rm:", 0) != 0)  // adopted once: said once
+    warn("job " + std::to_string(j.id) + ": its comment '" + j.comment +
+         "' has no rm: prefix, so it gives ringmaster no hints (write --comment 'rm:model=...;duration=...'); "
+         "scheduled with the defaults");
   for (const auto& e : h.errors) log("job " + std::to_string(j.id) + ": hint ignored: " + e);
   const JobSpec r = spec_from_hints(h, j.id, "slurm job " + std::to_string(j.id),
                                     j.submit_s >= 0 ? j.submit_s : origin_s_, j.gpus, j.user, j.name);
@@ -122,17 +193,36 @@ int SlurmBackend::cpus_per_node(int cpus, std::size_t nodes) {
 }
 
 void SlurmBackend::read_allocation(std::size_t i) {
-  LiveJob& l = live_[i];
-  std::vector<GpuRef> real;
+  std::vector<std::pair<std::string, std::vector<int>>> got;
+  std::string error;
   try {
-    for (const auto& [node, idx] : ctl_.job_gpus(l.slurm_id))
-      if (const auto it = node_index_.find(node); it != node_index_.end())
-        for (int g : idx)
-          if (g >= 0 && g < spec_.servers[it->second].gpus) real.push_back({it->second, g});
+    got = ctl_.job_gpus(live_[i].slurm_id);
   } catch (const SlurmError& e) {
-    log("job " + std::to_string(l.slurm_id) + ": could not read the GPUs Slurm gave it: " + e.what());
+    error = e.what();
+  }
+  take_allocation(i, got, error);
+}
+
+void SlurmBackend::read_allocations(const std::vector<std::size_t>& jobs) {
+  std::vector<std::int64_t> ids;
+  for (std::size_t i : jobs) ids.push_back(live_[i].slurm_id);
+  std::vector<std::string> errors;
+  const auto got = ctl_.job_gpus_all(ids, errors);
+  for (std::size_t k = 0; k < jobs.size(); ++k) take_allocation(jobs[k], got[k], errors[k]);
+}
+
+void SlurmBackend::take_allocation(std::size_t i, const std::vector<std::pair<std::string, std::vector<int>>>& got,
+                                   const std::string& error) {
+  LiveJob& l = live_[i];
+  if (!error.empty()) {
+    log("job " + std::to_string(l.slurm_id) + ": could not read the GPUs Slurm gave it: " + error);
     return;
   }
+  std::vector<GpuRef> real;
+  for (const auto& [node, idx] : got)
+    if (const auto it = node_index_.find(node); it != node_index_.end())
+      for (int g : idx)
+        if (g >= 0 && g < spec_.servers[it->second].gpus) real.push_back({it->second, g});
   if (static_cast<int>(real.size()) != specs_[i].num_gpus) return;  // not readable as expected: keep ours
   std::sort(real.begin(), real.end(), [](const GpuRef& a, const GpuRef& b) {
     return a.server != b.server ? a.server < b.server : a.gpu < b.gpu;
@@ -182,39 +272,44 @@ void SlurmBackend::observe(const std::vector<SlurmJob>& listed, double now_s) {
   for (const auto& j : listed) jobs.push_back(&j);
   std::sort(jobs.begin(), jobs.end(), [](const SlurmJob* a, const SlurmJob* b) { return a->id < b->id; });
   std::set<std::int64_t> seen;
+  std::vector<std::size_t> newly_running;  // their GPUs read from Slurm together, after the loop
   for (const SlurmJob* jp : jobs) {
     const SlurmJob& j = *jp;
     seen.insert(j.id);
     const auto it = by_slurm_.find(j.id);
     if (it == by_slurm_.end()) {
-      if (j.state == "PENDING" && j.held() && !ignored_.count(j.id)) {
+      if (j.partition == opt_.partition && j.state == "PENDING" && j.held() && !ignored_.count(j.id)) {
         if (j.gpus <= 0) {
           log("job " + std::to_string(j.id) + ": asks for no GPUs, left to Slurm");
           ignored_.insert(j.id);
           continue;
         }
+        if (const std::string why = never_fits(j); !why.empty()) {
+          refuse(j, why);
+          continue;
+        }
         try {
           adopt(j);
         } catch (const InputError& e) {
-          log("job " + std::to_string(j.id) + ": cannot be scheduled, left held: " + e.what());
-          ignored_.insert(j.id);
+          refuse(j, e.what());
         }
       }
       continue;
     }
     LiveJob& l = live_[it->second];
     l.slurm_state = j.state;
-    if (l.status == "finished") continue;
+    if (l.status == "finished" || l.status == "unschedulable") continue;
     const std::string sid = "job " + std::to_string(j.id);
     if (j.finished()) {
-      const double end = j.end_s > 0 ? j.end_s : now_s;
-      stop(it->second, end, "finished");
-      log(sid + ": " + j.state + " after " + std::to_string(end - l.submit_s) + " s");
-    } else if (j.state == "RUNNING" || j.state == "COMPLETING" || j.state == "CONFIGURING") {
+      const double end = j.end_s > 0 ? j.end_s : whole(now_s);
+      stop(it->second, end, "finished", j.state);
+      (j.state == "COMPLETED" ? log(sid + ": " + j.state + " after " + std::to_string(end - l.submit_s) + " s")
+                              : warn(sid + ": " + j.state + " after " + std::to_string(end - l.submit_s) + " s"));
+    } else if (running_state(j.state)) {
       if (l.status == "running" && j.start_s > 0 && l.started_s >= 0 && std::fabs(j.start_s - l.started_s) > 0.5) {
         // Requeued by Slurm and started again between two polls (a node went down under it; a busy machine
         // can miss the pending moment): the run we knew ended when this one began.
-        stop(it->second, j.start_s, "queued");
+        stop(it->second, j.start_s, "queued", "requeued");
         ++l.preemptions;
         log(sid + ": requeued by Slurm and restarted by it between two polls (its start time moved)");
       }
@@ -226,16 +321,16 @@ void SlurmBackend::observe(const std::vector<SlurmJob>& listed, double now_s) {
           log(sid + ": running without a decision of ours, on " + std::to_string(j.nodes.size()) + " node(s)");
         }
         l.status = "running";
-        l.started_s = j.start_s > 0 ? j.start_s : now_s;
+        l.started_s = j.start_s > 0 ? j.start_s : whole(now_s);
         if (l.first_start_s < 0) l.first_start_s = l.started_s;
-        read_allocation(it->second);
+        newly_running.push_back(it->second);
       }
     } else if (j.state == "PENDING" && !j.held() && l.status == "running" &&
                (j.start_s < 0 || std::fabs(j.start_s - l.started_s) > 0.5)) {
       // Requeued by Slurm itself (a node went down under it; its start time is no longer this run's, which
       // tells it from a restarting slurmctld that shows a running job as pending for a moment): take it back so
       // the policy places it again.
-      stop(it->second, now_s, "queued");
+      stop(it->second, whole(now_s), "queued", "requeued");
       ++l.preemptions;
       try {
         ctl_.hold(j.id);
@@ -245,15 +340,16 @@ void SlurmBackend::observe(const std::vector<SlurmJob>& listed, double now_s) {
       }
     } else if (j.state == "PENDING" && j.held() && (l.status == "running" || l.status == "starting")) {
       // Requeued or held by someone else (an administrator, a node failure with requeue).
-      stop(it->second, now_s, "queued");
+      stop(it->second, whole(now_s), "queued", "held");
       ++l.preemptions;
       log(sid + ": held again by Slurm or a user; back in the queue");
     }
   }
+  read_allocations(newly_running);
   for (std::size_t i = 0; i < live_.size(); ++i) {
     LiveJob& l = live_[i];
-    if (l.status == "finished" || seen.count(l.slurm_id)) continue;
-    stop(i, now_s, "finished");
+    if (l.status == "finished" || l.status == "unschedulable" || seen.count(l.slurm_id)) continue;
+    stop(i, whole(now_s), "finished", "vanished");
     l.slurm_state = "VANISHED";
     log("job " + std::to_string(l.slurm_id) + ": no longer listed by Slurm; counted as ended now");
   }
@@ -276,12 +372,18 @@ struct SlurmBackend::StepBook {
   std::set<std::string> unusable;  // down, drained, not responding: their GPUs are nobody's to give
 };
 
-void SlurmBackend::claim(StepBook& b, const LiveJob& l) const {
+void SlurmBackend::claim(StepBook& b, const LiveJob& l, int sign) const {
   for (const auto& name : l.nodes)
     if (const auto it = node_index_.find(name); it != node_index_.end()) {
-      b.free_cpus[it->second] -= cpus_per_node(l.cpus, l.nodes.size());
-      b.free_mem[it->second] -= l.mem_mb;
+      const int s = it->second;
+      b.free_cpus[s] -= sign * cpus_per_node(l.cpus, l.nodes.size());
+      b.free_mem[s] -= sign * mem_on_node(l, static_cast<int>(std::count_if(l.gpus.begin(), l.gpus.end(),
+                                                                      [&](const GpuRef& g) { return g.server == s; })));
     }
+}
+
+double SlurmBackend::mem_on_node(const LiveJob& l, int gpus) const {
+  return l.mem_mb > 0 ? l.mem_mb : def_mem_per_gpu_ * gpus;
 }
 
 // What Slurm's nodes leave: unusable nodes, CPUs and memory per node (less what released jobs will take).
@@ -312,12 +414,49 @@ void SlurmBackend::book_jobs(StepBook& b, const std::vector<SlurmJob>& jobs, dou
     for (std::size_t i = 0; i < live_.size(); ++i)
       if (live_[i].status == st) holding.push_back(i);
   for (std::size_t i : holding) book_holding(b, i, now_s);
+  std::set<std::int64_t> running;
   for (const auto& j : jobs) {
-    if (by_slurm_.count(j.id) || !(j.state == "RUNNING" || j.state == "COMPLETING" || j.state == "CONFIGURING")) continue;
-    const int per = j.nodes.empty() ? 0 : j.gpus / static_cast<int>(j.nodes.size());
-    for (const auto& name : j.nodes)
-      if (const auto it = node_index_.find(name); it != node_index_.end()) b.take_free(spec_, kExternal, it->second, per);
+    const auto it = by_slurm_.find(j.id);
+    if (it != by_slurm_.end() && live_[it->second].status != "unschedulable") continue;
+    if (running_state(j.state)) {
+      running.insert(j.id);
+      book_foreign(b, j);
+    }
   }
+  std::erase_if(foreign_, [&](const auto& kv) { return !running.count(kv.first); });
+}
+
+void SlurmBackend::book_foreign(StepBook& b, const SlurmJob& j) {
+  if (std::none_of(j.nodes.begin(), j.nodes.end(), [&](const std::string& n) { return node_index_.count(n) > 0; }))
+    return;  // not on our nodes
+  auto cached = foreign_.find(j.id);
+  if (cached == foreign_.end() || cached->second.first != j.start_s) {
+    std::vector<GpuRef> gpus;
+    bool read = false;
+    try {
+      for (const auto& [node, idx] : ctl_.job_gpus(j.id)) {
+        read = true;
+        if (const auto nt = node_index_.find(node); nt != node_index_.end())
+          for (int g : idx)
+            if (g >= 0 && g < spec_.servers[nt->second].gpus) gpus.push_back({nt->second, g});
+      }
+    } catch (const SlurmError& e) {
+      warn("job " + std::to_string(j.id) + " (partition " + j.partition + ", not ringmaster's): could not read its GPUs: " +
+           e.what());
+    }
+    if (!read && j.gpus > 0) {  // unreadable: all of its nodes' GPUs are booked busy this step, read again next
+      for (const auto& name : j.nodes)
+        if (const auto nt = node_index_.find(name); nt != node_index_.end())
+          b.take_free(spec_, kExternal, nt->second, spec_.servers[nt->second].gpus);
+      return;
+    }
+    cached = foreign_.insert_or_assign(j.id, std::make_pair(j.start_s, std::move(gpus))).first;
+    if (!cached->second.second.empty())
+      log("job " + std::to_string(j.id) + " (partition " + j.partition + ", user " + j.user + ", not ringmaster's) holds " +
+          std::to_string(cached->second.second.size()) + " GPU(s) on our nodes: booked busy");
+  }
+  for (const auto& g : cached->second.second)
+    if (b.c.is_free(g)) b.c.allocate(kExternal, {g});
 }
 
 void SlurmBackend::book_holding(StepBook& b, std::size_t i, double now_s) {
@@ -326,8 +465,8 @@ void SlurmBackend::book_holding(StepBook& b, std::size_t i, double now_s) {
       std::any_of(l.nodes.begin(), l.nodes.end(), [&](const std::string& n) { return b.unusable.count(n) > 0; })) {
     try {  // released onto a node that has gone down or drained since: take it back and place it again
       ctl_.hold(l.slurm_id);
-      stop(i, now_s, "queued");
-      log("job " + std::to_string(l.slurm_id) + ": its node became unusable before it started; held to be placed again");
+      stop(i, whole(now_s), "queued", "node_unusable");
+      warn("job " + std::to_string(l.slurm_id) + ": its node became unusable before it started; held to be placed again");
       return;
     } catch (const SlurmError& e) {
       log("job " + std::to_string(l.slurm_id) + ": could not take it back from an unusable node: " + e.what());
@@ -345,19 +484,29 @@ void SlurmBackend::book_holding(StepBook& b, std::size_t i, double now_s) {
     if (rebook_on_nodes(b.c, i)) return;
     try {
       ctl_.hold(l.slurm_id);
-      stop(i, now_s, "queued");
-      log("job " + std::to_string(l.slurm_id) + ": its nodes no longer have room for it (Slurm spread another job's "
-          "GPUs differently); held to be placed again");
+      stop(i, whole(now_s), "queued", "held");
+      warn("job " + std::to_string(l.slurm_id) + ": its nodes no longer have GPUs free for it (taken by a job Slurm "
+           "placed itself, or spread differently); held to be placed again");
     } catch (const SlurmError& e) {
       log("job " + std::to_string(l.slurm_id) + ": could not take it back: " + e.what());
     }
     return;
   }
-  log("job " + std::to_string(l.slurm_id) + ": its GPUs are not free in our books; re-reading its nodes");
-  const int per = l.nodes.empty() ? 0 : specs_[i].num_gpus / static_cast<int>(l.nodes.size());
+  // Running, its GPUs unknown (Slurm's answer was unreadable) or booked twice: read them again from Slurm; until
+  // then the whole of its nodes is booked busy (never a guessed split, which could release a job onto its GPUs).
+  read_allocation(i);
+  if (!l.gpus.empty()) {
+    try {
+      b.c.allocate(static_cast<JobId>(i), l.gpus);
+      return;
+    } catch (const InvariantError&) {
+      warn("job " + std::to_string(l.slurm_id) + ": Slurm shows it on GPUs another job holds in our books");
+      l.gpus.clear();
+    }
+  }
   for (const auto& name : l.nodes)
     if (const auto it = node_index_.find(name); it != node_index_.end())
-      for (const auto& g : b.take_free(spec_, static_cast<JobId>(i), it->second, per)) l.gpus.push_back(g);
+      b.take_free(spec_, kExternal, it->second, spec_.servers[it->second].gpus);
 }
 
 
@@ -373,7 +522,7 @@ void SlurmBackend::apply_preempt(StepBook& b, JobId id, double now_s) {
     return;
   }
   b.c.release(id, l.gpus);
-  stop(static_cast<std::size_t>(id), now_s, "queued");
+  stop(static_cast<std::size_t>(id), whole(now_s), "queued", "preempted");
   ++l.preemptions;
   ++preemptions_;
   log("job " + std::to_string(l.slurm_id) + ": preempted (requeued held) after " + std::to_string(l.run_s) + " s of service");
@@ -407,6 +556,7 @@ bool SlurmBackend::start_fits(StepBook& b, const StartDecision& sd, const std::v
         log("job " + std::to_string(l.slurm_id) + ": the policy split it unevenly over nodes, which a per-node "
             "request (--gres=gpu:k) cannot express; it waits (submit with --gpus=N to allow splits)");
       l.split_refused = true;
+      l.why = "the policy split it unevenly over nodes; a --gres=gpu:k request needs the same count on each";
       return false;
     }
     per_node = count.front();
@@ -414,27 +564,31 @@ bool SlurmBackend::start_fits(StepBook& b, const StartDecision& sd, const std::v
   // Slurm would not run it where its CPUs or memory do not fit: refused (logged once), it waits.
   const auto short_node = std::find_if(names.begin(), names.end(), [&](const std::string& n) {
     const int s = node_index_.at(n);
-    return b.free_cpus[s] + 1e-9 < cpus_per_node(l.cpus, names.size()) || b.free_mem[s] + 1e-9 < l.mem_mb;
+    const int k = count[&n - &names.front()];
+    return b.free_cpus[s] + 1e-9 < cpus_per_node(l.cpus, names.size()) || b.free_mem[s] + 1e-9 < mem_on_node(l, k);
   });
   if (short_node != names.end()) {
-    if (!l.fit_refused)
-      log("job " + std::to_string(l.slurm_id) + ": node " + *short_node + " lacks the CPUs (" +
-          std::to_string(cpus_per_node(l.cpus, names.size())) + ") or memory (" +
-          std::to_string(static_cast<long>(l.mem_mb)) + " MB) it asks for per node; it waits");
+    const int s = node_index_.at(*short_node);
+    const int k = count[short_node - names.begin()];
+    l.why = "node " + *short_node + " has " + std::to_string(static_cast<long>(b.free_cpus[s])) + " CPUs and " +
+            std::to_string(static_cast<long>(b.free_mem[s])) + " MB free; it asks " +
+            std::to_string(cpus_per_node(l.cpus, names.size())) + " CPUs and " +
+            std::to_string(static_cast<long>(mem_on_node(l, k))) + " MB there";
+    if (!l.fit_refused) log("job " + std::to_string(l.slurm_id) + ": not started: " + l.why + "; it waits");
     l.fit_refused = true;
     return false;
   }
   return true;
 }
 
-void SlurmBackend::apply_start(StepBook& b, const StartDecision& sd, double now_s) {
-  if (sd.job < 0 || sd.job >= static_cast<JobId>(live_.size()) || live_[sd.job].status != "queued") return;
+bool SlurmBackend::prepare_start(StepBook& b, const StartDecision& sd, double now_s, SlurmCtl::Release& r) {
+  if (sd.job < 0 || sd.job >= static_cast<JobId>(live_.size()) || live_[sd.job].status != "queued") return false;
   LiveJob& l = live_[sd.job];
   try {
     b.c.allocate(sd.job, sd.gpus);
   } catch (const InvariantError& e) {
     log("job " + std::to_string(l.slurm_id) + ": start refused, " + e.what());
-    return;
+    return false;
   }
   std::vector<std::string> names;
   std::vector<int> count;
@@ -442,7 +596,7 @@ void SlurmBackend::apply_start(StepBook& b, const StartDecision& sd, double now_
   int per_node = 0;
   if (!start_fits(b, sd, names, count, per_node)) {
     b.c.release(sd.job, sd.gpus);
-    return;
+    return false;
   }
   if (opt_.on_rate) {  // before the release: the payload reads its speed when it starts
     std::vector<int> split_on = split_counts();
@@ -452,21 +606,31 @@ void SlurmBackend::apply_start(StepBook& b, const StartDecision& sd, double now_
     l.slowdown = slowdown_of(sd.job, sd.gpus, split_on);
     opt_.on_rate(specs_[sd.job], l.slowdown);
   }
-  try {
-    ctl_.place_and_release(l.slurm_id, names, per_node);
-  } catch (const SlurmError& e) {
-    b.c.release(sd.job, sd.gpus);
-    log("job " + std::to_string(l.slurm_id) + ": start failed: " + e.what());
-    return;
-  }
   l.status = "starting";
   l.gpus = sd.gpus;
   l.nodes = names;
   claim(b, l);
   l.started_s = l.decided_s = now_s;
+  r = {l.slurm_id, names, per_node};
+  return true;
+}
+
+void SlurmBackend::finish_start(StepBook& b, JobId job, const std::string& error) {
+  LiveJob& l = live_[job];
+  if (!error.empty()) {
+    b.c.release(job, l.gpus);
+    claim(b, l, -1);
+    l.status = "queued";
+    l.gpus.clear();
+    l.nodes.clear();
+    l.started_s = l.decided_s = -1;
+    l.why = "its release failed: " + error;
+    warn("job " + std::to_string(l.slurm_id) + ": start failed: " + error);
+    return;
+  }
   std::string where;
-  for (const auto& n : names) where += (where.empty() ? "" : ",") + n;
-  log("job " + std::to_string(l.slurm_id) + ": start on " + where + " (" + std::to_string(sd.gpus.size()) + " GPUs)");
+  for (const auto& n : l.nodes) where += (where.empty() ? "" : ",") + n;
+  log("job " + std::to_string(l.slurm_id) + ": start on " + where + " (" + std::to_string(l.gpus.size()) + " GPUs)");
 }
 
 // Contention changes as split jobs start and end: every running job's current rate.
@@ -485,28 +649,188 @@ void SlurmBackend::update_rates() {
 }
 
 Observation SlurmBackend::observe(double now_s) {
+  step_began();
   ++steps_;
   now_s_ = now_s;
   const auto nodes = ctl_.nodes(opt_.partition);
-  const auto jobs = ctl_.jobs(opt_.partition);
+  const auto jobs = ctl_.jobs("");  // every partition's: jobs elsewhere on our nodes hold GPUs too
+  check_partition(nodes);
   observe(jobs, now_s);
   book_ = std::make_unique<StepBook>(spec_);
   book_nodes(*book_, nodes);
   book_jobs(*book_, jobs, now_s);
-  return observation(now_s, book_->c);
+  Observation o = observation(now_s, book_->c);
+  if (!paused_.empty()) {  // nothing is released while the partition is not as it was: the policy is not asked
+    o.queued = 0;
+    for (auto& l : live_)
+      if (l.status == "queued") l.why = paused_;
+  }
+  if (opt_.debug)
+    opt_.debug("step " + std::to_string(steps_) + ": " + std::to_string(jobs.size()) + " Slurm jobs listed, " +
+               std::to_string(queued_) + " queued, " + std::to_string(running_) + " running, " +
+               std::to_string(book_->c.free_gpus()) + " GPUs free");
+  return o;
 }
 
 void SlurmBackend::apply(const Decisions& d, double now_s, float decision_us) {
   decision_us_.push_back(decision_us);
+  for (auto& l : live_)
+    if (l.status == "queued") l.why.clear();
   for (JobId id : d.preempt) apply_preempt(*book_, id, now_s);
   if (!d.resize.empty()) log("resize decisions are not applied live (GPU-only booking)");
-  for (const auto& sd : d.start) apply_start(*book_, sd, now_s);
+  std::vector<JobId> started;
+  std::vector<SlurmCtl::Release> releases;
+  for (const auto& sd : d.start) {
+    SlurmCtl::Release r;
+    if (!prepare_start(*book_, sd, now_s, r)) continue;
+    started.push_back(sd.job);
+    releases.push_back(std::move(r));
+  }
+  const std::vector<std::string> errors = ctl_.place_and_release_all(releases);
+  for (std::size_t k = 0; k < started.size(); ++k) finish_start(*book_, started[k], errors[k]);
+  explain_waiting();
+}
+
+void SlurmBackend::explain_waiting() {
+  const int free = book_->c.free_gpus();
+  for (std::size_t i = 0; i < live_.size(); ++i) {
+    LiveJob& l = live_[i];
+    if (l.status != "queued" || !l.why.empty()) continue;
+    const int n = specs_[i].num_gpus;
+    l.why = n > free ? "waiting for GPUs: asks " + std::to_string(n) + ", " + std::to_string(free) + " free"
+                     : "the policy starts others first (" + std::to_string(free) + " GPUs free)";
+  }
 }
 
 void SlurmBackend::persist(double now_s) {
   update_rates();
   series_.push_back({at(now_s), queued_, running_, book_->c.total_gpus() - book_->c.free_gpus()});
+  step_ended();
   save();
+}
+
+void SlurmBackend::check_partition(const std::vector<SlurmNode>& nodes) {
+  std::string why;
+  const auto part = ctl_.partition(opt_.partition);
+  if (part.empty()) {
+    why = "partition " + opt_.partition + " is gone from Slurm";
+  } else if (const auto st = part.find("State"); st != part.end() && st->second != "UP") {
+    why = "partition " + opt_.partition + " is " + st->second;
+  } else {
+    std::vector<std::string> now;
+    for (const auto& n : nodes) now.push_back(n.name);
+    if (now != node_names_) {
+      std::string list;
+      for (const auto& n : now) list += (list.empty() ? "" : ",") + n;
+      why = "partition " + opt_.partition + " now has nodes [" + list + "], not the " +
+            std::to_string(node_names_.size()) + " it had at start (restart serve to take the new set)";
+    }
+  }
+  if (why == paused_) return;
+  if (why.empty()) log("partition " + opt_.partition + " is back as it was; scheduling again");
+  else warn(why + ": nothing is released until it is back");
+  paused_ = why;
+}
+
+std::string SlurmBackend::never_fits(const SlurmJob& j) const {
+  const int total = spec_.total_gpus();
+  int max_gpus = 0, max_cpus = 0;
+  double max_mem = 0;
+  for (const auto& sv : spec_.servers) {
+    max_gpus = std::max(max_gpus, sv.gpus);
+    max_cpus = std::max(max_cpus, sv.cpus);
+    max_mem = std::max(max_mem, sv.dram_gb * 1024);
+  }
+  const std::string has = "partition " + opt_.partition + " has " + std::to_string(total) + " GPUs on " +
+                          std::to_string(spec_.servers.size()) + " nodes (at most " + std::to_string(max_gpus) +
+                          " per node)";
+  if (j.gpus > total) return "asks for " + std::to_string(j.gpus) + " GPUs; " + has;
+  if (j.gpus_per_job == 0 && j.gpus_per_node > 0) {
+    int nodes_with = 0;
+    for (const auto& sv : spec_.servers) nodes_with += sv.gpus >= j.gpus_per_node;
+    if (j.gpus_per_node > max_gpus || j.num_nodes > nodes_with)
+      return "asks for " + std::to_string(j.gpus_per_node) + " GPUs on each of " + std::to_string(j.num_nodes) +
+             " nodes; " + has;
+  }
+  if (j.mem_mb() > max_mem + 1e-9)
+    return "asks for " + std::to_string(static_cast<long>(j.mem_mb())) + " MB per node; the largest node of partition " +
+           opt_.partition + " has " + std::to_string(static_cast<long>(max_mem)) + " MB";
+  const int per_node_cpus = cpus_per_node(j.cpus, static_cast<std::size_t>(std::max(1, j.num_nodes)));
+  if (per_node_cpus > max_cpus)
+    return "asks for " + std::to_string(per_node_cpus) + " CPUs per node; the largest node of partition " +
+           opt_.partition + " has " + std::to_string(max_cpus);
+  return "";
+}
+
+void SlurmBackend::refuse(const SlurmJob& j, const std::string& why) {
+  JobSpec s;
+  s.name = std::to_string(j.id);
+  s.file = "slurm job " + std::to_string(j.id);
+  s.submit = at(j.submit_s >= 0 ? j.submit_s : origin_s_);
+  s.num_gpus = j.gpus;
+  const JobHints h = parse_hints(j.comment);
+  if (!h.name.empty()) s.name = h.name;
+  s.model = h.model.empty() ? "resnet50" : h.model;
+  s.user = h.user.empty() ? j.user : h.user;
+  if (h.iterations) s.iterations = *h.iterations;
+  LiveJob l;
+  l.slurm_id = j.id;
+  l.submit_s = j.submit_s >= 0 ? j.submit_s : origin_s_;
+  l.slurm_state = j.state;
+  l.adopted_s = now_s_;
+  l.status = "unschedulable";
+  l.why = why;
+  l.end_s = now_s_;
+  l.per_node = j.gpus_per_job == 0;
+  l.cpus = std::max(1, j.cpus);
+  l.mem_mb = j.mem_mb();
+  JobState& st = add_job(s, std::move(l));
+  st.status = JobStatus::Finished;
+  st.finish = at(now_s_);
+  std::string said = "AdminComment set";
+  try {
+    ctl_.admin_comment(j.id, "ringmaster: cannot run here: " + why);
+  } catch (const SlurmError& e) {
+    said = "could not set its AdminComment: " + std::string(e.what());
+  }
+  warn("job " + std::to_string(j.id) + ": unschedulable, never started: " + why + " (left held, " + said +
+       "; the user can cancel it or resubmit a smaller request)");
+}
+
+void SlurmBackend::recover(double now_s) {
+  now_s_ = now_s;
+  int running = 0, reheld = 0, unreadable = 0;
+  for (const auto& j : ctl_.jobs(opt_.partition)) {
+    if (j.partition != opt_.partition || j.finished() || j.gpus <= 0) continue;
+    if (j.state == "PENDING" && !j.held()) {  // released by the lost run, not started: the policy decides again
+      try {
+        ctl_.hold(j.id);
+        ++reheld;
+      } catch (const SlurmError& e) {
+        warn("job " + std::to_string(j.id) + ": --recover could not hold it again: " + e.what());
+      }
+      continue;
+    }
+    if (!running_state(j.state) || !never_fits(j).empty()) continue;
+    try {
+      adopt(j);
+    } catch (const InputError& e) {
+      warn("job " + std::to_string(j.id) + ": --recover left it to Slurm: " + e.what());
+      continue;
+    }
+    const std::size_t i = live_.size() - 1;
+    LiveJob& l = live_[i];
+    l.status = "running";
+    l.nodes = j.nodes;
+    l.started_s = l.first_start_s = j.start_s > 0 ? j.start_s : whole(now_s);
+    read_allocation(i);  // the GPU indices Slurm gave it, per node
+    if (l.gpus.empty()) ++unreadable;
+    ++running;
+  }
+  warn("--recover: no usable state; rebuilt from Slurm: " + std::to_string(running) +
+       " running job(s) booked on the GPUs Slurm gave them (attained service from their start times" +
+       (unreadable ? ", " + std::to_string(unreadable) + " with unreadable GPUs: their nodes booked whole" : std::string()) +
+       "), " + std::to_string(reheld) + " released job(s) held again; held jobs are adopted as new");
 }
 
 

@@ -47,23 +47,50 @@ class SlurmBackend final : public TableBackend {
   void adopt(const SlurmJob& j);
   void observe(const std::vector<SlurmJob>& jobs, double now_s);
   void read_allocation(std::size_t i);  // the GPUs Slurm gave job i once it runs (it spreads --gpus=N itself)
+  void read_allocations(const std::vector<std::size_t>& jobs);  // the same for many, read in parallel
+  void take_allocation(std::size_t i, const std::vector<std::pair<std::string, std::vector<int>>>& got,
+                       const std::string& error);
   static int cpus_per_node(int cpus, std::size_t nodes);  // Slurm: at least one on each node
   bool rebook_on_nodes(Cluster& c, std::size_t i);  // a released job's GPUs anywhere free on its nodes
   // One step, in parts (slurm_backend.cpp): book what Slurm holds, refresh the views, apply the decisions.
   struct StepBook;
-  void claim(StepBook& b, const LiveJob& l) const;  // a released job's CPUs and memory on its nodes
+  // A released job's CPUs and memory on its nodes (sign -1: given back, its release failed).
+  void claim(StepBook& b, const LiveJob& l, int sign = 1) const;
   void book_nodes(StepBook& b, const std::vector<SlurmNode>& nodes);
   void book_jobs(StepBook& b, const std::vector<SlurmJob>& jobs, double now_s);
   void book_holding(StepBook& b, std::size_t i, double now_s);
   void apply_preempt(StepBook& b, JobId id, double now_s);
+  void explain_waiting();  // each queued job's `why` after a step's starts
   bool start_fits(StepBook& b, const StartDecision& sd, const std::vector<std::string>& names,
                   const std::vector<int>& count, int& per_node);
-  void apply_start(StepBook& b, const StartDecision& sd, double now_s);
+  // A start: booked, checked and marked starting (nothing asked of Slurm yet: the step's starts go together);
+  // false if refused. finish_start: Slurm's answer for it (error "" = released), undone if it failed.
+  bool prepare_start(StepBook& b, const StartDecision& sd, double now_s, SlurmCtl::Release& r);
+  void finish_start(StepBook& b, JobId job, const std::string& error);
   void update_rates();
   void save_extra(nlohmann::json& js) const override;
   void load_extra(const nlohmann::json& js) override;
 
+  // Start-up: memory a job asks by default (Slurm would give a job without --mem a whole node's memory).
+  void check_memory_defaults();
+  // Whether job j can never run on the partition ("" if it can): more GPUs, memory or CPUs than it has.
+  std::string never_fits(const SlurmJob& j) const;
+  // Refuse job j visibly: in the books as unschedulable, its AdminComment saying why, a warning in the log.
+  void refuse(const SlurmJob& j, const std::string& why);
+  // No usable state (`serve --recover`): the partition's running jobs adopted on the GPUs Slurm gave them, its
+  // released-but-not-started ones held again; held ones are adopted by the next observe as new.
+  void recover(double now_s);
+  // The partition gone, down or with other nodes than at start: why ("" if as at start), logged when it changes.
+  void check_partition(const std::vector<SlurmNode>& nodes);
+  // Memory job i needs on a node where it has `gpus` GPUs (its --mem, else the partition's DefMemPerGPU).
+  double mem_on_node(const LiveJob& l, int gpus) const;
+  // GPUs a job ringmaster does not schedule holds on the partition's nodes (any partition): the indices Slurm
+  // gave it, read once per start; where unreadable, all of its nodes' GPUs (never a guessed split).
+  void book_foreign(StepBook& b, const SlurmJob& j);
+
   std::unique_ptr<SlurmCtl> owned_ctl_;  // the registry's: run_command
+  double def_mem_per_gpu_ = 0;            // the partition's JobDefaults=DefMemPerGPU (or the cluster's), MB
+  std::map<std::int64_t, std::pair<double, std::vector<GpuRef>>> foreign_;  // job -> (its start, its GPUs)
   SlurmCtl& ctl_;
   std::unique_ptr<StepBook> book_;   // the current step's, from observe to apply
   std::set<std::int64_t> ignored_;  // held jobs it will not schedule (no GPUs, never fits), logged once

@@ -1,6 +1,7 @@
 #include "live/slurm_ctl.h"
 
 #include <sstream>
+#include <thread>
 
 namespace rm::live {
 
@@ -41,6 +42,24 @@ bool SlurmCtl::partition_exists(const std::string& partition) {
   return r.ok() && r.out.find("PartitionName=" + partition) != std::string::npos;
 }
 
+std::map<std::string, std::string> SlurmCtl::partition(const std::string& partition) {
+  const auto r = call({"scontrol", "show", "partition", partition, "-o"}, false);
+  if (!r.ok() || r.out.find("PartitionName=" + partition) == std::string::npos) return {};
+  return parse_kv_line(lines(r.out).front());
+}
+
+std::map<std::string, std::string> SlurmCtl::config() {
+  std::map<std::string, std::string> out;
+  for (const auto& l : lines(call({"scontrol", "show", "config"}).out)) {
+    const auto eq = l.find(" = ");
+    if (eq == std::string::npos) continue;
+    std::string k = l.substr(0, eq);
+    while (!k.empty() && k.back() == ' ') k.pop_back();
+    out[k] = l.substr(eq + 3);
+  }
+  return out;
+}
+
 std::vector<SlurmNode> SlurmCtl::nodes(const std::string& partition) {
   std::vector<SlurmNode> out;
   for (const auto& l : lines(call({"scontrol", "show", "node", "-o"}).out)) {
@@ -56,7 +75,9 @@ std::vector<SlurmNode> SlurmCtl::nodes(const std::string& partition) {
 
 std::vector<SlurmJob> SlurmCtl::jobs(const std::string& partition) {
   std::vector<SlurmJob> out;
-  for (const auto& l : lines(call({"squeue", "-h", "-a", "--states=all", "-p", partition, "-O", kSqueueFields}).out))
+  std::vector<std::string> argv = {"squeue", "-h", "-a", "--states=all", "-O", kSqueueFields};
+  if (!partition.empty()) argv.insert(argv.begin() + 4, {"-p", partition});
+  for (const auto& l : lines(call(argv).out))
     out.push_back(parse_squeue_line(l));
   return out;
 }
@@ -69,13 +90,80 @@ void SlurmCtl::place_and_release(std::int64_t id, const std::vector<std::string>
   call({"scontrol", "release", std::to_string(id)});
 }
 
+void SlurmCtl::parallel_for(std::size_t n, const std::function<void(std::size_t)>& f) const {
+  const auto width = static_cast<std::size_t>(parallel_);
+  for (std::size_t from = 0; from < n; from += width) {
+    const std::size_t to = std::min(n, from + width);
+    if (to - from == 1) {
+      f(from);
+      continue;
+    }
+    std::vector<std::thread> ts;
+    for (std::size_t i = from; i < to; ++i) ts.emplace_back(f, i);
+    for (auto& t : ts) t.join();
+  }
+}
+
+std::vector<std::string> SlurmCtl::place_and_release_all(const std::vector<Release>& starts) {
+  std::vector<std::string> errors(starts.size());
+  // 1. Pin each job to its nodes, up to `parallel_` commands at once.
+  const auto pin = [&](std::size_t i) {
+    const Release& r = starts[i];
+    std::vector<std::string> argv = {"scontrol", "update", "JobId=" + std::to_string(r.id),
+                                     "NodeList=" + joined(r.nodes, ","), "NumNodes=" + std::to_string(r.nodes.size()),
+                                     "StartTime=now"};
+    if (r.gpus_per_node > 0) argv.push_back("Gres=gpu:" + std::to_string(r.gpus_per_node));
+    try {
+      call(argv);
+    } catch (const SlurmError& e) {
+      errors[i] = e.what();
+    }
+  };
+  parallel_for(starts.size(), pin);
+  // 2. Release the pinned ones in one command (`scontrol release 12,13,14`); if it fails, one by one, so that
+  // each failure is the job's own.
+  std::vector<std::size_t> pinned;
+  for (std::size_t i = 0; i < starts.size(); ++i)
+    if (errors[i].empty()) pinned.push_back(i);
+  if (pinned.empty()) return errors;
+  std::string list;
+  for (std::size_t i : pinned) list += (list.empty() ? "" : ",") + std::to_string(starts[i].id);
+  if (pinned.size() > 1 && call({"scontrol", "release", list}, false).ok()) return errors;
+  for (std::size_t i : pinned) {
+    try {
+      call({"scontrol", "release", std::to_string(starts[i].id)});
+    } catch (const SlurmError& e) {
+      errors[i] = e.what();
+    }
+  }
+  return errors;
+}
+
 void SlurmCtl::requeue_hold(std::int64_t id) { call({"scontrol", "requeuehold", std::to_string(id)}); }
 
 std::vector<std::pair<std::string, std::vector<int>>> SlurmCtl::job_gpus(std::int64_t id) {
   return parse_job_gpu_indices(call({"scontrol", "-d", "show", "job", std::to_string(id)}).out);
 }
 
+std::vector<std::vector<std::pair<std::string, std::vector<int>>>> SlurmCtl::job_gpus_all(
+    const std::vector<std::int64_t>& ids, std::vector<std::string>& errors) {
+  std::vector<std::vector<std::pair<std::string, std::vector<int>>>> out(ids.size());
+  errors.assign(ids.size(), "");
+  parallel_for(ids.size(), [&](std::size_t k) {
+    try {
+      out[k] = job_gpus(ids[k]);
+    } catch (const SlurmError& e) {
+      errors[k] = e.what();
+    }
+  });
+  return out;
+}
+
 void SlurmCtl::hold(std::int64_t id) { call({"scontrol", "hold", std::to_string(id)}); }
+
+void SlurmCtl::admin_comment(std::int64_t id, const std::string& text) {
+  call({"scontrol", "update", "JobId=" + std::to_string(id), "AdminComment=" + text});
+}
 
 void SlurmCtl::cancel(std::int64_t id) { call({"scancel", std::to_string(id)}); }
 

@@ -1,10 +1,14 @@
 #include "live/table_backend.h"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <chrono>
+#include <cmath>
+#include <unistd.h>
 
 #include "core/error.h"
 #include "exec/comm_model.h"
@@ -19,6 +23,22 @@ using nlohmann::json;
 
 void TableBackend::log(const std::string& s) const {
   if (opt_.log) opt_.log(s);
+}
+
+void TableBackend::warn(const std::string& s) const {
+  if (opt_.warn) opt_.warn(s);
+  else log(s);
+}
+
+void TableBackend::step_began() {
+  step_t0_ = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+void TableBackend::step_ended() {
+  const double t = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  constexpr std::size_t kKeep = 20000;
+  if (step_ms_.size() >= kKeep) step_ms_.erase(step_ms_.begin(), step_ms_.begin() + kKeep / 2);
+  step_ms_.push_back(static_cast<float>((t - step_t0_) * 1e3));
 }
 
 Time TableBackend::at(double epoch_s) const { return from_seconds(std::max(0.0, epoch_s - origin_s_)); }
@@ -76,10 +96,10 @@ double TableBackend::slowdown_of(JobId id, const std::vector<GpuRef>& gpus, cons
   return ideal > 0 ? t / ideal : 1.0;
 }
 
-void TableBackend::stop(std::size_t i, double end_s, const char* next) {
+void TableBackend::stop(std::size_t i, double end_s, const char* next, const std::string& reason) {
   LiveJob& l = live_[i];
   if (l.status == "running" && l.started_s >= 0) {
-    record_run(i, end_s);
+    record_run(i, end_s, reason);
     l.run_s += std::max(0.0, end_s - l.started_s);
   }
   l.gpus.clear();
@@ -95,9 +115,9 @@ void TableBackend::stop(std::size_t i, double end_s, const char* next) {
   }
 }
 
-void TableBackend::record_run(std::size_t i, double end_s) {
+void TableBackend::record_run(std::size_t i, double end_s, const std::string& reason) {
   LiveJob& l = live_[i];
-  LiveRun r{l.started_s, std::max(l.started_s, end_s), l.decided_s, now_s_, {}};
+  LiveRun r{l.started_s, std::max(l.started_s, end_s), l.decided_s, now_s_, {}, reason};
   for (const auto& g : l.gpus) {
     const std::string& n = node_names_.at(g.server);
     auto it = std::find_if(r.gpus.begin(), r.gpus.end(), [&](const auto& x) { return x.first == n; });
@@ -115,7 +135,7 @@ std::vector<JobId> TableBackend::refresh_views(double now_s, int& queued, int& r
   std::vector<JobId> order;
   for (std::size_t i = 0; i < live_.size(); ++i) {
     const LiveJob& l = live_[i];
-    if (l.status == "finished") continue;
+    if (l.status == "finished" || l.status == "unschedulable") continue;
     order.push_back(static_cast<JobId>(i));
     JobState& st = states_[i];
     const double ideal = st.ideal_iter_time > 0 ? st.ideal_iter_time : 1;
@@ -183,14 +203,15 @@ void TableBackend::save() const {
     json runs = json::array();
     for (const auto& r : l.runs)
       runs.push_back({{"start_s", r.start_s}, {"end_s", r.end_s}, {"decided_s", r.decided_s}, {"noticed_s", r.noticed_s},
-                      {"gpus", r.gpus}});
+                      {"gpus", r.gpus}, {"end_reason", r.end_reason}});
     jobs.push_back({{"slurm_id", l.slurm_id}, {"name", s.name}, {"model", s.model}, {"num_gpus", s.num_gpus},
                     {"iterations", s.iterations}, {"user", s.user}, {"key", s.recurrence_key}, {"tp", s.tp},
                     {"pp", s.pp}, {"submit_s", l.submit_s}, {"status", l.status}, {"slurm_state", l.slurm_state},
                     {"nodes", l.nodes}, {"gpus", g}, {"started_s", l.started_s}, {"decided_s", l.decided_s},
                     {"adopted_s", l.adopted_s}, {"first_start_s", l.first_start_s}, {"end_s", l.end_s},
                     {"run_s", l.run_s}, {"preemptions", l.preemptions}, {"hint_errors", l.hint_errors},
-                    {"per_node", l.per_node}, {"cpus", l.cpus}, {"mem_mb", l.mem_mb}, {"runs", runs}});
+                    {"per_node", l.per_node}, {"cpus", l.cpus}, {"mem_mb", l.mem_mb}, {"runs", runs},
+                    {"why", l.why}});
   }
   js["jobs"] = jobs;
   save_extra(js);
@@ -198,25 +219,63 @@ void TableBackend::save() const {
   constexpr std::size_t kKeep = 20000;
   js["decision_us"] = decision_us_.size() <= kKeep ? decision_us_
                                                    : std::vector<float>(decision_us_.end() - kKeep, decision_us_.end());
-  const fs::path dir(opt_.state_dir), tmp = dir / "state.json.tmp", dst = dir / "state.json";
+  js["step_ms"] = step_ms_;
+  // What `ringmaster status` and the operator read: this step's figures.
+  js["status"] = {{"backend", name()},
+                  {"cluster", spec_.name},
+                  {"gpus", spec_.total_gpus()},
+                  {"nodes", node_names_},
+                  {"last_step_s", now_s_},
+                  {"pid", static_cast<long>(::getpid())},
+                  {"paused", paused_},
+                  {"queued", queued_},
+                  {"running", running_}};
+  const fs::path dir(opt_.state_dir), tmp = dir / "state.json.tmp", dst = dir / "state.json",
+                 prev = dir / "state.prev.json";
   {
     std::ofstream f(tmp, std::ios::trunc);
     f << js.dump(1) << "\n";
     f.flush();
     if (!f) throw std::runtime_error("cannot write " + tmp.string());
   }
-  fs::rename(tmp, dst);  // atomic on one file system: a reader sees the old or the new state, never half
+  // The state it replaces (read back and checked when this daemon started, or written by it a step ago) stays as
+  // the last good copy; then the new one takes its place, atomically on one file system: a reader sees the old or
+  // the new state, never half. A crash between the two renames leaves state.prev.json, which load() falls back to.
+  std::error_code ec;
+  if (fs::exists(dst)) fs::rename(dst, prev, ec);
+  fs::rename(tmp, dst);
 }
 
-void TableBackend::load() {
-  const fs::path p = fs::path(opt_.state_dir) / "state.json";
-  if (!fs::exists(p)) return;
-  json js;
+namespace {
+json read_state(const fs::path& p) {
   try {
     std::ifstream f(p);
-    js = json::parse(f);
+    json js = json::parse(f);
+    if (!js.is_object() || !js.contains("jobs") || !js.at("jobs").is_array()) throw std::runtime_error("no `jobs` list");
+    return js;
   } catch (const std::exception& e) {
     throw InputError(p.string(), 0, "", std::string("unreadable state file: ") + e.what());
+  }
+}
+}  // namespace
+
+bool TableBackend::load() {
+  const fs::path dir(opt_.state_dir), p = dir / "state.json", prev = dir / "state.prev.json";
+  json js;
+  if (fs::exists(p)) {
+    try {
+      js = read_state(p);
+    } catch (const InputError& e) {
+      if (!fs::exists(prev)) throw InputError(p.string(), 0, "", std::string(e.what()) + " (and no last good copy " +
+                                                                     prev.filename().string() + "; `serve --recover` rebuilds the books from the cluster manager)");
+      warn(std::string(e.what()) + "; using the last good copy " + prev.string());
+      js = read_state(prev);
+    }
+  } else if (fs::exists(prev)) {
+    warn(p.string() + " is missing; using the last good copy " + prev.string());
+    js = read_state(prev);
+  } else {
+    return false;
   }
   const std::string part = js.value("partition", "");
   if (part != opt_.partition)
@@ -226,6 +285,7 @@ void TableBackend::load() {
   steps_ = js.value("steps", std::int64_t{0});
   preemptions_ = js.value("preemptions", std::int64_t{0});
   for (const auto& x : js.value("decision_us", json::array())) decision_us_.push_back(x.get<float>());
+  for (const auto& x : js.value("step_ms", json::array())) step_ms_.push_back(x.get<float>());
   load_extra(js);
   for (const auto& jj : js.at("jobs")) {
     JobSpec s;
@@ -261,21 +321,71 @@ void TableBackend::load() {
     l.mem_mb = jj.value("mem_mb", 0.0);
     for (const auto& r : jj.value("runs", json::array()))
       l.runs.push_back({r.at("start_s").get<double>(), r.at("end_s").get<double>(), r.value("decided_s", -1.0),
-                        r.value("noticed_s", -1.0), r.at("gpus").get<std::vector<std::pair<std::string, int>>>()});
-    const bool finished = l.status == "finished";
+                        r.value("noticed_s", -1.0), r.at("gpus").get<std::vector<std::pair<std::string, int>>>(),
+                        r.value("end_reason", std::string())});
+    l.why = jj.value("why", "");
+    const bool finished = l.status == "finished" || l.status == "unschedulable";
     const double end_s = l.end_s;
-    JobState& st = add_job(resolve_spec(s), std::move(l));
+    JobSpec r = s;
+    if (l.status != "unschedulable") r = resolve_spec(s);  // an unschedulable one would not resolve: kept as read
+    JobState& st = add_job(r, std::move(l));
     if (finished) {
       st.status = JobStatus::Finished;
       st.finish = at(end_s);
     }
   }
+  return true;
+}
+
+std::string TableBackend::metrics_text(bool manager_up) const {
+  std::map<std::string, int> by_status = {{"queued", 0},   {"starting", 0}, {"running", 0},
+                                          {"finished", 0}, {"failed", 0},   {"unschedulable", 0}};
+  for (const auto& l : live_)
+    ++by_status[l.status == "finished" && !l.slurm_state.empty() && l.slurm_state != "COMPLETED" ? "failed" : l.status];
+  std::string t;
+  const auto metric = [&](const std::string& name, const char* type, const std::string& help) {
+    t += "# HELP " + name + " " + help + "\n# TYPE " + name + " " + type + "\n";
+  };
+  const auto num = [](double v) { return fmt::format("{:.9g}", v); };
+  metric("ringmaster_manager_up", "gauge", "1 if the last step reached the cluster manager");
+  t += "ringmaster_manager_up " + std::string(manager_up ? "1" : "0") + "\n";
+  metric("ringmaster_partition_ok", "gauge", "1 if the partition is as at start (0: nothing is released)");
+  t += "ringmaster_partition_ok " + std::string(paused_.empty() ? "1" : "0") + "\n";
+  metric("ringmaster_jobs", "gauge", "adopted jobs by status");
+  for (const auto& [k, n] : by_status) t += "ringmaster_jobs{status=\"" + k + "\"} " + std::to_string(n) + "\n";
+  metric("ringmaster_gpus", "gauge", "GPUs of the partition");
+  t += "ringmaster_gpus " + std::to_string(spec_.total_gpus()) + "\n";
+  metric("ringmaster_gpus_busy", "gauge", "GPUs held by any job at the last step");
+  t += "ringmaster_gpus_busy " + std::to_string(series_.empty() ? 0 : series_.back().busy_gpus) + "\n";
+  metric("ringmaster_steps_total", "counter", "scheduling steps");
+  t += "ringmaster_steps_total " + std::to_string(steps_) + "\n";
+  metric("ringmaster_preemptions_total", "counter", "preemptions the policy made");
+  t += "ringmaster_preemptions_total " + std::to_string(preemptions_) + "\n";
+  metric("ringmaster_last_step_timestamp_seconds", "gauge", "epoch seconds of the last step");
+  t += "ringmaster_last_step_timestamp_seconds " + num(now_s_) + "\n";
+  const auto summary = [&](const std::string& name, const std::string& help, const std::vector<float>& v, double k) {
+    metric(name, "summary", help);
+    std::vector<double> d(v.begin(), v.end());
+    for (const double q : {0.5, 0.99})
+      t += name + "{quantile=\"" + num(q) + "\"} " + num(d.empty() ? 0.0 : quantile(d, q) * k) + "\n";
+    double sum = 0;
+    for (const double x : d) sum += x * k;
+    t += name + "_sum " + num(sum) + "\n" + name + "_count " + std::to_string(d.size()) + "\n";
+  };
+  summary("ringmaster_step_seconds", "one step: observe, decide, apply, persist (the latest steps)", step_ms_, 1e-3);
+  summary("ringmaster_decision_seconds", "the policy's decision time (the latest decisions)", decision_us_, 1e-6);
+  return t;
 }
 
 void TableBackend::write_outputs(const std::string& dir, const std::string& scheduler_name) const {
   RunRecord rec;
+  std::vector<Unschedulable> unsched;
   for (std::size_t i = 0; i < live_.size(); ++i) {
     const LiveJob& l = live_[i];
+    if (l.status == "unschedulable") {  // refused (jobs.csv `unschedulable`, summary.json `unschedulable`)
+      unsched.push_back({specs_[i], l.why, l.slurm_state});
+      continue;
+    }
     JobRecord r;
     r.spec = &specs_[i];
     r.first_start = l.first_start_s >= 0 ? at(l.first_start_s) : kNever;
@@ -283,6 +393,7 @@ void TableBackend::write_outputs(const std::string& dir, const std::string& sche
     r.run_us = from_seconds(l.run_s);
     r.preemptions = l.preemptions;
     rec.jobs.push_back(r);
+    rec.manager_states.push_back(l.status == "finished" ? l.slurm_state : "");
     rec.busy_gpu_us += from_seconds(l.run_s * specs_[i].num_gpus);
   }
   rec.series = series_;
@@ -293,18 +404,38 @@ void TableBackend::write_outputs(const std::string& dir, const std::string& sche
   std::int64_t failed = 0;
   for (const auto& l : live_) failed += l.status == "finished" && l.slurm_state != "COMPLETED";
   rec.extra = {{"live_steps", static_cast<double>(steps_)}, {"jobs_not_completed", static_cast<double>(failed)}};
-  const Summary sum = summarize(rec, 0);
+  if (!step_ms_.empty()) {  // one scheduling step: observe, decide, apply, persist
+    std::vector<double> v(step_ms_.begin(), step_ms_.end());
+    rec.timing = {{"step_p50_ms", quantile(v, 0.5)}, {"step_p99_ms", quantile(v, 0.99)}, {"step_max_ms", quantile(v, 1.0)}};
+  }
+  const Summary sum = summarize(rec, unsched.size());
   fs::create_directories(dir);
   std::ofstream runs(fs::path(dir) / "runs.csv");  // every stretch a job held GPUs, per node (times from time 0)
-  runs << "slurm_id,slurm_state,start_s,end_s,node,gpus,job_id,released_s,noticed_s\n";
-  for (std::size_t i = 0; i < live_.size(); ++i)
-    for (const auto& r : live_[i].runs)
-      for (const auto& [node, k] : r.gpus)
-        runs << live_[i].slurm_id << "," << live_[i].slurm_state << "," << r.start_s - origin_s_ << ","
-             << r.end_s - origin_s_ << "," << node << "," << k << "," << specs_[i].name << ","
-             << (r.decided_s >= 0 ? r.decided_s - origin_s_ : -1) << ","
-             << (r.noticed_s >= 0 ? r.noticed_s - origin_s_ : -1) << "\n";
-  rm::write_outputs(dir, rec, {}, sum,
+  // end_reason: why that stretch ended (LiveRun::end_reason); a job still holding GPUs has a last row `running`
+  // that ends at the last step.
+  runs << "slurm_id,end_reason,start_s,end_s,node,gpus,job_id,released_s,noticed_s\n";
+  const auto row = [&](std::size_t i, const LiveRun& r) {
+    for (const auto& [node, k] : r.gpus)
+      runs << live_[i].slurm_id << "," << r.end_reason << "," << r.start_s - origin_s_ << "," << r.end_s - origin_s_
+           << "," << node << "," << k << "," << specs_[i].name << ","
+           << (r.decided_s >= 0 ? r.decided_s - origin_s_ : -1) << ","
+           << (r.noticed_s >= 0 ? r.noticed_s - origin_s_ : -1) << "\n";
+  };
+  for (std::size_t i = 0; i < live_.size(); ++i) {
+    for (const auto& r : live_[i].runs) row(i, r);
+    const LiveJob& l = live_[i];
+    if (l.status == "running" && l.started_s >= 0) {
+      LiveRun r{l.started_s, std::max(l.started_s, now_s_), l.decided_s, -1, {}, "running"};
+      for (const auto& g : l.gpus) {
+        const std::string& n = node_names_.at(g.server);
+        auto it = std::find_if(r.gpus.begin(), r.gpus.end(), [&](const auto& x) { return x.first == n; });
+        if (it == r.gpus.end()) r.gpus.push_back({n, 1});
+        else ++it->second;
+      }
+      row(i, r);
+    }
+  }
+  rm::write_outputs(dir, rec, unsched, sum,
                     RunInfo{opt_.policy, scheduler_name, spec_.name,
                             name() + ":" + opt_.partition, name(), opt_.seed, 0});
 }

@@ -27,9 +27,11 @@ class TableBackend : public Backend {
   const std::vector<float>& decision_us() const override { return decision_us_; }
   void write_outputs(const std::string& dir, const std::string& scheduler_name) const override;
   const std::vector<std::string>& node_names() const { return node_names_; }
+  std::string metrics_text(bool manager_up) const override;
 
  protected:
   void log(const std::string& s) const;
+  void warn(const std::string& s) const;
   Time at(double epoch_s) const;
   // The catalogue's figures and the iterations of a duration, as for a trace's job (workload/trace.h).
   JobSpec resolve_spec(const JobSpec& s) const;
@@ -40,9 +42,10 @@ class TableBackend : public Backend {
   JobSpec spec_from_hints(JobHints& h, std::int64_t id, const std::string& origin, double submit_s, int gpus,
                           const std::string& user, const std::string& job_name) const;
   // Job i stops holding its GPUs at end_s (finished, preempted, requeued or held by the manager): a running
-  // job's stretch is recorded and its service counted; `next` is "queued" or "finished".
-  void stop(std::size_t i, double end_s, const char* next);
-  void record_run(std::size_t i, double end_s);  // the stretch since started_s, GPUs per node (runs.csv)
+  // job's stretch is recorded (ending for `reason`, LiveRun::end_reason) and its service counted; `next` is
+  // "queued" or "finished".
+  void stop(std::size_t i, double end_s, const char* next, const std::string& reason);
+  void record_run(std::size_t i, double end_s, const std::string& reason);  // runs.csv: GPUs per node
   // A job joins the table: its resolved spec (its id set here), its view (queued, its ideal iteration time),
   // what the backend knows of it, and its manager id. Returns the view.
   JobState& add_job(JobSpec r, LiveJob l);
@@ -54,10 +57,15 @@ class TableBackend : public Backend {
   std::vector<int> split_counts() const;  // split jobs running or starting, per server
   // The rate model's iteration time of job id on gpus, with split_on split jobs per server, over the ideal one.
   double slowdown_of(JobId id, const std::vector<GpuRef>& gpus, const std::vector<int>& split_on) const;
-  // <state>/state.json, written atomically; load() reads it back (InputError if unreadable or another
-  // partition's). A backend adds its own keys through save_extra / load_extra.
+  // <state>/state.json, written atomically, the one it replaces kept as state.prev.json (the last good copy);
+  // load() reads it back, or the last good copy when state.json is missing or unreadable (said in the log).
+  // Returns false when neither exists; InputError if unreadable or another partition's. A backend adds its own
+  // keys through save_extra / load_extra. `status` (the step's figures for `ringmaster status`) goes with it.
   void save() const;
-  void load();
+  bool load();
+  // The step's timing, kept for `ringmaster status`, the metrics and summary.json: the step began (steady clock)
+  void step_began();
+  void step_ended();
   virtual void save_extra(nlohmann::json& /*js*/) const {}
   virtual void load_extra(const nlohmann::json& /*js*/) {}
 
@@ -74,6 +82,9 @@ class TableBackend : public Backend {
   std::vector<float> decision_us_;
   std::vector<SeriesRow> series_;
   std::int64_t steps_ = 0, preemptions_ = 0;
+  std::vector<float> step_ms_;      // observe -> decide -> apply -> persist, per step (the latest 20,000)
+  double step_t0_ = 0;              // steady-clock seconds at the current step's start
+  std::string paused_;              // why nothing is released now (its partition gone or changed); "" = running
   double now_s_ = 0;                // the current step's wall time
 };
 

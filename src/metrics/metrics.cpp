@@ -255,16 +255,30 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
   bool deadlines = false;
   for (const auto& j : e.jobs) deadlines = deadlines || j.spec->deadline_s >= 0;
   for (const auto& u : unsched) deadlines = deadlines || u.job.deadline_s >= 0;
-  const auto tail = [&](const JobSpec& sp, Time finish) -> std::string {
-    if (!deadlines) return "\n";
-    if (sp.deadline_s < 0) return ",,\n";
-    if (finish == kNever) return fmt::format(",{:.6f},\n", sp.deadline_s);
-    return fmt::format(",{:.6f},{:.6f}\n", sp.deadline_s, std::max(0.0, to_seconds(finish) - sp.deadline_s));
+  bool states = !e.manager_states.empty();
+  for (const auto& u : unsched) states = states || !u.manager_state.empty();
+  const auto tail = [&](const JobSpec& sp, Time finish, const std::string* state) -> std::string {
+    std::string t;
+    if (deadlines) {
+      if (sp.deadline_s < 0) t = ",,";
+      else if (finish == kNever) t = fmt::format(",{:.6f},", sp.deadline_s);
+      else t = fmt::format(",{:.6f},{:.6f}", sp.deadline_s, std::max(0.0, to_seconds(finish) - sp.deadline_s));
+    }
+    if (states) t += "," + (state ? *state : std::string());
+    return t + "\n";
+  };
+  // A live run's job that ended in any state but COMPLETED failed.
+  const auto status = [&](std::size_t i) -> const char* {
+    return i < e.manager_states.size() && !e.manager_states[i].empty() && e.manager_states[i] != "COMPLETED" ? "failed"
+                                                                                                  : "finished";
+  };
+  const auto state_of = [&](std::size_t i) -> const std::string* {
+    return i < e.manager_states.size() ? &e.manager_states[i] : nullptr;
   };
   const std::vector<double> rho = ftf_rho(e);
   f << "job_id,submit_s,num_gpus,model,iterations,first_start_s,finish_s,jct_s,queue_s,run_s,preemptions,status,"
        "ideal_s,stretch,servers,gpu_type,ftf_rho"
-    << (deadlines ? ",deadline_s,lateness_s\n" : "\n");
+    << (deadlines ? ",deadline_s,lateness_s" : "") << (states ? ",slurm_state\n" : "\n");
   std::string buf;
   for (std::size_t i = 0; i < e.jobs.size(); ++i) {
     const auto& j = e.jobs[i];
@@ -273,21 +287,22 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
     if (!e.exact_s.empty() && j.finish != kNever) {  // a float-seconds peer (--compat gavel): full precision
       const ExactTimes& x = e.exact_s[i];
       const double jct = x.finish - x.submit;
-      f << fmt::format("{},{},{},{},{:.6g},{},{},{},{},{},{},finished,,,,,", sp.name, x.submit, sp.num_gpus,
-                       sp.model, sp.iterations, x.first_start, x.finish, jct, jct - x.run, x.run, j.preemptions)
-        << tail(sp, j.finish);
+      f << fmt::format("{},{},{},{},{:.6g},{},{},{},{},{},{},{},,,,,", sp.name, x.submit, sp.num_gpus,
+                       sp.model, sp.iterations, x.first_start, x.finish, jct, jct - x.run, x.run, j.preemptions,
+                       status(i))
+        << tail(sp, j.finish, state_of(i));
       continue;
     }
     if (j.finish == kNever) {  // a peer's run that stopped before this job ended: no times
       f << fmt::format("{},{},{},{},{:.6g},,,,,,{},unfinished,,,,,", sp.name, secs(sp.submit), sp.num_gpus, sp.model,
                        sp.iterations, j.preemptions)
-        << tail(sp, kNever);
+        << tail(sp, kNever, state_of(i));
       continue;
     }
-    fmt::format_to(std::back_inserter(buf), "{},{},{},{},{:.6g},{},{},{},{},{},{},finished,", sp.name,
+    fmt::format_to(std::back_inserter(buf), "{},{},{},{},{:.6g},{},{},{},{},{},{},{},", sp.name,
                    secs(sp.submit), sp.num_gpus, sp.model, sp.iterations, secs(j.first_start), secs(j.finish),
                    secs(j.finish - sp.submit), secs(j.finish - sp.submit - j.run_us), secs(j.run_us),
-                   j.preemptions);
+                   j.preemptions, status(i));
     if (j.ideal_us != kNever && j.ideal_us > 0)
       fmt::format_to(std::back_inserter(buf), "{},{:.6f}", secs(j.ideal_us),
                      static_cast<double>(j.run_us) / static_cast<double>(j.ideal_us));
@@ -299,13 +314,13 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
     if (j.gpu_type >= 0) buf += e.gpu_types.at(static_cast<std::size_t>(j.gpu_type));
     buf += ',';
     if (!std::isnan(rho[i])) fmt::format_to(std::back_inserter(buf), "{:.6f}", rho[i]);
-    buf += tail(sp, j.finish);
+    buf += tail(sp, j.finish, state_of(i));
     f << buf;
   }
   for (const auto& u : unsched)
     f << fmt::format("{},{},{},{},{:.6g},,,,,,0,unschedulable,,,,,", u.job.name, secs(u.job.submit),
                      u.job.num_gpus, u.job.model, u.job.iterations)
-      << tail(u.job, kNever);
+      << tail(u.job, kNever, &u.manager_state);
 }
 
 void write_gpus_csv(std::ostream& f, const RunRecord& e) {

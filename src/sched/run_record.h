@@ -63,6 +63,10 @@ struct RunRecord {
   std::vector<std::pair<std::string, double>> timing;
   std::vector<float> decision_us;  // per scheduling decision
   std::vector<int> decision_waiting;  // jobs waiting at each decision, where the backend counts them (or empty)
+  // A live run: each job's final state in the cluster manager (parallel to jobs; COMPLETED, FAILED, CANCELLED,
+  // NODE_FAIL, TIMEOUT, ...). When set, jobs.csv gains a `slurm_state` column and a job that ended in any state
+  // but COMPLETED is `failed`, not `finished`.
+  std::vector<std::string> manager_states;
 };
 
 // The index in `r.gpu_types` of `type`, added there if new.

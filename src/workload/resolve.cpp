@@ -264,7 +264,7 @@ void resolve_workload(Workload& w, const ModelCatalogue& cat, const ClusterSpec&
             (fit < cluster.total_gpus() ? " with enough GPU memory" : "");
     if (!why.empty()) {
       if (!opt.skip_unschedulable) throw InputError(why + " (use --skip-unschedulable to report and go on)");
-      if (unschedulable) unschedulable->push_back({j, why});
+      if (unschedulable) unschedulable->push_back({j, why, ""});
       return;
     }
     const double run_s = j.iterations * iteration_s;

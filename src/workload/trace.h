@@ -84,6 +84,7 @@ struct ResolveOptions {
 struct Unschedulable {
   JobSpec job;
   std::string reason;
+  std::string manager_state;  // a live run's: the job's state in the cluster manager (jobs.csv slurm_state)
 };
 
 // Fills compute/gradient/memory from the catalogue, derives iterations from durations, checks each job

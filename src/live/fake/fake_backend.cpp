@@ -75,7 +75,7 @@ void FakeBackend::adopt(const Pending& p) {
 
 void FakeBackend::end_job(std::size_t i, double end_s) {
   LiveJob& l = live_[i];
-  stop(i, end_s, "finished");
+  stop(i, end_s, "finished", "COMPLETED");
   l.slurm_state = "COMPLETED";
   log("job " + std::to_string(l.slurm_id) + ": COMPLETED after " + std::to_string(end_s - l.submit_s) + " s");
 }
@@ -137,7 +137,7 @@ void FakeBackend::apply(const Decisions& d, double now_s, float decision_us) {
   for (JobId id : d.preempt) {
     if (id < 0 || id >= static_cast<JobId>(live_.size()) || live_[id].status != "running") continue;
     book_->release(id, live_[id].gpus);
-    stop(static_cast<std::size_t>(id), now_s, "queued");
+    stop(static_cast<std::size_t>(id), now_s, "queued", "preempted");
     ++live_[id].preemptions;
     ++preemptions_;
     log("job " + std::to_string(live_[id].slurm_id) + ": preempted");
