@@ -53,9 +53,9 @@ void print_status(const std::string& state_dir, double now_s, std::ostream& out)
   const double last = st.value("last_step_s", 0.0);
   const long pid = st.value("pid", 0L);
   const bool alive = pid > 0 && fs::exists("/proc/" + std::to_string(pid));
-  out << fmt::format("ringmaster serve: partition {} ({}), {} GPUs on {} nodes, policy {}\n", js.value("partition", ""),
-                     st.value("backend", "slurm"), st.value("gpus", 0), st.value("nodes", json::array()).size(),
-                     js.value("policy", ""));
+  out << fmt::format("serve state {}: partition {} ({}), {} GPUs on {} nodes, policy {}\n", state_dir,
+                     js.value("partition", ""), st.value("backend", "slurm"), st.value("gpus", 0),
+                     st.value("nodes", json::array()).size(), js.value("policy", ""));
   if (last > 0) {
     const std::time_t t = static_cast<std::time_t>(last);
     std::tm tm{};
