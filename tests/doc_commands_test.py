@@ -25,6 +25,7 @@ COVERED = {
     "ringmaster simulate --cluster real/cluster.yaml": ("tests/slurm/replay_test.sh", "trace_scaled.csv"),
     "ringmaster compare sim real": ("tests/slurm/replay_test.sh", "compare"),
     "sudo experiments/slurm-fidelity/run.sh": ("tests/slurm/replay_test.sh", "replay --backend slurm"),
+    "ringmaster status --state": ("tests/slurm/operate_test.sh", "status --state"),
 }
 # Files a command names that the docs assume the reader has: made before the file's commands run.
 SETUP = {
