@@ -40,6 +40,7 @@ struct FakeSlurm {
   std::map<std::int64_t, FakeJob> jobs;
   std::vector<std::string> log;  // update/release/hold/requeuehold commands, joined
   std::string select = "CR_CORE";  // SelectTypeParameters (CR_Core_Memory: memory is consumable)
+  std::string partition_state = "UP";  // "": the partition is gone
 
   CommandResult operator()(const std::vector<std::string>& a) {
     CommandResult r;
@@ -51,7 +52,10 @@ struct FakeSlurm {
     } else if (line == "scontrol show config") {
       r.out = "Configuration data as of 2026-11-23T14:00:00\nSelectTypeParameters    = " + select + "\n";
     } else if (line == "scontrol show partition rm -o") {
-      r.out = "PartitionName=rm AllowGroups=ALL Nodes=n[1-2] State=UP\n";
+      if (!partition_state.empty())
+        r.out = "PartitionName=rm AllowGroups=ALL Nodes=n[1-2] State=" + partition_state + "\n";
+      else
+        r.status = 1, r.err = "Partition rm not found\n";
     } else if (line == "scontrol show node -o") {
       for (const auto& n : nodes)
         r.out += "NodeName=" + n.name + " CPUAlloc=" + std::to_string(n.cpus_alloc) + " CPUTot=" + std::to_string(n.cpus) +
@@ -218,6 +222,32 @@ TEST(SlurmBackend, ParsesTheGpuIndicesOfARunningJob) {
   EXPECT_EQ(g[1], (std::pair<std::string, std::vector<int>>{"n4", {0, 2, 3}}));
   EXPECT_EQ(g[2].first, "n5");
   EXPECT_TRUE(parse_job_gpu_indices("JobId=1 JobName=x\n   NumNodes=1\n").empty());
+}
+
+}  // namespace
+}  // namespace rm::live
+
+namespace rm::live {
+namespace {
+
+TEST(SlurmBackend, NothingIsReleasedWhileThePartitionIsGoneOrDown) {
+  Harness h;
+  h.slurm.jobs[1] = held(1);
+  h.connect();
+  h.slurm.partition_state = "";  // `scontrol delete PartitionName=rm`
+  EXPECT_EQ(h.s->step(1e9 + 1), 1);
+  h.slurm.partition_state = "DOWN";
+  h.s->step(1e9 + 2);
+  EXPECT_EQ(h.slurm.last("release"), "") << ::testing::PrintToString(h.slurm.log);
+  EXPECT_TRUE(h.logged("partition rm is gone from Slurm: nothing is released until it is back"));
+  EXPECT_TRUE(h.logged("partition rm is DOWN: nothing is released until it is back"));
+  EXPECT_EQ(h.b->jobs().at(0).why, "partition rm is DOWN");
+  EXPECT_NE(h.b->metrics_text(true).find("ringmaster_partition_ok 0\n"), std::string::npos);
+  h.slurm.partition_state = "UP";
+  h.s->step(1e9 + 3);
+  EXPECT_TRUE(h.logged("partition rm is back as it was; scheduling again"));
+  EXPECT_EQ(h.slurm.last("release"), "scontrol release 1");
+  EXPECT_NE(h.b->metrics_text(true).find("ringmaster_partition_ok 1\n"), std::string::npos);
 }
 
 }  // namespace

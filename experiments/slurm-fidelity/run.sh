@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Simulator vs a real Slurm (issue 13): the Tiresias 60-job trace replayed on a private Slurm 22.05 (4 nodes x 4
+# Simulator vs a real Slurm (issues 13, 30): the Tiresias 60-job trace (or --trace) replayed on a private Slurm 22.05 (4 nodes x 4
 # fake GPUs on 127.0.0.1, tests/slurm/local_slurm.sh) under fifo, srsf and tiresias, each then simulated on the
 # same scaled trace and cluster (a) as is and (b) with --start-delay set to the dispatch latency measured in
 # that replay (latency.json). Prints the table of README.md and writes results.csv next to this file.
 # Needs root and the slurm-wlm/munge packages; about 5 minutes per policy at the default scale.
 # Usage: run.sh [--bin PATH] [--trace FILE|builtin:demo] [--scale K] [--interval 250ms] [--out DIR] [POLICY...]
-# (default trace: the Tiresias 60 jobs at K = 12; the bundled demo is run at K = 120: its jobs are 10x longer)
+# (default trace: the Tiresias 60 jobs at K = 12; the bundled demo, whose jobs are about 5x longer, at K = 120)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"

@@ -32,10 +32,10 @@ class Serve final : public Subcommand {
                     "seconds assumed for a job without duration/iterations hints")
         ->capture_default_str();
     srv->add_flag("--once", sa_.once, "one step, then write the outputs and exit");
-    srv->add_flag("--exit-when-done", sa_.exit_when_done, "exit once every adopted job has ended");
+    srv->add_flag("--exit-when-done", sa_.exit_when_done, "exit once every adopted job has ended (a refused, unschedulable one counts as ended)");
     srv->add_option("--max-idle", sa_.max_idle_s, "with --exit-when-done: exit after this many seconds without any job")
         ->capture_default_str();
-    srv->add_option("--out", sa_.out, "where to write jobs.csv and summary.json at exit (default: the state directory)");
+    srv->add_option("--out", sa_.out, "where to write jobs.csv, summary.json, timeseries.csv and runs.csv at exit (default: the state directory)");
     srv->add_flag("--recover", sa_.backend.recover,
                   "with no usable state file: rebuild the books from Slurm (running jobs on the GPUs Slurm gave them)");
     srv->add_option("--log-file", sa_.log_file, "append the log to this file instead of stderr");
