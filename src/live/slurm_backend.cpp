@@ -763,16 +763,8 @@ std::string SlurmBackend::never_fits(const SlurmJob& j) const {
 }
 
 void SlurmBackend::refuse(const SlurmJob& j, const std::string& why) {
-  JobSpec s;
-  s.name = std::to_string(j.id);
-  s.file = "slurm job " + std::to_string(j.id);
-  s.submit = at(j.submit_s >= 0 ? j.submit_s : origin_s_);
-  s.num_gpus = j.gpus;
-  const JobHints h = parse_hints(j.comment);
-  if (!h.name.empty()) s.name = h.name;
-  s.model = h.model.empty() ? "resnet50" : h.model;
-  s.user = h.user.empty() ? j.user : h.user;
-  if (h.iterations) s.iterations = *h.iterations;
+  const JobSpec s = hinted_spec(parse_hints(j.comment), j.id, "slurm job " + std::to_string(j.id),
+                                j.submit_s >= 0 ? j.submit_s : origin_s_, j.gpus, j.user, j.name);
   LiveJob l;
   l.slurm_id = j.id;
   l.submit_s = j.submit_s >= 0 ? j.submit_s : origin_s_;

@@ -82,11 +82,16 @@ std::vector<SlurmJob> SlurmCtl::jobs(const std::string& partition) {
   return out;
 }
 
-void SlurmCtl::place_and_release(std::int64_t id, const std::vector<std::string>& nodes, int gpus_per_node) {
-  std::vector<std::string> argv = {"scontrol", "update", "JobId=" + std::to_string(id), "NodeList=" + joined(nodes, ","),
-                                   "NumNodes=" + std::to_string(nodes.size()), "StartTime=now"};
-  if (gpus_per_node > 0) argv.push_back("Gres=gpu:" + std::to_string(gpus_per_node));
+void SlurmCtl::pin(const Release& r) {
+  std::vector<std::string> argv = {"scontrol", "update", "JobId=" + std::to_string(r.id),
+                                   "NodeList=" + joined(r.nodes, ","), "NumNodes=" + std::to_string(r.nodes.size()),
+                                   "StartTime=now"};
+  if (r.gpus_per_node > 0) argv.push_back("Gres=gpu:" + std::to_string(r.gpus_per_node));
   call(argv);
+}
+
+void SlurmCtl::place_and_release(std::int64_t id, const std::vector<std::string>& nodes, int gpus_per_node) {
+  pin({id, nodes, gpus_per_node});
   call({"scontrol", "release", std::to_string(id)});
 }
 
@@ -107,19 +112,13 @@ void SlurmCtl::parallel_for(std::size_t n, const std::function<void(std::size_t)
 std::vector<std::string> SlurmCtl::place_and_release_all(const std::vector<Release>& starts) {
   std::vector<std::string> errors(starts.size());
   // 1. Pin each job to its nodes, up to `parallel_` commands at once.
-  const auto pin = [&](std::size_t i) {
-    const Release& r = starts[i];
-    std::vector<std::string> argv = {"scontrol", "update", "JobId=" + std::to_string(r.id),
-                                     "NodeList=" + joined(r.nodes, ","), "NumNodes=" + std::to_string(r.nodes.size()),
-                                     "StartTime=now"};
-    if (r.gpus_per_node > 0) argv.push_back("Gres=gpu:" + std::to_string(r.gpus_per_node));
+  parallel_for(starts.size(), [&](std::size_t i) {
     try {
-      call(argv);
+      pin(starts[i]);
     } catch (const SlurmError& e) {
       errors[i] = e.what();
     }
-  };
-  parallel_for(starts.size(), pin);
+  });
   // 2. Release the pinned ones in one command (`scontrol release 12,13,14`); if it fails, one by one, so that
   // each failure is the job's own.
   std::vector<std::size_t> pinned;

@@ -64,6 +64,7 @@ class SlurmCtl {
 
  private:
   CommandResult call(const std::vector<std::string>& argv, bool must_succeed = true);
+  void pin(const Release& r);  // scontrol update JobId= NodeList= NumNodes= StartTime=now [Gres=gpu:k]
   // f(0..n-1), up to parallel_ at a time (each on its own thread when more than one).
   void parallel_for(std::size_t n, const std::function<void(std::size_t)>& f) const;
   CommandRunner run_;

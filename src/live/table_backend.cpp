@@ -55,9 +55,12 @@ JobSpec TableBackend::resolve_spec(const JobSpec& s) const {
   return w.jobs.at(0);
 }
 
-JobSpec TableBackend::spec_from_hints(JobHints& h, std::int64_t id, const std::string& origin, double submit_s,
-                                      int gpus, const std::string& user, const std::string& job_name) const {
-  static const char* const kDefaultModel = "resnet50";
+namespace {
+const char* const kDefaultModel = "resnet50";
+}  // namespace
+
+JobSpec TableBackend::hinted_spec(const JobHints& h, std::int64_t id, const std::string& origin, double submit_s,
+                                  int gpus, const std::string& user, const std::string& job_name) const {
   JobSpec s;
   s.name = h.name.empty() ? std::to_string(id) : h.name;
   s.file = origin;
@@ -70,6 +73,12 @@ JobSpec TableBackend::spec_from_hints(JobHints& h, std::int64_t id, const std::s
   s.pp = h.pp;
   if (h.iterations) s.iterations = *h.iterations;
   else s.duration_s = h.duration_s ? *h.duration_s : opt_.default_duration_s;
+  return s;
+}
+
+JobSpec TableBackend::spec_from_hints(JobHints& h, std::int64_t id, const std::string& origin, double submit_s,
+                                      int gpus, const std::string& user, const std::string& job_name) const {
+  JobSpec s = hinted_spec(h, id, origin, submit_s, gpus, user, job_name);
   try {
     return resolve_spec(s);
   } catch (const InputError& e) {
@@ -116,8 +125,13 @@ void TableBackend::stop(std::size_t i, double end_s, const char* next, const std
 }
 
 void TableBackend::record_run(std::size_t i, double end_s, const std::string& reason) {
-  LiveJob& l = live_[i];
-  LiveRun r{l.started_s, std::max(l.started_s, end_s), l.decided_s, now_s_, {}, reason};
+  run_so_far(i, end_s, now_s_, reason, live_[i].runs);
+}
+
+void TableBackend::run_so_far(std::size_t i, double end_s, double noticed_s, const std::string& reason,
+                              std::vector<LiveRun>& out) const {
+  const LiveJob& l = live_[i];
+  LiveRun r{l.started_s, std::max(l.started_s, end_s), l.decided_s, noticed_s, {}, reason};
   for (const auto& g : l.gpus) {
     const std::string& n = node_names_.at(g.server);
     auto it = std::find_if(r.gpus.begin(), r.gpus.end(), [&](const auto& x) { return x.first == n; });
@@ -126,7 +140,7 @@ void TableBackend::record_run(std::size_t i, double end_s, const std::string& re
   }
   if (l.gpus.empty())
     for (const auto& n : l.nodes) r.gpus.push_back({n, specs_[i].num_gpus / static_cast<int>(std::max<std::size_t>(1, l.nodes.size()))});
-  l.runs.push_back(std::move(r));
+  out.push_back(std::move(r));
 }
 
 // The views: what the simulator's engine would show the policy at this instant. Returns the unfinished jobs in
@@ -423,16 +437,10 @@ void TableBackend::write_outputs(const std::string& dir, const std::string& sche
   };
   for (std::size_t i = 0; i < live_.size(); ++i) {
     for (const auto& r : live_[i].runs) row(i, r);
-    const LiveJob& l = live_[i];
-    if (l.status == "running" && l.started_s >= 0) {
-      LiveRun r{l.started_s, std::max(l.started_s, now_s_), l.decided_s, -1, {}, "running"};
-      for (const auto& g : l.gpus) {
-        const std::string& n = node_names_.at(g.server);
-        auto it = std::find_if(r.gpus.begin(), r.gpus.end(), [&](const auto& x) { return x.first == n; });
-        if (it == r.gpus.end()) r.gpus.push_back({n, 1});
-        else ++it->second;
-      }
-      row(i, r);
+    if (live_[i].status == "running" && live_[i].started_s >= 0) {
+      std::vector<LiveRun> now;
+      run_so_far(i, now_s_, -1, "running", now);
+      row(i, now.front());
     }
   }
   rm::write_outputs(dir, rec, unsched, sum,

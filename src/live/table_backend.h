@@ -41,11 +41,17 @@ class TableBackend : public Backend {
   // and logged; a job with nothing of the user's to drop that still does not resolve throws InputError.
   JobSpec spec_from_hints(JobHints& h, std::int64_t id, const std::string& origin, double submit_s, int gpus,
                           const std::string& user, const std::string& job_name) const;
+  // The same spec before the catalogue resolves it (a refused job's: it would not resolve).
+  JobSpec hinted_spec(const JobHints& h, std::int64_t id, const std::string& origin, double submit_s, int gpus,
+                      const std::string& user, const std::string& job_name) const;
   // Job i stops holding its GPUs at end_s (finished, preempted, requeued or held by the manager): a running
   // job's stretch is recorded (ending for `reason`, LiveRun::end_reason) and its service counted; `next` is
   // "queued" or "finished".
   void stop(std::size_t i, double end_s, const char* next, const std::string& reason);
   void record_run(std::size_t i, double end_s, const std::string& reason);  // runs.csv: GPUs per node
+  // Job i's current stretch, ended at end_s, appended to `out` (record_run's, and a running job's row at exit).
+  void run_so_far(std::size_t i, double end_s, double noticed_s, const std::string& reason,
+                  std::vector<LiveRun>& out) const;
   // A job joins the table: its resolved spec (its id set here), its view (queued, its ideal iteration time),
   // what the backend knows of it, and its manager id. Returns the view.
   JobState& add_job(JobSpec r, LiveJob l);
