@@ -56,6 +56,8 @@ function slurm_job_modify(job_desc, job_rec, part_list, modify_uid)
   end
   local was_mine = ours(job_rec.partition)
   if was_mine and sets_priority(job_desc) then
+    slurm.log_info("ringmaster job_submit: uid %u may not release job %u (ringmaster schedules it)", modify_uid,
+                   job_rec.job_id)
     slurm.log_user("ringmaster: job %u is scheduled by ringmaster, which releases it when its policy starts it " ..
                    "(see `ringmaster status`); it cannot be released by hand", job_rec.job_id)
     return slurm.ERROR

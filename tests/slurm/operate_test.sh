@@ -33,6 +33,8 @@ U=$(cd "$DIR/user" && runuser -u nobody -- sbatch --parsable -p rm --gpus=2 -o "
 squeue -h -j "$U" -o %r | grep -q "JobHeld" || fail "a job submitted without -H was not held: $(squeue -h -j "$U" -o %r)"
 if (cd "$DIR/user" && runuser -u nobody -- scontrol release "$U" 2>/dev/null); then fail "the user released their job"; fi
 squeue -h -j "$U" -o %r | grep -q "JobHeld" || fail "the job was released by its user"
+grep -q "ringmaster job_submit: uid [0-9]* may not release job $U" "$DIR/log/slurmctld.log" \
+  || fail "the refused release is not in slurmctld's log"
 if (cd "$DIR/user" && runuser -u nobody -- sbatch -p rm,open --gpus=1 --wrap "sleep 1" 2>/dev/null); then
   fail "a job naming rm,open was accepted"
 fi
