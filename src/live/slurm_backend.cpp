@@ -156,6 +156,18 @@ std::int64_t SlurmBackend::submit(const Submission& sub) {
 }
 
 
+LiveJob SlurmBackend::live_job_of(const SlurmJob& j) const {
+  LiveJob l;
+  l.slurm_id = j.id;
+  l.submit_s = j.submit_s >= 0 ? j.submit_s : origin_s_;
+  l.slurm_state = j.state;
+  l.adopted_s = now_s_;
+  l.per_node = j.gpus_per_job == 0;
+  l.cpus = std::max(1, j.cpus);
+  l.mem_mb = j.mem_mb();
+  return l;
+}
+
 void SlurmBackend::adopt(const SlurmJob& j) {
   JobHints h = parse_hints(j.comment);
   if (!j.comment.empty() && j.comment.rfind("rm:", 0) != 0)  // adopted once: said once
@@ -163,17 +175,9 @@ void SlurmBackend::adopt(const SlurmJob& j) {
          "' has no rm: prefix, so it gives ringmaster no hints (write --comment 'rm:model=...;duration=...'); "
          "scheduled with the defaults");
   for (const auto& e : h.errors) log("job " + std::to_string(j.id) + ": hint ignored: " + e);
-  const JobSpec r = spec_from_hints(h, j.id, "slurm job " + std::to_string(j.id),
-                                    j.submit_s >= 0 ? j.submit_s : origin_s_, j.gpus, j.user, j.name);
-  LiveJob l;
-  l.slurm_id = j.id;
-  l.submit_s = j.submit_s >= 0 ? j.submit_s : origin_s_;
-  l.slurm_state = j.state;
-  l.adopted_s = now_s_;
+  LiveJob l = live_job_of(j);
+  const JobSpec r = spec_from_hints(h, j.id, "slurm job " + std::to_string(j.id), l.submit_s, j.gpus, j.user, j.name);
   l.hint_errors = h.errors;
-  l.per_node = j.gpus_per_job == 0;
-  l.cpus = std::max(1, j.cpus);
-  l.mem_mb = j.mem_mb();
   JobState& st = add_job(r, std::move(l));
   const ClusterTotals tot = totals_of(spec_);
   st.cpu_demand = tot.gpus > 0 ? r.num_gpus * tot.cpus / tot.gpus : 0;
@@ -763,19 +767,12 @@ std::string SlurmBackend::never_fits(const SlurmJob& j) const {
 }
 
 void SlurmBackend::refuse(const SlurmJob& j, const std::string& why) {
-  const JobSpec s = hinted_spec(parse_hints(j.comment), j.id, "slurm job " + std::to_string(j.id),
-                                j.submit_s >= 0 ? j.submit_s : origin_s_, j.gpus, j.user, j.name);
-  LiveJob l;
-  l.slurm_id = j.id;
-  l.submit_s = j.submit_s >= 0 ? j.submit_s : origin_s_;
-  l.slurm_state = j.state;
-  l.adopted_s = now_s_;
+  LiveJob l = live_job_of(j);
+  const JobSpec s =
+      hinted_spec(parse_hints(j.comment), j.id, "slurm job " + std::to_string(j.id), l.submit_s, j.gpus, j.user, j.name);
   l.status = "unschedulable";
   l.why = why;
   l.end_s = now_s_;
-  l.per_node = j.gpus_per_job == 0;
-  l.cpus = std::max(1, j.cpus);
-  l.mem_mb = j.mem_mb();
   JobState& st = add_job(s, std::move(l));
   st.status = JobStatus::Finished;
   st.finish = at(now_s_);

@@ -45,6 +45,7 @@ class SlurmBackend final : public TableBackend {
 
  private:
   void adopt(const SlurmJob& j);
+  LiveJob live_job_of(const SlurmJob& j) const;  // what Slurm says of a job it adopts or refuses
   void observe(const std::vector<SlurmJob>& jobs, double now_s);
   void read_allocation(std::size_t i);  // the GPUs Slurm gave job i once it runs (it spreads --gpus=N itself)
   void read_allocations(const std::vector<std::size_t>& jobs);  // the same for many, read in parallel

@@ -37,10 +37,7 @@ void SlurmCtl::ping() {
     throw SlurmError("cannot reach slurmctld (`scontrol ping`): " + (r.err.empty() ? r.out : r.err));
 }
 
-bool SlurmCtl::partition_exists(const std::string& partition) {
-  const auto r = call({"scontrol", "show", "partition", partition, "-o"}, false);
-  return r.ok() && r.out.find("PartitionName=" + partition) != std::string::npos;
-}
+bool SlurmCtl::partition_exists(const std::string& partition) { return !this->partition(partition).empty(); }
 
 std::map<std::string, std::string> SlurmCtl::partition(const std::string& partition) {
   const auto r = call({"scontrol", "show", "partition", partition, "-o"}, false);
