@@ -58,7 +58,8 @@ ap.add_argument("--panel-by", default="")
 ap.add_argument("--rename", action="append", default=[])
 ap.add_argument("--metrics", default="avg_jct_s,p99_jct_s")
 ap.add_argument("--log-y", action="store_true")
-ap.add_argument("--load-label", default="offered load (x the trace's arrival rate; a workload's --load)")
+ap.add_argument("--load-label", default=None,
+                help="x-axis label against load (default: what --load meant in these runs)")
 args = ap.parse_args()
 FIGURES = set(f for f in args.figures.split(",") if f)
 for f in FIGURES - {"jct_cdf", "jct_vs_load", "util_queue", "gantt"}:
@@ -215,6 +216,16 @@ colors = dict(zip(labels, palette(len(labels))))
 loads = sorted({float(r["params"]["load"]) for r in runs if "load" in r["params"]})
 
 
+def load_label():
+    """What a sweep's --load meant: a trace's and luo2025's offered load; synergy-*'s arrivals per hour."""
+    if args.load_label:
+        return args.load_label
+    traces = {summary(r["dir"]).get("trace", "") for r in runs if "load" in r["params"]}
+    if traces and all(t.startswith("workload:synergy") for t in traces):
+        return "arrivals per hour (synergy workload's --load)"
+    return "offered load (GPU-s demanded / cluster GPU-s over the arrivals; --load)"
+
+
 def context(only_load=None):
     """The figure's title: the runs' cluster(s), trace(s) and load(s)."""
     clusters, traces = [], []
@@ -316,7 +327,7 @@ if len(loads) >= 2 and "jct_vs_load" in FIGURES and metrics:
             ys = [statistics.mean(pts[x]) / unit for x in xs]
             es = [(statistics.stdev(pts[x]) if len(pts[x]) > 1 else 0) / unit for x in xs]
             ax.errorbar(xs, ys, yerr=es, label=l, color=colors[l], marker="o", ms=4, capsize=3, lw=1.6)
-        ax.set_xlabel(args.load_label)
+        ax.set_xlabel(load_label())
         ax.set_ylabel(f"{title} ({uname}{', log scale' if args.log_y else ''})" if uname else title)
         if args.log_y:
             ax.set_yscale("log")

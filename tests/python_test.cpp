@@ -422,7 +422,7 @@ TEST(PythonModule, TheDocsExampleRunsAndPrintsWhatThePageSays) {
   const std::string f = test::write_file(dir, "example.py", code);
   const auto r = test::shell("cd " + dir + " && PYTHONPATH=" + module_dir() + " /usr/bin/python3 " + f + " 2>&1");
   ASSERT_EQ(r.code, 0) << r.text;
-  for (const char* line : {"FewestGpuSecondsLeft: average JCT 18.8 h", "tiresias: average JCT 36.5 h"}) {
+  for (const char* line : {"FewestGpuSecondsLeft: average JCT 21.7 h", "tiresias: average JCT 37.1 h"}) {
     EXPECT_NE(r.text.find(line), std::string::npos) << r.text;
     EXPECT_NE(page.find(std::string("`") + line + "`"), std::string::npos) << line;
   }

@@ -136,7 +136,7 @@ TEST(SlurmBackend, BooksTheGpusSlurmGaveNotThePolicysSpread) {
   ext.alloc = {{"n1", {0, 1}}, {"n2", {0, 1}}};  // what `scontrol -d show job 1` says
   h.slurm.jobs[1] = ext;
   h.slurm.jobs[2] = held(2, 4);
-  h.connect();
+  h.connect("fifo+spread-ok");  // a placement that splits A (the default would keep it whole and wait)
   h.s->step(1e9 + 1);
   EXPECT_EQ(h.slurm.last("update"), "scontrol update JobId=2 NodeList=n1,n2 NumNodes=2 StartTime=now");
   EXPECT_EQ(h.slurm.last("release"), "scontrol release 2");
@@ -195,7 +195,7 @@ TEST(SlurmBackend, RequestsNoNodeCanEverHoldAreRefusedVisiblyAndCountAsEnded) {
   h.s->write_outputs(out);
   const std::string jobs = test::read_file(out + "/jobs.csv");
   EXPECT_NE(jobs.find("\n7,"), std::string::npos) << jobs;
-  EXPECT_NE(jobs.find(",0,unschedulable,,,,,,PENDING\n"), std::string::npos) << jobs;  // slurm_state last
+  EXPECT_NE(jobs.find(",0,unschedulable,,,,,,,PENDING\n"), std::string::npos) << jobs;  // slurm_state last
   EXPECT_NE(test::read_file(out + "/summary.json").find("\"unschedulable\": 2"), std::string::npos);
   EXPECT_TRUE(h.logged("job 7: unschedulable, never started: asks for 9 GPUs"));
 }

@@ -97,10 +97,11 @@ TEST(Stretch, TheWarningNamesTheCause) {
   EXPECT_NE(w.find("consolidated"), std::string::npos) << w;
   // The same run read as on 2-GPU servers: b needs two servers, so its slowdown is the law's, not the placement's.
   EXPECT_NE(stretch_warning(run->rec, 2).find("contention"), std::string::npos);
-  // A run whose placement already packs (consolidated, the default): the spread came from the free GPUs' scatter,
-  // and the advice is the measured model, not a placement it already has.
-  const std::string packed = stretch_warning(run->rec, 4, true);
+  // A run whose placement takes the fewest servers free now (spread-ok): the spread came from the free GPUs'
+  // scatter; the advice is the placement that keeps shapes and the measured model, not the default it is told of.
+  const std::string packed = stretch_warning(run->rec, 4, "spread-ok");
   EXPECT_NE(packed.find("scattered"), std::string::npos) << packed;
+  EXPECT_NE(packed.find("consolidated without relax= keeps each job's shape"), std::string::npos) << packed;
   EXPECT_NE(packed.find("--perf-model measured"), std::string::npos) << packed;
   EXPECT_EQ(packed.find("the default when --policy names none"), std::string::npos) << packed;
 }
@@ -138,11 +139,16 @@ TEST(Stretch, JobsCsvAndSummaryCarryTheColumns) {
   const std::string jobs = test::read_file(dir + "/o/jobs.csv");
   EXPECT_EQ(jobs.substr(0, jobs.find('\n')),
             "job_id,submit_s,num_gpus,model,iterations,first_start_s,finish_s,jct_s,queue_s,run_s,preemptions,status,"
-            "ideal_s,stretch,servers,gpu_type,ftf_rho");
+            "ideal_s,stretch,servers,gpu_type,ftf_rho,preempt_overhead_s");
   const std::string summary = test::read_file(dir + "/o/summary.json");
   for (const char* key : {"\"perf_model\": \"analytic\"", "\"gpu_time_inflation\"", "\"stretch_p50\"", "\"stretch_p99\""})
     EXPECT_NE(summary.find(key), std::string::npos) << key;
-  EXPECT_NE(out.text.find("warning: jobs held"), std::string::npos) << out.text;  // fifo on tiny: 1.81x
+  // fifo on tiny keeps every job's shape (issue 41): 1.00x, no warning; spread-ok, the old default, 1.52x.
+  EXPECT_EQ(out.text.find("warning: jobs held"), std::string::npos) << out.text;
+  const auto spread = test::shell(std::string(RM_BINARY) + " simulate -q --cluster tiny --trace builtin:demo --policy "
+                                  "fifo+spread-ok --out " + dir + "/s 2>&1");
+  EXPECT_NE(spread.text.find("warning: jobs held 1.52x"), std::string::npos) << spread.text;
+  EXPECT_NE(spread.text.find("consolidated without relax= keeps each job's shape"), std::string::npos) << spread.text;
   std::filesystem::remove_all(dir);
 }
 
@@ -173,7 +179,7 @@ TEST(Stretch, AJobAloneHasStretchOneUnderEveryModel) {
       std::vector<std::string> f;
       std::size_t a = 0;
       for (std::size_t b; (b = row.find_first_of(",\n", a)) != std::string::npos; a = b + 1) f.push_back(row.substr(a, b - a));
-      ASSERT_EQ(f.size(), 17u) << row;
+      ASSERT_EQ(f.size(), 18u) << row;
       EXPECT_EQ(f[13], "1.000000") << args << " " << trace << ": " << row;
       EXPECT_EQ(f[15], args.find("typed") != std::string::npos ? "v100" : "default") << row;
     }

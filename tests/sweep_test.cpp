@@ -40,9 +40,10 @@ TEST(SweepGrid, CartesianProductInArgumentOrderLastAxisFastest) {
   const auto cells = expand_grid({"--policy", "fifo", "--policy", "srsf", "--static", "--load", "0.5,1", "--seeds", "1-2"},
                                  kOpts);
   ASSERT_EQ(cells.size(), 8u);
-  EXPECT_EQ(cells[0].args, (std::vector<std::string>{"--policy", "fifo", "--arrival-scale", "2", "--seed", "1", "--static"}));
+  // A trace's --load is simulate's too: arrivals rescaled to that offered load (not a multiplier).
+  EXPECT_EQ(cells[0].args, (std::vector<std::string>{"--policy", "fifo", "--load", "0.5", "--seed", "1", "--static"}));
   EXPECT_EQ(cells[1].params, (std::vector<std::pair<std::string, std::string>>{{"policy", "fifo"}, {"load", "0.5"}, {"seed", "2"}}));
-  EXPECT_EQ(cells[7].args, (std::vector<std::string>{"--policy", "srsf", "--arrival-scale", "1", "--seed", "2", "--static"}));
+  EXPECT_EQ(cells[7].args, (std::vector<std::string>{"--policy", "srsf", "--load", "1", "--seed", "2", "--static"}));
   // A workload's --load is its own.
   const auto w = expand_grid({"--workload", "luo2025", "--load", "0.5"}, kOpts);
   EXPECT_EQ(w[0].args, (std::vector<std::string>{"--workload", "luo2025", "--load", "0.5"}));

@@ -47,9 +47,9 @@ for p in "${policies[@]}"; do
   wall=$(python3 -c "import sys; print(round($(date +%s.%N) - $t0, 1))")
   delay=$(python3 -c "import json,sys; print(round(json.load(open(sys.argv[1]))['start_delay_s'], 3))" "$d/real/latency.json")
   p50=$(python3 -c "import json,sys; print(round(json.load(open(sys.argv[1]))['dispatch_s']['p50'], 3))" "$d/real/latency.json")
-  "$bin" simulate --cluster "$d/real/cluster.yaml" --trace "$d/real/trace_scaled.csv" --policy "$p" --out "$d/sim" -q
+  "$bin" simulate --cluster "$d/real/cluster.yaml" --trace "$d/real/trace_scaled.csv" --policy "$p" --preempt-overhead 0 --out "$d/sim" -q
   "$bin" simulate --cluster "$d/real/cluster.yaml" --trace "$d/real/trace_scaled.csv" --policy "$p" \
-    --start-delay "$delay" --out "$d/simd" -q
+    --preempt-overhead 0 --start-delay "$delay" --out "$d/simd" -q
   "$bin" compare "$d/sim" "$d/real" > "$d/compare-sim.txt"
   "$bin" compare "$d/simd" "$d/real" > "$d/compare-simd.txt"
   pct() { grep -o 'B vs A [-+0-9.]* %' "$1" | grep -o '[-+0-9.]*' | head -1; }

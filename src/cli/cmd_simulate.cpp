@@ -55,8 +55,9 @@ int run_simulate(const SimConfig& cfg, const std::vector<std::string>& given, bo
     int max_server_gpus = 0;
     for (const auto& s : r->cluster.servers) max_server_gpus = std::max(max_server_gpus, s.gpus);
     const PartSpec* place = plan.policy.family == PolicyFamily::Composed ? plan.policy.part(Point::Placement) : nullptr;
-    const bool packs = !place || (place->name != "first-fit" && place->name != "random");
-    if (const std::string w = stretch_warning(r->record, max_server_gpus, packs); !w.empty())
+    std::string placement = place ? place->name : "consolidated";  // a whole scheduler packs by its own rules
+    if (place && place->kv.count("relax")) placement += ":relax=" + place->kv.at("relax");
+    if (const std::string w = stretch_warning(r->record, max_server_gpus, placement); !w.empty())
       std::cerr << (n > 1 ? p + ": " : "") << w << "\n";
     if (!quiet && r->info.columns_mapped && &plan == &plans.front()) {  // the trace is read alike for every policy
       std::string cols;
@@ -65,6 +66,12 @@ int run_simulate(const SimConfig& cfg, const std::vector<std::string>& given, bo
       for (const auto& [k, v] : r->summary.extra)
         if (k == "models_assigned" || k == "cpu_only_skipped" || k == "gpus_rounded_up")
           std::cerr << "note: --columns: " << k << " = " << v << " (docs/formats.md, \"Any CSV\")\n";
+      for (const auto& [k, v] : r->summary.extra)
+        if (k == "iterations_off_1pct" && v > 0)
+          std::cerr << "warning: --columns: " << v << " job(s)' iterations derived from the duration differ by more than "
+                    << "1 % from the file's column '" << r->workload.iteration_column
+                    << "' (iterations_max_rel_diff in summary.json): is batch_size per worker? (docs/formats.md: "
+                       "batch_size=batch_size/num_gpu for a global batch)\n";
     }
     if (!quiet)
       for (const auto& [from, to] : r->models.replaced)

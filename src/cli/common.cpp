@@ -150,9 +150,11 @@ void add_input_options(CLI::App* sim, SimConfig& cfg, std::vector<std::string>& 
   sim->add_option("--servers", cfg.gen.servers, "servers of the generated yu2022 cluster (--cluster yu2022)")
       ->check(CLI::Range(1, 100'000))
       ->capture_default_str();
-  sim->add_option("--load", cfg.gen.load,
-                  "luo2025: offered load (GPU-seconds per second / --gpus); synergy-*: arrivals per hour")
-      ->capture_default_str();
+  sim->add_option("--load", cfg.load,
+                  "a trace: rescale its arrivals to this offered load (GPU-seconds demanded at the ideal over the "
+                  "cluster's GPU-seconds across the arrival span; summary.json offered_load); luo2025: offered load "
+                  "(default 0.8); synergy-*: arrivals per hour (default 0.8)")
+      ->check(CLI::Range(1e-9, 1e9));
 }
 
 // The round model, Synergy's workloads and profiles, luo2025's generator.
@@ -207,9 +209,11 @@ void add_run_options(CLI::App* sim, SimConfig& cfg, std::string& out, bool& quie
                   "yu2022 (planners: whole-iteration slots), synergy (round model: progress credited per round, jobs end "
                   "at round boundaries), tiresias and gavel (their simulators' own loops and policies)");
   sim->add_option("--seed", cfg.seed, "seed for every random choice")->capture_default_str();
-  sim->add_option("--preempt-overhead", cfg.preempt_overhead_s, "seconds of checkpoint/restart cost on resume")
-      ->check(CLI::Range(0.0, 1e9))
-      ->capture_default_str();
+  sim->add_option("--preempt-overhead", cfg.preempt_overhead_s,
+                  "seconds without progress when a preempted job resumes, the same for every job (default: the "
+                  "checkpoint-restore model, 25 s + the job's weights and optimizer state written and read at 200 MB/s; "
+                  "docs/perf-model.md)")
+      ->check(CLI::Range(0.0, 1e9));
   sim->add_option("--start-delay", cfg.start_delay_s,
                   "seconds without progress after every start, GPUs held (a real cluster's dispatch latency; "
                   "`replay --backend slurm` measures it)")

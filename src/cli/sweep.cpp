@@ -496,7 +496,8 @@ std::vector<Cell> expand_grid(const std::vector<std::string>& args, const std::v
   }
   if (!workload && arrival_scale &&
       std::any_of(axes.begin(), axes.end(), [](const auto& x) { return x.first == "--load"; }))
-    throw InputError("sweep", 0, "--load", "a trace's --load sets --arrival-scale: give one of them");
+    throw InputError("sweep", 0, "--load", "a trace's --load sets its arrival rate (to that offered load), as "
+                     "--arrival-scale does: give one of them");
   // Grid order: the axes as first given, the last one fastest.
   std::vector<Cell> cells;
   std::vector<std::size_t> at(axes.size(), 0);
@@ -509,10 +510,6 @@ std::vector<Cell> expand_grid(const std::vector<std::string>& args, const std::v
       c.params.push_back({name.substr(2), v});
       if (name == "--seeds") {
         c.args.insert(c.args.end(), {"--seed", v});
-      } else if (name == "--load" && !workload) {
-        double l = 0;
-        parse_double(v, l);
-        c.args.insert(c.args.end(), {"--arrival-scale", fmt::format("{:.17g}", 1.0 / l)});
       } else {
         c.args.insert(c.args.end(), {name, v});
       }

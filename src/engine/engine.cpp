@@ -103,6 +103,7 @@ bool Engine::arrive_due() {
   while (next_arrival_ < arrivals_.size() && arrivals_[next_arrival_]->spec->submit == now_) {
     JobState& j = *arrivals_[next_arrival_++];
     j.status = JobStatus::Queued;
+    j.queued_since = now_;
     ++events_;
     any = true;
     if (decides_) {
@@ -221,11 +222,13 @@ void Engine::apply(const Decisions& d) {
     JobState& j = state(id);
     if (!j.running()) throw InvariantError("preempting job " + j.spec->name + " that is not running");
     exec_->stop(j, now_);
+    if (j.stall_until > now_) j.overhead_us -= std::min(j.last_overhead, j.stall_until - now_);  // not all paid
     record_stretch(j);
     cluster_.release(j.id(), j.gpus);
     release_shares(j);
     j.run_us += now_ - j.last_start;
     j.status = JobStatus::Queued;
+    j.queued_since = now_;
     j.gpus.clear();
     j.servers.clear();
     ++j.preemptions;
@@ -266,7 +269,11 @@ void Engine::apply(const Decisions& d) {
     j.status = JobStatus::Running;
     if (j.first_start == kNever) j.first_start = now_;
     j.last_start = now_;
-    j.stall_until = now_ + opt_.start_delay + (j.preemptions > 0 ? opt_.preempt_overhead : 0);
+    j.last_overhead = j.preemptions == 0 ? 0
+                      : opt_.preempt_cost ? from_seconds(opt_.preempt_cost(*j.spec))
+                                          : opt_.preempt_overhead;
+    j.overhead_us += j.last_overhead;
+    j.stall_until = now_ + opt_.start_delay + j.last_overhead;
     if (const int type = cluster_.types().of_server[static_cast<std::size_t>(s.gpus.front().server)]; type != j.ideal_type)
       j.move_to_type(type, perf_->ideal_iteration_s(*j.spec, type));  // ideal on the type it runs on
     exec_->start(j, now_);
@@ -317,7 +324,7 @@ RunRecord record_of(Engine& e) {
     // Alone at its best placement on an idle cluster, at its best CPU/DRAM share, on the types it ran on.
     const Time ideal = from_seconds(j.ideal_s());
     const int type = j.type_server < 0 ? -1 : gpu_type_index(r, e.cluster().spec().servers[j.type_server].gpu_type);
-    r.jobs.push_back({j.spec, j.first_start, j.finish, j.run_us, j.preemptions, ideal, j.max_servers, type});
+    r.jobs.push_back({j.spec, j.first_start, j.finish, j.run_us, j.preemptions, j.overhead_us, ideal, j.max_servers, type});
   }
   r.series = std::move(e.series_);
   r.stretches = std::move(e.stretches_);

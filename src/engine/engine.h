@@ -26,6 +26,8 @@ class PerfModel;
 
 struct EngineOptions {
   Time preempt_overhead = 0;  // no progress for this long after a preempted job restarts
+  // Per job instead (exec/preempt_cost.h; the CLI's default), when set: seconds without progress after a resume.
+  std::function<double(const JobSpec&)> preempt_cost;
   // No progress for this long after every start (first or resumed), GPUs held: a real cluster's dispatch
   // latency (the daemon noticing the event, Slurm launching the job; docs/slurm.md measures it).
   Time start_delay = 0;

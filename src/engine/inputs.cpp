@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -53,6 +54,7 @@ Workload load_workload(const SimConfig& cfg, const ClusterSpec& cluster, std::ve
   if (!cfg.workload.empty()) {
     GenOptions g = cfg.gen;
     g.seed = cfg.seed;
+    if (cfg.load > 0) g.load = cfg.load;
     const GeneratedTrace gt = generate_workload(cfg.workload, g);
     w = read_trace_text(gt.text, "workload:" + cfg.workload, gt.format);
   } else if (cfg.trace.rfind("builtin:", 0) == 0) {
@@ -84,19 +86,62 @@ Workload load_workload(const SimConfig& cfg, const ClusterSpec& cluster, std::ve
     ro.model_alias[ModelCatalogue::normalise(a.substr(0, eq))] = to;
   }
   resolve_workload(w, cat, cluster, ro, unsched);
+  if (!w.iteration_column.empty())  // the derived iterations against the file's own count
+    for (const auto& j : w.jobs) {
+      if (!(j.trace_iterations > 0) || !(j.iterations > 0)) continue;
+      const double d = std::abs(j.iterations / j.trace_iterations - 1);
+      ++w.iterations_checked;
+      if (d > 0.01) ++w.iterations_off;
+      w.iterations_max_rel_diff = std::max(w.iterations_max_rel_diff, d);
+    }
   if (!(cfg.arrival_scale > 0)) throw InputError("--arrival-scale", 0, "", "must be > 0");
   if (cfg.max_jobs < 0) throw InputError("--max-jobs", 0, "", "must be >= 0");
   if (cfg.max_jobs > 0 && static_cast<long>(w.jobs.size()) > cfg.max_jobs) w.jobs.resize(cfg.max_jobs);
   if (!(cfg.arrival_scale <= 1e6)) throw InputError("--arrival-scale", 0, "", "must be at most 1e6");
-  if (cfg.arrival_scale != 1)
-    for (auto& j : w.jobs) {
-      const double s = to_seconds(j.submit) * cfg.arrival_scale;
-      if (s > limits::kMaxSubmitS)
-        throw InputError(j.file, j.line, "submit", fmt::format("{:g} s after --arrival-scale {:g} is out of range "
-                                                               "(at most {:g} s)", s, cfg.arrival_scale, limits::kMaxSubmitS));
-      j.submit = static_cast<Time>(std::llround(static_cast<double>(j.submit) * cfg.arrival_scale));
-    }
+  const BoundIdealTimes law = ro.ideal.bind(cluster);
+  const bool trace_load = cfg.load > 0 && cfg.workload.empty();
+  if (trace_load && cfg.arrival_scale != 1)
+    throw InputError("--load", 0, fmt::format("{:g}", cfg.load),
+                     "a trace's --load sets its arrival rate, as --arrival-scale does: give one of them");
+  double scale = cfg.arrival_scale;
+  if (trace_load) {
+    const double now = offered_load(w.jobs, cluster, law);
+    if (std::isnan(now))
+      throw InputError("--load", 0, fmt::format("{:g}", cfg.load),
+                       "the trace's jobs all arrive at one instant: it has no arrival rate to rescale");
+    scale = now / cfg.load;
+  }
+  if (scale != 1) scale_arrivals(w, scale, trace_load ? "--load" : "--arrival-scale");
+  w.offered_load = offered_load(w.jobs, cluster, law);
   return w;
+}
+
+double offered_load(const std::vector<JobSpec>& jobs, const ClusterSpec& cluster, const BoundIdealTimes& law) {
+  if (jobs.empty()) return std::numeric_limits<double>::quiet_NaN();
+  Time lo = jobs.front().submit, hi = lo;
+  double demand = 0;
+  for (const auto& j : jobs) {
+    lo = std::min(lo, j.submit);
+    hi = std::max(hi, j.submit);
+    demand += j.num_gpus * j.iterations * law.iteration_s(j);
+  }
+  long gpus = 0;
+  for (const auto& s : cluster.servers) gpus += s.gpus;
+  if (hi == lo || gpus == 0) return std::numeric_limits<double>::quiet_NaN();
+  return demand / (static_cast<double>(gpus) * to_seconds(hi - lo));
+}
+
+void scale_arrivals(Workload& w, double scale, const std::string& option) {
+  for (auto& j : w.jobs) {
+    const double s = to_seconds(j.submit) * scale;
+    if (s > limits::kMaxSubmitS)
+      throw InputError(j.file, j.line, "submit", fmt::format("{:g} s after {} (x{:g} arrivals) is out of range "
+                                                             "(at most {:g} s)", s, option, scale, limits::kMaxSubmitS));
+    const Time was = j.submit;
+    j.submit = static_cast<Time>(std::llround(static_cast<double>(j.submit) * scale));
+    // A deadline keeps its slack after its submit time: the same time to finish in, at the new arrival.
+    if (j.deadline_s >= 0) j.deadline_s += to_seconds(j.submit) - to_seconds(was);
+  }
 }
 
 ClusterSpec load_config_cluster(const SimConfig& cfg) {

@@ -53,7 +53,7 @@ namespace {
 
 synergy::GenParams gen_params(const SimConfig& cfg, const std::array<int, 3>& split) {
   synergy::GenParams gp;
-  gp.jobs_per_hour = cfg.gen.load;
+  gp.jobs_per_hour = cfg.load > 0 ? cfg.load : cfg.gen.load;
   gp.split = split;
   gp.seed = cfg.seed;
   if (!cfg.job_list.empty()) {

@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/suggest.h"
 #include "exec/perf_model.h"
+#include "exec/preempt_cost.h"
 #include "engine/peer_gavel.h"
 #include "engine/peer_tiresias.h"
 #include "engine/round_runner.h"
@@ -27,6 +28,15 @@ std::string RunPlan::perf_model_label(ExecModel ran) const {
     return is_measured_perf_model(options.perf_model) ? "synergy-profiles+" + options.perf_model : "synergy-profiles";
   if (policy.family == PolicyFamily::Planner) return planner.physical ? "analytic" : "yu2022";
   return options.perf_model;
+}
+
+std::string RunPlan::preempt_cost_label(ExecModel ran) const {
+  if (compat == Compat::Tiresias || compat == Compat::Gavel)
+    return "the peer's own (--compat " + std::string(compat_name(compat)) + ")";
+  if (ran == ExecModel::Round) return "none: the round model re-allocates at round boundaries (Synergy's simulator)";
+  if (ran == ExecModel::Task) return "none: the task model does not preempt";
+  if (policy.family == PolicyFamily::Planner) return "none: the planners do not preempt";
+  return PreemptCost{options.preempt_overhead_s}.label();
 }
 
 std::string RunPlan::exec_label(ExecModel ran) const {
@@ -130,7 +140,8 @@ void check_combination(const RunPlan& p) {
 }
 
 void check_numbers(const SimConfig& c) {
-  if (!(c.preempt_overhead_s >= 0)) throw InputError("--preempt-overhead", 0, "", "must be >= 0");
+  if (!(c.preempt_overhead_s >= 0) && c.preempt_overhead_s != -1)
+    throw InputError("--preempt-overhead", 0, "", "must be >= 0");
   if (!(c.arrival_scale > 0)) throw InputError("--arrival-scale", 0, "", "must be > 0");
   if (!(c.arrival_scale <= 1e6)) throw InputError("--arrival-scale", 0, "", "must be at most 1e6");
   if (c.max_jobs < 0) throw InputError("--max-jobs", 0, "", "must be >= 0");

@@ -40,6 +40,8 @@ struct RunPlan {
   // What turns a placement into run time in a run of `ran` (summary.json's `perf_model`): "analytic" (the
   // rate or graph law), "trace", "yu2022" (Yu et al.'s abstract law), "task-dag", "synergy-profiles".
   std::string perf_model_label(ExecModel ran) const;
+  // What a preemption costs in a run of `ran` (summary.json's `preempt_cost_model`).
+  std::string preempt_cost_label(ExecModel ran) const;
 };
 
 // Parses and validates every option of `cfg` that needs no input file: the policy (grammar, names,

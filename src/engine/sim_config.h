@@ -25,10 +25,11 @@ struct SimConfig {
   bool fast_forward = true;              // task model: jump over steady-state periods (--no-fast-forward)
   yu::ModelParams yu;                    // Yu et al.'s model, for the planners (sjf-bco, ls, ff, rand)
   std::uint64_t seed = 1;
-  double preempt_overhead_s = 0;
+  double preempt_overhead_s = -1;        // --preempt-overhead S; -1: the checkpoint-restore model (exec/preempt_cost.h)
   double start_delay_s = 0;              // --start-delay (rate and graph models)
   bool skip_unschedulable = false;
   double arrival_scale = 1;              // submit times x this
+  double load = 0;                       // --load: a trace's offered load to rescale arrivals to, a generator's load (0: not given)
   long max_jobs = 0;                     // keep the first N jobs (0 = all)
   std::string models;                    // catalogue file; empty = built-in
   // The round model (--exec round, Synergy):

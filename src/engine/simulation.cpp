@@ -3,6 +3,7 @@
 #include "engine/simulation.h"
 
 #include <chrono>
+#include <cmath>
 
 #include "core/error.h"
 #include "engine/peer_gavel.h"
@@ -11,6 +12,7 @@
 #include "engine/round_runner.h"
 #include "exec/comm_model.h"
 #include "exec/perf_model.h"
+#include "exec/preempt_cost.h"
 #include "policy/gavel.h"
 #include "policy/registry.h"
 #include "policy/task/task_registry.h"
@@ -37,6 +39,10 @@ void add_trace_reading(SimResult& r) {
   for (const auto& [k, v] : {std::pair{"models_assigned", w.models_assigned}, {"cpu_only_skipped", w.cpu_only_skipped},
                              {"gpus_rounded_up", w.gpus_rounded_up}})
     if (v > 0) r.summary.extra.push_back({k, static_cast<double>(v)});
+  if (w.iterations_checked > 0)
+    r.summary.extra.insert(r.summary.extra.end(), {{"iterations_checked", static_cast<double>(w.iterations_checked)},
+                                                   {"iterations_off_1pct", static_cast<double>(w.iterations_off)},
+                                                   {"iterations_max_rel_diff", w.iterations_max_rel_diff}});
 }
 
 std::string trace_label(const SimConfig& cfg) { return cfg.workload.empty() ? cfg.trace : "workload:" + cfg.workload; }
@@ -91,7 +97,8 @@ void run_task_model(const RunPlan& plan, SimResult& r) {
 void run_job_level(const RunPlan& plan, SimResult& r) {
   const SimConfig& cfg = plan.options;
   EngineOptions eo;
-  eo.preempt_overhead = from_seconds(cfg.preempt_overhead_s);
+  const PreemptCost cost{cfg.preempt_overhead_s};
+  eo.preempt_cost = [cost](const JobSpec& j) { return cost.cost_s(j); };
   eo.start_delay = from_seconds(cfg.start_delay_s);
   // gpus.csv: every stretch of a small run; of a large one, the stretches on the first servers, up to kStretchGpus
   // GPUs (whole servers, at least one), said in summary.json (gantt_servers of cluster_servers).
@@ -138,6 +145,7 @@ std::unique_ptr<SimResult> simulate_rounds(const RunPlan& plan, std::unique_ptr<
   r->info = {plan.policy.text, plan.policy.text + " (round model)", r->cluster.name, trace_label(plan.options),
              plan.exec_label(r->exec), plan.options.seed, seconds_since(t0)};
   r->info.perf_model = plan.perf_model_label(r->exec);
+  r->info.preempt_cost_model = plan.preempt_cost_label(r->exec);
   add_trace_reading(*r);
   return r;
 }
@@ -158,6 +166,7 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
     r->info = {plan.policy.text, plan.policy.text + (tiresias ? " (Tiresias' simulator)" : " (Gavel's simulator)"),
                r->cluster.name, trace_label(cfg), plan.exec_label(r->exec), cfg.seed, seconds_since(t0)};
     r->info.perf_model = plan.perf_model_label(r->exec);
+    r->info.preempt_cost_model = plan.preempt_cost_label(r->exec);
     return r;
   }
   r->cluster = load_config_cluster(cfg);
@@ -198,11 +207,13 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
   } else run_job_level(plan, *r);
   if (cfg.dry_run) return r;
   r->summary = summarize(r->record, r->unschedulable.size());
+  if (!std::isnan(r->workload.offered_load)) r->summary.extra.push_back({"offered_load", r->workload.offered_load});
   if (r->perf) r->perf->report(r->summary.extra);
   add_model_mapping(*r);
   r->info = {plan.policy.text, scheduler_name, r->cluster.name, trace_label(cfg), plan.exec_label(r->exec), cfg.seed,
              seconds_since(t0)};
   r->info.perf_model = plan.perf_model_label(r->exec);
+  r->info.preempt_cost_model = plan.preempt_cost_label(r->exec);
   add_trace_reading(*r);
   return r;
 }

@@ -54,6 +54,11 @@ ClusterSpec load_config_cluster(const SimConfig& cfg);
 Workload load_workload(const SimConfig& cfg, const ClusterSpec& cluster, std::vector<Unschedulable>* unsched,
                        std::vector<std::string>* errors = nullptr, ModelMapping* mapping = nullptr,
                        const IdealTimes* ideal = nullptr);
+// Workload::offered_load of `jobs` on `cluster` under `law` (NaN when they arrive at one instant).
+double offered_load(const std::vector<JobSpec>& jobs, const ClusterSpec& cluster, const BoundIdealTimes& law);
+// Every submit time x `scale` (--arrival-scale, --load on a trace); a deadline keeps its slack after its submit.
+// InputError naming `option` past the submit-time limit.
+void scale_arrivals(Workload& w, double scale, const std::string& option);
 // --trace-gpu-type as an index into the cluster's GPU types (0 when not given); InputError naming the option.
 int trace_type_of(const SimConfig& cfg, const ClusterSpec& cluster);
 

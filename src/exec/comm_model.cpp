@@ -31,8 +31,24 @@ Span span_of(const std::vector<GpuRef>& gpus) {
   return s;
 }
 
+double rack_oversubscription(const ClusterSpec& cluster, int rack) {
+  return rack >= 0 && rack < static_cast<int>(cluster.racks.size()) ? cluster.racks[rack].oversubscription : 1.0;
+}
+
+bool crosses_oversubscribed_racks(const ClusterSpec& cluster, const Span& span) {
+  if (span.servers.size() <= 1) return false;
+  const int r0 = cluster.servers[span.servers.front()].rack;
+  bool two = false, over = false;
+  for (int s : span.servers) {
+    const int r = cluster.servers[s].rack;
+    two = two || r != r0;
+    over = over || rack_oversubscription(cluster, r) > 1;
+  }
+  return two && over;
+}
+
 double iteration_time_s(const JobSpec& job, const ClusterSpec& cluster, const Span& span,
-                        const std::function<int(int)>& k_of) {
+                        const std::function<int(int)>& k_of, const std::function<int(int)>& rack_k) {
   double speed = 1e300;
   for (int s : span.servers) speed = std::min(speed, cluster.servers[s].gpu_speed);
   const double compute = job.compute_s / speed;
@@ -42,8 +58,14 @@ double iteration_time_s(const JobSpec& job, const ClusterSpec& cluster, const Sp
     return compute + ring_allreduce_s(job.grad_mb, n, intra, cluster.network.latency_us);
   }
   double bw = 1e300;
-  for (int s : span.servers)
-    bw = std::min(bw, cluster.servers[s].nic_gbps * contention_share(k_of(s), cluster.network.contention_a));
+  const double a = cluster.network.contention_a;
+  for (int s : span.servers) bw = std::min(bw, cluster.servers[s].nic_gbps * contention_share(k_of(s), a));
+  if (crosses_oversubscribed_racks(cluster, span))
+    for (int s : span.servers) {
+      const int r = cluster.servers[s].rack;
+      bw = std::min(bw, cluster.servers[s].nic_gbps / rack_oversubscription(cluster, r) *
+                            contention_share(rack_k ? rack_k(r) : 1, a));
+    }
   return compute + ring_allreduce_s(job.grad_mb, n, bw, cluster.network.latency_us);
 }
 

@@ -25,10 +25,18 @@ struct Span {
 };
 Span span_of(const std::vector<GpuRef>& gpus);
 
+// A rack's oversubscription (1 for a rack the cluster file does not list: servers_per_rack).
+double rack_oversubscription(const ClusterSpec& cluster, int rack);
+// Whether a placement's all-reduce crosses the uplink of an oversubscribed rack (servers in two racks or more, one
+// of them with oversubscription > 1): then the rack term of the law applies (docs/perf-model.md, "Racks").
+bool crosses_oversubscribed_racks(const ClusterSpec& cluster, const Span& span);
+
 // Iteration time on a placement; `k_of(server)` gives the number of split jobs on that server
-// (this job included) and matters only when the job spans more than one server.
+// (this job included) and matters only when the job spans more than one server. An all-reduce that crosses an
+// oversubscribed rack's uplink also runs at most at each of its servers' NIC / that rack's oversubscription, shared
+// under the contention law by the rack_k(rack) jobs crossing that uplink (this job included; none given: 1).
 double iteration_time_s(const JobSpec& job, const ClusterSpec& cluster, const Span& span,
-                        const std::function<int(int)>& k_of);
+                        const std::function<int(int)>& k_of, const std::function<int(int)>& rack_k = nullptr);
 
 // Iteration time on the best placement for this job on an idle cluster: fewest servers of the largest
 // kind, no contention. Used to turn durations into iterations and for size-based queue keys.

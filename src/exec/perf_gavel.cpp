@@ -127,7 +127,7 @@ class ElasticFlowSource final : public MeasuredSource {
       auto& r = tab[parse_double(row[0], path, t.line(), "global_batch_size")];
       for (std::size_t c = 1; c < row.size(); ++c) {
         const std::string v = trim(row[c]);
-        if (v.empty()) continue;
+        if (v.empty() || v == "nan" || v == "NaN") continue;  // not measured (ElasticFlow's T4 tables write nan)
         const double x = parse_double(v, path, t.line(), std::to_string(static_cast<int>(gpus[c - 1])));
         if (x > 0) r[gpus[c - 1]] = x;
       }

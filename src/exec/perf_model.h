@@ -23,8 +23,10 @@ class PerfModel {
   virtual std::string name() const = 0;
   // Whether a job's iteration time depends on the split jobs beside it (the rate model then re-rates them).
   virtual bool contends() const = 0;
-  // Seconds per iteration of j on `span` (servers of one GPU type); k_of(s) = split jobs on server s, j included.
-  virtual double iteration_s(const JobSpec& j, const Span& span, const std::function<int(int)>& k_of) = 0;
+  // Seconds per iteration of j on `span` (servers of one GPU type); k_of(s) = split jobs on server s, j included;
+  // rack_k(r) = jobs crossing rack r's uplink, j included (comm_model.h; none given: 1).
+  virtual double iteration_s(const JobSpec& j, const Span& span, const std::function<int(int)>& k_of,
+                             const std::function<int(int)>& rack_k = nullptr) = 0;
   // Seconds per iteration at j's best placement on an idle cluster of GPU type `type` (the fewest servers of
   // that type; GpuTypes index).
   virtual double ideal_iteration_s(const JobSpec& j, int type) = 0;

@@ -16,13 +16,20 @@ namespace {
 class RateModel final : public ExecutionModel {
  public:
   RateModel(const ClusterSpec& c, const yu::ModelParams* yu, bool trace_law, PerfModel* perf)
-      : trace_law_(trace_law), split_on_(c.servers.size()) {
+      : trace_law_(trace_law), cluster_(c), split_on_(c.servers.size()) {
     if (yu) yu_ = *yu, use_yu_ = true;
     if (!perf) own_perf_ = make_perf_model("analytic", "", c), perf = own_perf_.get();
     perf_ = perf;
     // Neighbours matter to Yu et al.'s law and to a law with contention; the trace law and measured tables
     // give a job the same time whoever shares its servers.
     track_ = use_yu_ || (!trace_law_ && perf_->contends());
+    // Oversubscribed racks: the jobs crossing an uplink share it, under a law or a measured model alike.
+    int racks = 0;
+    for (const auto& s : c.servers) racks = std::max(racks, s.rack + 1);
+    for (int r = 0; r < racks; ++r) racked_ = racked_ || rack_oversubscription(c, r) > 1;
+    racked_ = racked_ && !use_yu_ && !trace_law_;
+    cross_on_.resize(static_cast<std::size_t>(racks));
+    track_ = track_ || racked_;
   }
   std::string name() const override { return use_yu_ ? "rate+yu2022" : trace_law_ ? "rate+trace" : "rate"; }
 
@@ -33,6 +40,7 @@ class RateModel final : public ExecutionModel {
       const auto others = neighbours(j);
       for (JobState* o : others) bring_up_to_date(*o, now);
       for (int s : j.servers) split_on_[s].push_back(&j);
+      for (int r : crossed_racks(j)) cross_on_[r].push_back(&j);
       for (JobState* o : others) rerate(*o, now);
     }
     rerate(j, now);
@@ -46,6 +54,10 @@ class RateModel final : public ExecutionModel {
       for (JobState* o : others) bring_up_to_date(*o, now);
       for (int s : j.servers) {
         auto& v = split_on_[s];
+        v.erase(std::find(v.begin(), v.end(), &j));
+      }
+      for (int r : crossed_racks(j)) {
+        auto& v = cross_on_[r];
         v.erase(std::find(v.begin(), v.end(), &j));
       }
       for (JobState* o : others) rerate(*o, now);
@@ -64,12 +76,24 @@ class RateModel final : public ExecutionModel {
     j.progress_time = now;
   }
 
-  // The other split jobs sharing a server with j (each once).
+  // The racks whose oversubscribed uplink j's all-reduce crosses (none unless it crosses one: comm_model.h).
+  std::vector<int> crossed_racks(const JobState& j) const {
+    std::vector<int> v;
+    if (!racked_ || !crosses_oversubscribed_racks(cluster_, span_of(j.gpus))) return v;
+    for (int s : j.servers)
+      if (const int r = cluster_.servers[s].rack; std::find(v.begin(), v.end(), r) == v.end()) v.push_back(r);
+    return v;
+  }
+  // The other split jobs sharing a server or a crossed rack uplink with j (each once).
   std::vector<JobState*> neighbours(const JobState& j) const {
     std::vector<JobState*> v;
-    for (int s : j.servers)
-      for (JobState* o : split_on_[s])
+    const auto add = [&](const std::vector<JobState*>& on) {
+      for (JobState* o : on)
         if (o != &j && std::find(v.begin(), v.end(), o) == v.end()) v.push_back(o);
+    };
+    if (use_yu_ || perf_->contends())
+      for (int s : j.servers) add(split_on_[s]);
+    for (int r : crossed_racks(j)) add(cross_on_[r]);
     return v;
   }
 
@@ -87,7 +111,9 @@ class RateModel final : public ExecutionModel {
   void rerate(JobState& j, Time now) {
     j.iter_time = (use_yu_     ? yu_iteration_time_s(j)
                    : trace_law_ ? j.ideal_iter_time
-                                : perf_->iteration_s(*j.spec, span_of(j.gpus), [this](int s) { return k_on(s); })) /
+                                : perf_->iteration_s(
+                                      *j.spec, span_of(j.gpus), [this](int s) { return perf_->contends() ? k_on(s) : 0; },
+                                      [this](int r) { return static_cast<int>(cross_on_[r].size()); })) /
                   j.alloc_speed;
     if (!(j.iter_time > 0)) throw InvariantError("job " + j.spec->name + " has a non-positive iteration time");
     ++j.epoch;
@@ -102,6 +128,9 @@ class RateModel final : public ExecutionModel {
   }
 
   bool trace_law_ = false;
+  const ClusterSpec& cluster_;
+  bool racked_ = false;  // some rack is oversubscribed
+  std::vector<std::vector<JobState*>> cross_on_;  // per rack: the jobs crossing its uplink
   std::unique_ptr<PerfModel> own_perf_;
   PerfModel* perf_ = nullptr;
   bool track_ = true;

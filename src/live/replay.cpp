@@ -206,7 +206,8 @@ int run_replay(const ReplayArgs& a) {
     policy = q + "'";
   }
   std::string sim_opts;
-  if (a.overhead_s > 0) sim_opts += fmt::format(" --preempt-overhead {}", a.overhead_s);
+  // The payloads resume after --overhead seconds: the simulator charges the same (not its checkpoint model).
+  sim_opts += fmt::format(" --preempt-overhead {}", a.overhead_s);
   o.log(fmt::format("done: {} jobs in {:.1f} s; outputs in {}; compare with:\n  ringmaster simulate --cluster {} "
                     "--trace {} --policy {}{} --out SIMDIR && ringmaster compare SIMDIR {}\n"
                     "  (add --start-delay {:.3f} to model the measured dispatch latency)",

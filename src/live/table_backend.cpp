@@ -193,6 +193,7 @@ JobState& TableBackend::add_job(JobSpec r, LiveJob l) {
   JobState& st = states_.emplace_back();
   st.spec = &specs_.back();
   st.status = JobStatus::Queued;
+  st.queued_since = st.spec->submit;
   st.remaining = st.spec->iterations;
   st.ideal_iter_time = ideal_iteration_time_s(*st.spec, spec_);
   st.arrival_s = to_seconds(st.spec->submit);

@@ -67,20 +67,23 @@ void add_stretch(const RunRecord& e, Summary& s) {
 
 }  // namespace
 
-std::string stretch_warning(const RunRecord& r, int max_server_gpus, bool packs) {
+std::string stretch_warning(const RunRecord& r, int max_server_gpus, const std::string& placement) {
   const StretchTally t = tally(r, max_server_gpus);
   if (!(t.ideal > 0) || t.held / t.ideal <= 1.5) return "";
   std::string cause;
+  const bool packs_free = placement == "spread-ok" || placement.starts_with("consolidated");
   if (t.spread < t.other)
     cause = "mostly from contention between jobs sharing servers' NICs under --perf-model analytic; --perf-model "
             "trace runs every job at its trace duration";
-  else if (!packs)
-    cause = "mostly because placements spread jobs over more servers than they need; the consolidated placement "
-            "(the default when --policy names none) packs them";
+  else if (!packs_free)
+    cause = "mostly because placements spread jobs over more servers than they need (" + placement +
+            "); the default placement consolidated (the default when --policy names none) keeps each job's shape: "
+            "it waits for one server, or for the fewest servers an idle cluster gives it";
   else
-    cause = "mostly because jobs started on free GPUs scattered over more servers than they need on an idle "
-            "cluster (the placement takes the fewest servers free), which the analytic law charges; "
-            "--perf-model measured:<source> charges measured penalties instead (docs/perf-model.md)";
+    cause = "mostly because jobs started on free GPUs scattered over more servers than they need (" + placement +
+            " takes the fewest servers free now); consolidated without relax= keeps each job's shape (it waits for "
+            "them), and --perf-model measured:<source> charges measured penalties instead of the analytic law "
+            "(docs/perf-model.md)";
   return fmt::format("warning: jobs held {:.2f}x the GPU-time they need at their best placement (gpu_time_inflation), ",
                      t.held / t.ideal) +
          cause;
@@ -277,7 +280,7 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
   };
   const std::vector<double> rho = ftf_rho(e);
   f << "job_id,submit_s,num_gpus,model,iterations,first_start_s,finish_s,jct_s,queue_s,run_s,preemptions,status,"
-       "ideal_s,stretch,servers,gpu_type,ftf_rho"
+       "ideal_s,stretch,servers,gpu_type,ftf_rho,preempt_overhead_s"
     << (deadlines ? ",deadline_s,lateness_s" : "") << (states ? ",slurm_state\n" : "\n");
   std::string buf;
   for (std::size_t i = 0; i < e.jobs.size(); ++i) {
@@ -287,14 +290,14 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
     if (!e.exact_s.empty() && j.finish != kNever) {  // a float-seconds peer (--compat gavel): full precision
       const ExactTimes& x = e.exact_s[i];
       const double jct = x.finish - x.submit;
-      f << fmt::format("{},{},{},{},{:.6g},{},{},{},{},{},{},{},,,,,", sp.name, x.submit, sp.num_gpus,
+      f << fmt::format("{},{},{},{},{:.6g},{},{},{},{},{},{},{},,,,,,", sp.name, x.submit, sp.num_gpus,
                        sp.model, sp.iterations, x.first_start, x.finish, jct, jct - x.run, x.run, j.preemptions,
                        status(i))
         << tail(sp, j.finish, state_of(i));
       continue;
     }
     if (j.finish == kNever) {  // a peer's run that stopped before this job ended: no times
-      f << fmt::format("{},{},{},{},{:.6g},,,,,,{},unfinished,,,,,", sp.name, secs(sp.submit), sp.num_gpus, sp.model,
+      f << fmt::format("{},{},{},{},{:.6g},,,,,,{},unfinished,,,,,,", sp.name, secs(sp.submit), sp.num_gpus, sp.model,
                        sp.iterations, j.preemptions)
         << tail(sp, kNever, state_of(i));
       continue;
@@ -314,11 +317,12 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
     if (j.gpu_type >= 0) buf += e.gpu_types.at(static_cast<std::size_t>(j.gpu_type));
     buf += ',';
     if (!std::isnan(rho[i])) fmt::format_to(std::back_inserter(buf), "{:.6f}", rho[i]);
+    buf += ',' + secs(j.overhead_us);
     buf += tail(sp, j.finish, state_of(i));
     f << buf;
   }
   for (const auto& u : unsched)
-    f << fmt::format("{},{},{},{},{:.6g},,,,,,0,unschedulable,,,,,", u.job.name, secs(u.job.submit),
+    f << fmt::format("{},{},{},{},{:.6g},,,,,,0,unschedulable,,,,,,", u.job.name, secs(u.job.submit),
                      u.job.num_gpus, u.job.model, u.job.iterations)
       << tail(u.job, kNever, &u.manager_state);
 }
@@ -350,6 +354,7 @@ std::string summary_json(const Summary& s, const RunInfo& info) {
   j["trace"] = info.trace;
   j["exec"] = info.exec;
   if (!info.perf_model.empty()) j["perf_model"] = info.perf_model;
+  if (!info.preempt_cost_model.empty()) j["preempt_cost_model"] = info.preempt_cost_model;
   if (info.columns_mapped) j["ignored_columns"] = info.ignored_columns;
   if (!info.model_mapping.empty()) {
     nlohmann::ordered_json m = nlohmann::ordered_json::object();

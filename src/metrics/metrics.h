@@ -16,6 +16,7 @@ struct RunInfo {
   std::uint64_t seed = 0;
   double wall_s = 0;
   std::string perf_model;  // what turned placements into run times (summary.json `perf_model`; empty: live)
+  std::string preempt_cost_model;  // what a preemption cost the job that resumed (summary.json; empty: live)
   bool columns_mapped = false;               // the trace was read through --columns / --header
   std::vector<std::string> ignored_columns;  // then: the file's columns no canonical column took
   std::vector<std::pair<std::string, std::string>> model_mapping;  // --unknown-model: each unknown name -> its model
@@ -45,10 +46,10 @@ std::vector<double> ftf_rho(const RunRecord& r);
 bool write_group_csv(std::ostream& f, const RunRecord& r, bool by_vc);
 // One warning line when the jobs held more than 1.5x the GPU-time they need at their best placement
 // (gpu_time_inflation), naming the larger cause (jobs spread over more servers than they need, or slowdown of
-// jobs on as few servers as they can have: contention) and the option that changes it; "" otherwise.
-// `packs`: the run's placement already takes the fewest servers free (consolidated, MAP, ...), so a spread is the
-// free GPUs' scatter, not the placement's choice.
-std::string stretch_warning(const RunRecord& r, int max_server_gpus, bool packs = false);
+// jobs on as few servers as they can have: contention) and the placement that changes it. `placement`: the run's
+// placement by name ("consolidated:relax=600", "spread-ok", "first-fit", ...; "" where the scheduler places by its
+// own rules).
+std::string stretch_warning(const RunRecord& r, int max_server_gpus, const std::string& placement = "first-fit");
 // A run's output folder: jobs.csv, timeseries.csv, summary.json (and gpus.csv for small runs); each file's writer
 // below, for callers that keep them in memory (the Python module).
 void write_outputs(const std::string& dir, const RunRecord& r, const std::vector<Unschedulable>& unsched,

@@ -119,8 +119,9 @@ void ComposedScheduler::schedule_nonpreemptive(const SchedContext& ctx, Decision
       d.start.push_back(std::move(sd));
       started_.push_back(j);
       bf.started(n, dur);
-    } else if (wait()) {
-      break;
+    } else {
+      d.wake_at = std::min(d.wake_at, placement_->next_try(*j, ctx.now));  // consolidated:relax=S
+      if (wait()) break;
     }
   }
   if (keep) bf_running_.insert(bf_running_.end(), started_.begin(), started_.end());
@@ -166,6 +167,8 @@ void ComposedScheduler::preempt_and_start(const SchedContext& ctx, Decisions& d,
       free.take(*gpus);
       d.start.push_back({j->id(), std::move(*gpus), {}});
       started_.push_back(j);
+    } else {
+      d.wake_at = std::min(d.wake_at, placement_->next_try(*j, ctx.now));
     }
   }
   // 3. A victim whose GPUs nobody took keeps running: no preemption without a beneficiary.
@@ -304,7 +307,7 @@ void ComposedScheduler::schedule_preemptive_indexed(const SchedContext& ctx, Dec
           requeue_.push_back(v);
         }
   }
-  if (order_->has_next_change()) d.wake_at = running_.next_change();
+  if (order_->has_next_change()) d.wake_at = std::min(d.wake_at, running_.next_change());
 }
 
 }  // namespace rm

@@ -171,6 +171,9 @@ class Placement {
   // Told the time at the start of each scheduling pass, before its first place() (a Python placement's job view).
   virtual void begin_pass(Time /*now*/) {}
   virtual bool in_python() const { return false; }
+  // When a job this placement just left waiting may be placed with nothing else changed (consolidated:relax=S:
+  // when its wait passes S); kNever if only a change of the free GPUs can. The scheduler asks to be woken then.
+  virtual Time next_try(const JobState& /*j*/, Time /*now*/) const { return kNever; }
 };
 
 namespace synergy {

@@ -41,7 +41,12 @@ const std::vector<OrderEntry>& orders() {
       {"2d-las", make_las2d,
        "Tiresias 2D-LAS: queues by attained GPU-seconds, FIFO within a queue; thresholds=3600,36000 (preemptive)"},
       {"las", make_las, "least attained GPU-seconds first, continuous (Synergy's LAS; preemptive)"},
-      {"ftf", make_ftf, "finish-time fairness: (waited + remaining time) / total time, ascending as Synergy (preemptive)"},
+      {"ftf", make_ftf,
+       "finish-time fairness rho = (waited + remaining time) / total time, ascending as Synergy's simulator sorts it "
+       "(the least-wronged job first; direction=themis reverses it) (preemptive)"},
+      {"themis", make_themis,
+       "Themis' finish-time fairness: the largest rho = (waited + remaining time) / total time first (ftf:direction=themis; "
+       "preemptive)"},
       {"drf", make_drf, "smallest dominant share of GPUs, CPUs, DRAM first (best-case demand where known)"},
       {"tetris", make_tetris, "smallest (GPU + CPU + DRAM share) x remaining time first (preemptive)"},
       {"gittins", make_gittins,
@@ -61,7 +66,11 @@ const std::vector<PlacementEntry>& placements() {
   static const std::vector<PlacementEntry> v = {
       {"first-fit", make_first_fit, "servers in index order, lowest free GPUs first"},
       {"consolidated", make_consolidated,
-       "fewest servers, then one rack: best-fit single server, else largest free first (the default)"},
+       "keeps a job's shape (the default): one server if one holds it, else the fewest servers an idle cluster "
+       "gives it, in one rack where it can; waits for that shape; relax=S takes the fewest servers free now after "
+       "waiting S seconds (Philly's delay scheduling)"},
+      {"spread-ok", make_spread_ok,
+       "the fewest servers free now, whatever their number (consolidated:relax=0; the default before issue 41)"},
       {"random", make_random, "uniform over free GPUs, seeded by --seed"},
       {"py", make_py_placement,
        "a placement written in Python: py:file=PATH;class=NAME, its place(job, servers) or filter/score (docs/python.md)"},

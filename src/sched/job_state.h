@@ -31,10 +31,13 @@ struct JobState {
   double speedup = 1;
   Time stall_until = 0;         // restart overhead: no progress before this
   Time last_start = kNever;
+  Time queued_since = 0;        // when it last became queued (its arrival, or its last preemption)
   Time run_us = 0;              // time holding GPUs, as of the last stop
   Time first_start = kNever;
   Time finish = kNever;
   int preemptions = 0;
+  Time overhead_us = 0;         // preemption cost paid so far (time held without progress after resumes)
+  Time last_overhead = 0;       // of the last resume
   std::uint64_t epoch = 0;      // bumped whenever a scheduled completion becomes stale
   double arrival_s = 0;         // submit time in seconds as the backend knows it (exact, not rounded to us)
   // The job's best-case CPUs and DRAM GB for resource-sensitive orders (DRF, Tetris): from its profile where

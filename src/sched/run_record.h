@@ -26,6 +26,7 @@ struct JobRecord {
   Time finish = kNever;
   Time run_us = 0;  // time holding its GPUs
   int preemptions = 0;
+  Time overhead_us = 0;  // preemption cost paid (held without progress after resumes; jobs.csv preempt_overhead_s)
   // Its run time alone at its best placement on an idle cluster, under the run's performance model (kNever:
   // the model gives none); the most servers it spanned at once; the GPU type it ran on, an index into
   // RunRecord::gpu_types (-1: not known).

@@ -1,5 +1,6 @@
 // A job as the trace describes it (immutable once the workload is resolved).
 #pragma once
+#include <limits>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -20,6 +21,7 @@ struct JobSpec {
   std::string gpu_type;    // the GPU type the trace pins the job to ("" = any; docs/perf-model.md)
   double iterations = 0;   // total iterations (may be fractional when derived from a duration)
   double duration_s = 0;   // the trace's run time, when it gives one (0 = none)
+  double trace_iterations = 0;  // the file's own iteration count where --columns left it out (0 = none)
   // Per-iteration figures after resolution (trace values win over the catalogue):
   double compute_s = 0;    // forward + backward per worker
   double forward_s = 0;    // forward part of compute_s (0 = unknown; the task model then takes 40 %)
@@ -63,6 +65,14 @@ struct Workload {
   long models_assigned = 0;   // jobs without a model column: the seeded default mix gave them one
   long cpu_only_skipped = 0;  // rows asking for 0 GPUs (a cluster log's CPU jobs): skipped and counted
   long gpus_rounded_up = 0;   // rows whose GPU count was fractional (a shared GPU): rounded up to whole GPUs
+  std::string iteration_column;  // that column's name (JobSpec::trace_iterations), or empty
+  // After resolution: jobs whose derived iterations were checked against that column, those more than 1 % off, and
+  // the largest relative difference (summary.json iterations_checked, iterations_off_1pct, iterations_max_rel_diff).
+  long iterations_checked = 0, iterations_off = 0;
+  double iterations_max_rel_diff = 0;
+  // GPU-seconds demanded (each job's GPUs x its ideal run time) over the cluster's GPU-seconds across the arrival
+  // span (first to last submit); NaN when the jobs arrive at one instant (summary.json offered_load).
+  double offered_load = std::numeric_limits<double>::quiet_NaN();
 };
 
 }  // namespace rm

@@ -15,7 +15,7 @@ namespace {
 
 const std::vector<std::string>& canonical_columns() {
   static const std::vector<std::string> v = {"job_id", "submit_s", "num_gpus", "model", "iterations", "duration_s",
-                                             "deadline_s", "batch_size", "user", "vc", "recurrence_key", "compute_ms",
+                                             "deadline_s", "batch_size", "global_batch", "user", "vc", "recurrence_key", "compute_ms",
                                              "grad_mb", "gpu_mem_mb", "dp", "pp", "tp", "gpu_type"};
   return v;
 }
@@ -44,10 +44,18 @@ class Fields {
     if (e.op == 0) return a;
     if (trim(a).empty()) return "";
     const double x = parse_double(a, t_.file(), t_.line(), e.a);
+    // The right-hand side: a constant, or another column of the row (A-B, A/B, A*B).
+    double y = e.k;
+    if (!e.b.empty()) {
+      const std::string b = t_.get(row, e.b);
+      if (trim(b).empty()) return "";
+      y = parse_double(b, t_.file(), t_.line(), e.b);
+      if (e.op == '/' && y == 0) throw InputError(t_.file(), t_.line(), e.b, "0: cannot divide " + e.a + " by it");
+    }
     double v = 0;
-    if (e.op == '/') v = x / e.k;
-    else if (e.op == '*') v = x * e.k;
-    else v = x - parse_double(t_.get(row, e.b), t_.file(), t_.line(), e.b);
+    if (e.op == '/') v = x / y;
+    else if (e.op == '*') v = x * y;
+    else v = x - y;
     return fmt::format("{:.17g}", v);
   }
   // A canonical name that the mapping took as another's source (`submit_s=duration_s` would hide the file's own).
@@ -88,16 +96,18 @@ TraceOptions parse_trace_options(const std::string& columns, const std::string& 
     if (op != std::string::npos) {
       e.op = src[op];
       const std::string rhs = trim(src.substr(op + 1));
-      if (e.op == '-') {
+      char* end = nullptr;
+      const double k = std::strtod(rhs.c_str(), &end);
+      const bool number = !rhs.empty() && *end == '\0';
+      if (e.op == '-' || !number) {  // another column: A-B, A/B, A*B (batch_size=batch_size/num_gpu)
         e.b = rhs;
       } else {
-        char* end = nullptr;
-        e.k = std::strtod(rhs.c_str(), &end);
-        if (rhs.empty() || *end != '\0' || !(e.k > 0) || !std::isfinite(e.k))
+        e.k = k;
+        if (!(e.k > 0) || !std::isfinite(e.k))
           throw InputError("--columns", 0, name, "'" + src + "': after " + std::string(1, e.op) + " a number > 0");
       }
-      if (e.a.empty() || (e.op == '-' && e.b.empty()))
-        throw InputError("--columns", 0, name, "'" + src + "' is not COLUMN, COLUMN/K, COLUMN*K or A-B");
+      if (e.a.empty() || e.b.find_first_of("/*") != std::string::npos || (e.b.empty() && !number))
+        throw InputError("--columns", 0, name, "'" + src + "' is not COLUMN, COLUMN/K, COLUMN*K, A-B, A/B or A*B");
     }
     o.columns[name] = e;
   }
@@ -142,6 +152,20 @@ void read_canonical(TableReader& t, Workload& w, const TraceOptions& opt) {
   auto num = [&](const std::string& col, double dflt) {
     const std::string s = f.get(row, col);
     return trim(s).empty() ? dflt : parse_double(s, t.file(), t.line(), col);
+  };
+  // An ignored column that looks like an iteration count (iteration, num_iteration, iterations, ...), when the
+  // iterations are derived from a duration: kept to check the derived count against (Workload::iteration_column).
+  std::string iteration_column;
+  if (!f.has("iterations"))
+    for (const auto& c : w.ignored_columns)
+      if (c == "iteration" || c == "iterations" || c == "num_iteration" || c == "num_iterations" || c == "iters") {
+        iteration_column = c;
+        break;
+      }
+  w.iteration_column = iteration_column;
+  auto num_raw = [&](const std::string& col) {
+    const std::string s = t.get(row, col);
+    return trim(s).empty() ? 0.0 : parse_double(s, t.file(), t.line(), col);
   };
   // Submit times (and deadlines) given as dates are made relative to the earliest submit, as the Philly reader does.
   const double unit = opt.time_unit_s;
@@ -197,7 +221,19 @@ void read_canonical(TableReader& t, Workload& w, const TraceOptions& opt) {
         }
       }
       if (j.iterations > 0 && j.duration_s > 0) raw.iter_time_s = j.duration_s / j.iterations;
-      j.batch_size = to_int32(num("batch_size", 0), t.file(), t.line(), "batch_size");
+      // batch_size is per worker, global_batch the whole job's; either gives the other (docs/formats.md).
+      const double per = num("batch_size", 0), global = num("global_batch", 0);
+      if (per < 0) throw InputError(t.file(), t.line(), "batch_size", "must be >= 0");
+      if (global < 0) throw InputError(t.file(), t.line(), "global_batch", "must be >= 0");
+      j.global_batch = to_int32(std::round(global), t.file(), t.line(), "global_batch");
+      j.batch_size = to_int32(std::round(per > 0 || global == 0 || j.num_gpus <= 0 ? per : global / j.num_gpus), t.file(),
+                              t.line(), "batch_size");
+      if (per > 0 && global > 0 && std::abs(per * j.num_gpus - global) > 0.5)
+        throw InputError(t.file(), t.line(), "global_batch",
+                         fmt::format("{:g} is not batch_size {:g} x num_gpus {} (batch_size is per worker)", global, per,
+                                     j.num_gpus));
+      // The file's own iteration count where a column like it is left out (the derived count is checked against it).
+      if (!iteration_column.empty()) j.trace_iterations = num_raw(iteration_column);
       j.user = f.get(row, "user");
       j.vc = trim(f.get(row, "vc"));
       j.recurrence_key = f.get(row, "recurrence_key");

@@ -16,6 +16,7 @@ std::unique_ptr<QueueOrder> make_srsf(PluginParams& p);
 std::unique_ptr<QueueOrder> make_las2d(PluginParams& p);
 std::unique_ptr<QueueOrder> make_las(PluginParams& p);
 std::unique_ptr<QueueOrder> make_ftf(PluginParams& p);
+std::unique_ptr<QueueOrder> make_themis(PluginParams& p);
 std::unique_ptr<QueueOrder> make_drf(PluginParams& p);
 std::unique_ptr<QueueOrder> make_tetris(PluginParams& p);
 std::unique_ptr<QueueOrder> make_gittins(PluginParams& p);

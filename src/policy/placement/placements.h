@@ -48,6 +48,7 @@ std::optional<std::vector<GpuRef>> place_on_one_type(Placement& p, const JobStat
 
 std::unique_ptr<Placement> make_first_fit(PluginParams& p);
 std::unique_ptr<Placement> make_consolidated(PluginParams& p);
+std::unique_ptr<Placement> make_spread_ok(PluginParams& p);
 std::unique_ptr<Placement> make_random(PluginParams& p);
 std::unique_ptr<Placement> make_py_placement(PluginParams& p);
 
