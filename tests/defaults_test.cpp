@@ -359,3 +359,44 @@ TEST(Locality, PhillyOnSynergy128AtTwiceItsRateKeepsInflationLow) {
 
 }  // namespace
 }  // namespace rm
+
+namespace rm {
+namespace {
+
+// Warnings that point at the fix: validate says a repeated problem once with its count; a measured source names the
+// GPU types it measured when the cluster has none of them.
+TEST(Warnings, ValidateGroupsARepeatedProblemAndMeasuredSourcesNameTheirTypes) {
+  const std::string dir = test::temp_dir();
+  const std::string bad = test::write_file(dir, "bad.csv", "job_id,submit_s,num_gpus,model,duration_s\na,0,x,resnet50,10\n"
+                                                           "b,0,x,resnet50,10\nc,0,x,resnet50,10\nd,0,1,resnet50,-1\n");
+  const auto v = test::shell(std::string(RM_BINARY) + " validate --trace " + bad);
+  EXPECT_EQ(v.code, 2);
+  EXPECT_NE(v.text.find("bad.csv:2:num_gpus: 'x' is not a number (the same on 3 rows: lines 2, 3, 4)"), std::string::npos)
+      << v.text;
+  EXPECT_NE(v.text.find("bad.csv:5:iterations"), std::string::npos) << v.text;
+  EXPECT_NE(v.text.find("4 problem(s)"), std::string::npos) << v.text;
+  const auto p = test::shell(std::string(RM_BINARY) + " simulate -q --cluster tiny --perf-model measured:pollux --data-dir " +
+                             RM_SHARED_DIR + "/traces --out " + dir + "/o");
+  EXPECT_EQ(p.code, 2);
+  EXPECT_NE(p.text.find("measured GPU types t4 only; the cluster's servers are default"), std::string::npos) << p.text;
+}
+
+// Every simulate option works on every execution model or is refused by name: the round model reads --header,
+// --columns and --time-unit like the job-level engine; --preempt-overhead is refused where nothing is preempted.
+TEST(Options, TheRoundModelReadsAnyCsvAndRefusesWhatItDoesNotModel) {
+  const std::string dir = test::temp_dir();
+  const std::string t = test::write_file(dir, "nh.csv", "a,0,2,resnet50,100\nb,5,1,vgg16,50\n");
+  const auto r = test::shell(std::string(RM_BINARY) + " simulate -q --cluster synergy32 --exec round --policy fifo --trace " +
+                             t + " --header job_id,submit_s,num_gpus,model,duration_s --time-unit ms --out " + dir + "/o");
+  ASSERT_EQ(r.code, 0) << r.text;
+  const std::string jobs = test::read_file(dir + "/o/jobs.csv");
+  EXPECT_NE(jobs.find("\nb,0.005000,1,"), std::string::npos) << jobs;  // 5 ms
+  const auto o = test::shell(std::string(RM_BINARY) + " simulate -q --cluster synergy32 --exec round --policy fifo "
+                             "--preempt-overhead 30 --out " + dir + "/p");
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.text.find("--preempt-overhead"), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("round model"), std::string::npos) << o.text;
+}
+
+}  // namespace
+}  // namespace rm

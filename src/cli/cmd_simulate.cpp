@@ -70,8 +70,9 @@ int run_simulate(const SimConfig& cfg, const std::vector<std::string>& given, bo
         if (k == "iterations_off_1pct" && v > 0)
           std::cerr << "warning: --columns: " << v << " job(s)' iterations derived from the duration differ by more than "
                     << "1 % from the file's column '" << r->workload.iteration_column
-                    << "' (iterations_max_rel_diff in summary.json): is batch_size per worker? (docs/formats.md: "
-                       "batch_size=batch_size/num_gpu for a global batch)\n";
+                    << "' (iterations_max_rel_diff in summary.json): a global batch read as per worker "
+                       "(docs/formats.md: batch_size=batch_size/num_gpu), or a performance model, cluster or GPU type "
+                       "other than the ones the file's count was measured on (--perf-model, --trace-gpu-type)\n";
     }
     if (!quiet)
       for (const auto& [from, to] : r->models.replaced)

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <iostream>
+#include <map>
+#include <regex>
 
 #include "cli/common.h"
 #include "cli/subcommand.h"
@@ -43,7 +45,33 @@ int run_validate(SimConfig cfg, std::vector<std::string> policies, bool quiet) {
     for (const auto& e : errs) add(e);
   }
   const std::string what = cfg.workload.empty() ? cfg.trace : "workload " + cfg.workload;
-  for (const auto& e : errors) std::cerr << "error: " << e << "\n";
+  // A problem repeated on many rows (the same file, field and message at other lines) is printed once, with its count
+  // and its first lines.
+  struct Group {
+    std::string first;
+    std::vector<std::string> lines;
+  };
+  std::vector<Group> groups;
+  std::map<std::string, std::size_t> by_key;
+  static const std::regex row(R"(^(.*?):(\d+):(.*)$)");
+  for (const auto& e : errors) {
+    std::smatch m;
+    const bool at_row = std::regex_match(e, m, row);
+    const std::string key = at_row ? m[1].str() + "\n" + m[3].str() : e;
+    auto [it, fresh] = by_key.emplace(key, groups.size());
+    if (fresh) groups.push_back({e, {}});
+    if (at_row) groups[it->second].lines.push_back(m[2].str());
+  }
+  for (const auto& g : groups) {
+    std::cerr << "error: " << g.first;
+    if (g.lines.size() > 1) {
+      std::string ls;
+      for (std::size_t i = 0; i < g.lines.size() && i < 5; ++i) ls += (i ? ", " : "") + g.lines[i];
+      std::cerr << " (the same on " << g.lines.size() << " rows: lines " << ls << (g.lines.size() > 5 ? ", ..." : "")
+                << ")";
+    }
+    std::cerr << "\n";
+  }
   if (!errors.empty()) {
     std::cerr << errors.size() << " problem(s) in " << what << " (cluster " << cfg.cluster << ")\n";
     return 2;

@@ -86,7 +86,10 @@ Workload load_workload(const SimConfig& cfg, const ClusterSpec& cluster, std::ve
     ro.model_alias[ModelCatalogue::normalise(a.substr(0, eq))] = to;
   }
   resolve_workload(w, cat, cluster, ro, unsched);
-  if (!w.iteration_column.empty())  // the derived iterations against the file's own count
+  if (!(cfg.arrival_scale > 0)) throw InputError("--arrival-scale", 0, "", "must be > 0");
+  if (cfg.max_jobs < 0) throw InputError("--max-jobs", 0, "", "must be >= 0");
+  if (cfg.max_jobs > 0 && static_cast<long>(w.jobs.size()) > cfg.max_jobs) w.jobs.resize(cfg.max_jobs);
+  if (!w.iteration_column.empty())  // the derived iterations against the file's own count, for the jobs kept
     for (const auto& j : w.jobs) {
       if (!(j.trace_iterations > 0) || !(j.iterations > 0)) continue;
       const double d = std::abs(j.iterations / j.trace_iterations - 1);
@@ -94,9 +97,6 @@ Workload load_workload(const SimConfig& cfg, const ClusterSpec& cluster, std::ve
       if (d > 0.01) ++w.iterations_off;
       w.iterations_max_rel_diff = std::max(w.iterations_max_rel_diff, d);
     }
-  if (!(cfg.arrival_scale > 0)) throw InputError("--arrival-scale", 0, "", "must be > 0");
-  if (cfg.max_jobs < 0) throw InputError("--max-jobs", 0, "", "must be >= 0");
-  if (cfg.max_jobs > 0 && static_cast<long>(w.jobs.size()) > cfg.max_jobs) w.jobs.resize(cfg.max_jobs);
   if (!(cfg.arrival_scale <= 1e6)) throw InputError("--arrival-scale", 0, "", "must be at most 1e6");
   const BoundIdealTimes law = ro.ideal.bind(cluster);
   const bool trace_load = cfg.load > 0 && cfg.workload.empty();

@@ -79,9 +79,22 @@ namespace {
 
 // A Synergy replay CSV: --format synergy, or auto on a file of 5-field rows that is not a bundled trace.
 bool is_synergy_replay(const SimConfig& cfg) {
-  if (cfg.format == "synergy") return true;
+  const bool mapped = !cfg.columns.empty() || !cfg.header.empty();  // any CSV through the canonical reader
+  if (cfg.format == "synergy") {
+    if (mapped)
+      throw InputError(!cfg.columns.empty() ? "--columns" : "--header", 0, "",
+                       "reads a CSV with the canonical reader; --format synergy is Synergy's own replay format: drop "
+                       "one of them");
+    if (cfg.load > 0)
+      throw InputError("--load", 0, "", "a Synergy replay CSV's arrivals are its own: use --arrival-scale to scale them");
+    return true;
+  }
+  if (mapped) return false;
   if (cfg.format != "auto" || cfg.trace.rfind("builtin:", 0) == 0) return false;
-  return detect_format(TableReader::first_line_of(TableReader::load(cfg.trace)), cfg.trace) == "synergy";
+  const bool replay = detect_format(TableReader::first_line_of(TableReader::load(cfg.trace)), cfg.trace) == "synergy";
+  if (replay && cfg.load > 0)
+    throw InputError("--load", 0, "", "a Synergy replay CSV's arrivals are its own: use --arrival-scale to scale them");
+  return replay;
 }
 
 struct ProfileRuleCount {
@@ -196,6 +209,8 @@ std::unique_ptr<synergy::JobSource> round_source(const RunPlan& plan, SimResult&
   if (is_synergy_replay(cfg)) {
     jobs = read_replay(cfg.trace, cfg.errors);
     if (cfg.max_jobs > 0 && static_cast<long>(jobs.size()) > cfg.max_jobs) jobs.resize(cfg.max_jobs);  // --max-jobs
+    if (cfg.arrival_scale != 1)  // --arrival-scale, as on every other trace
+      for (auto& ji : jobs) ji.arrival *= cfg.arrival_scale;
   } else {
     jobs = jobs_from_trace(cfg, r, profiles, rule);
     o.synergy_gpu_counts = false;

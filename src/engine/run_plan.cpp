@@ -129,6 +129,12 @@ void check_combination(const RunPlan& p) {
   if (c.start_delay_s > 0 && (p.exec == ExecModel::Round || p.exec == ExecModel::Task || planner))
     throw InputError("--start-delay", 0, "", "the start delay is modelled by the job-level engine (--exec rate or graph), "
                      "not by the " + (planner ? std::string("planners") : std::string(exec_name(p.exec)) + " model"));
+  // Options a model does not model are refused by name, not ignored (issue 41).
+  if (c.preempt_overhead_s >= 0 && (p.exec == ExecModel::Round || p.exec == ExecModel::Task || planner))
+    throw InputError("--preempt-overhead", 0, "", p.preempt_cost_label(p.exec) + ": --preempt-overhead does not apply");
+  if (p.synergy_workload() && c.arrival_scale != 1)
+    throw InputError("--arrival-scale", 0, "", "the synergy-* workloads make their arrivals at --load jobs an hour: "
+                                               "set --load instead");
   if (p.compat == Compat::Yu2022 && !planner)
     throw InputError("--compat", 0, c.compat, "--compat yu2022 is for the planners (sjf-bco, ls, ff, rand)");
   if (p.compat == Compat::Wang2020 && p.exec != ExecModel::Task)

@@ -197,7 +197,7 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
   const IdealTimes ideal = r->perf->ideal_times(r->trace_type);
   r->workload = load_workload(cfg, r->cluster, &r->unschedulable, cfg.errors, &r->models, &ideal);
   if (cfg.errors && !cfg.errors->empty()) return r;
-  check_perf_coverage(*r->perf, r->workload.jobs);
+  check_perf_coverage(*r->perf, r->workload.jobs, r->cluster);
   r->perf->start_run();
   pick_graph_for_mixed_parallel(plan, *r);
   if (r->exec == ExecModel::Task) run_task_model(plan, *r);

@@ -190,13 +190,41 @@ std::unique_ptr<PerfModel> make_perf_model(const std::string& name, const std::s
   throw InputError("--perf-model", 0, name, "unknown measured source (pollux, sia, gavel, elasticflow)");
 }
 
-void check_perf_coverage(PerfModel& m, const std::vector<JobSpec>& jobs) {
+namespace {
+// The GPU types a measured source has tables for (data/gpu_types.csv; Pollux measured T4 only).
+std::string measured_types(const std::string& name) {
+  std::string out;
+  for (const auto& k : known_gpu_types()) {
+    const bool has = name == "measured:pollux"        ? k.name == "t4"
+                     : name == "measured:sia"         ? !k.sia.empty()
+                     : name == "measured:gavel"       ? !k.gavel.empty()
+                     : name == "measured:elasticflow" ? !k.elasticflow.empty()
+                                                      : false;
+    if (has) out += (out.empty() ? "" : ", ") + k.name;
+  }
+  return out;
+}
+}  // namespace
+
+void check_perf_coverage(PerfModel& m, const std::vector<JobSpec>& jobs, const ClusterSpec& cluster) {
   if (jobs.empty()) return;
   for (const auto& j : jobs)
     if (m.covers(j)) return;
+  const std::string measured = measured_types(m.name());
+  std::string types;
+  bool any = false;
+  for (const auto& t : gpu_types_of(cluster).names) {
+    types += (types.empty() ? "" : ", ") + t;
+    for (const auto& x : split_simple(measured, ',')) any = any || trim(x) == t;
+  }
+  if (!measured.empty() && !any)
+    throw InputError("--perf-model", 0, m.name(),
+                     "measured GPU types " + measured + " only; the cluster's servers are " + types +
+                         ": give them one of those types (gpu_type in the cluster YAML), or use --perf-model analytic");
   throw InputError("--perf-model", 0, m.name(),
                    "no job's model has a table in this source (data/perf_map.csv; first job: " + jobs.front().model +
-                       "): use --perf-model analytic, or a source that measured these models");
+                       ") on the cluster's GPU types (" + types + "): use --perf-model analytic, or a source that "
+                       "measured these models");
 }
 
 }  // namespace rm

@@ -86,8 +86,9 @@ inline bool is_measured_perf_model(const std::string& name) { return name.starts
 // --data-dir.
 std::unique_ptr<PerfModel> make_perf_model(const std::string& name, const std::string& data_dir,
                                            const ClusterSpec& cluster);
-// Throws InputError naming --perf-model when a measured model has a table for none of `jobs`.
-void check_perf_coverage(PerfModel& m, const std::vector<JobSpec>& jobs);
+// Throws InputError naming --perf-model when a measured model has a table for none of `jobs`: naming the GPU types
+// the source measured when the cluster has none of them.
+void check_perf_coverage(PerfModel& m, const std::vector<JobSpec>& jobs, const ClusterSpec& cluster);
 
 // A Pollux/Sia job's work in iterations of its batch (its application's target progress, as Pollux's simulator
 // defines it: the validation curves' progress at max_epochs over the statistical gain of its batch; docs/perf-model.md),
