@@ -400,3 +400,29 @@ TEST(Options, TheRoundModelReadsAnyCsvAndRefusesWhatItDoesNotModel) {
 
 }  // namespace
 }  // namespace rm
+
+namespace rm {
+namespace {
+
+// EASY understands the head's shape. Two 4-GPU servers: a (3 GPUs, to 100 s) on server 0, b (3 GPUs, to 200 s) on
+// server 1. The head c (4 GPUs, at 1 s) needs a whole server: server 0 at 100 s. d (1 GPU, 1,000 s, at 2 s) passes the
+// GPU count test (5 free at 100 s, 1 extra) and would take server 0's free GPU (best fit, lower index), delaying c
+// to 200 s; the reservation holds it for c, so d takes server 1's and c starts at 100 s.
+TEST(Locality, EasyBackfillNeverStartsAJobOnTheServersTheHeadsShapeNeeds) {
+  const ClusterSpec c = test::cluster(2, 4);
+  const std::vector<std::string> rows = {"a,0,3,1000,100,0", "b,0,3,2000,100,0", "c,1,4,10,100,0",
+                                         "d,2,1,10000,100,0"};
+  const auto r = run(c, rows, "fifo+easy-backfill");
+  EXPECT_DOUBLE_EQ(r->start("c"), 100);
+  EXPECT_DOUBLE_EQ(r->start("d"), 2);  // still backfilled
+  EXPECT_EQ(r->job("d").max_servers, 1);
+  EXPECT_EQ(r->job("d").gpus.size(), 0u);
+  // A job that ends by the head's shadow may use the held GPU: e (1 GPU, 50 s) takes server 0's at 3 s.
+  const auto r2 = run(c, {"a,0,3,1000,100,0", "b,0,3,2000,100,0", "c,1,4,10,100,0", "e,3,1,500,100,0"},
+                      "fifo+easy-backfill");
+  EXPECT_DOUBLE_EQ(r2->start("e"), 3);
+  EXPECT_DOUBLE_EQ(r2->start("c"), 100);
+}
+
+}  // namespace
+}  // namespace rm

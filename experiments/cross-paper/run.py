@@ -61,17 +61,11 @@ if args.table_only:
     with open(os.path.join(HERE, "results.csv")) as f:
         rows = [{k: (v if k in ("policy", "exec", "perf") else float(v)) for k, v in r.items()} for r in csv.DictReader(f)]
 else:
-    # Offered load of the slice at scale 1: GPU-seconds of work (each job alone on an idle cluster, i.e. its
-    # run time under FIFO when it never waits for a placement) over (span x GPUs).
-    calib, cdir = run("fifo", "rate", 1000.0, "calib")
-    work, first, last = 0.0, None, None
-    with open(os.path.join(cdir, "jobs.csv")) as f:
-        for r in csv.DictReader(f):
-            work += float(r["num_gpus"]) * float(r["run_s"])
-            t = float(r["submit_s"]) / 1000.0
-            first = t if first is None else min(first, t)
-            last = t if last is None else max(last, t)
-    load1 = work / ((last - first) * 128)
+    # Offered load of the slice at its own arrival times (summary.json offered_load: GPU-seconds of work, each job
+    # alone at its best placement on an idle cluster, over span x GPUs); each run's `--load L` rescales the
+    # arrivals to offered load L (issue 41; until then this script computed the factor and passed --arrival-scale).
+    calib, cdir = run("fifo", "rate", 1.0, "calib")
+    load1 = calib["offered_load"]
     print(f"slice: {args.jobs} jobs, offered load {load1:.2f} at the trace's own arrival times on 128 GPUs")
 
     # One `ringmaster sweep --grid` (docs/sweep.md), the slowest runs first (sjf-bco-online re-plans at every
@@ -81,7 +75,7 @@ else:
     base = [a for a in BASE if a != "-q"]
     perf = lambda m: ["--perf-model", m] if m.startswith("measured") else []  # noqa: E731
     dirs = sweep_grid(args.bin, [(f"{p}/{e}/{m}/{load}", ["--cluster", CLUSTER[m]] + base + perf(m) + [
-                                  "--exec", e, "--policy", p, "--arrival-scale", repr(load1 / load)])
+                                  "--exec", e, "--policy", p, "--load", repr(load)])
                                  for p, e, m, load in tasks], TMP, args.workers)
     rows = []
     for (p, e, m, load), d in zip(tasks, dirs):

@@ -88,6 +88,15 @@ void Backfill::started(int n, double dur_s) {
   if (kind_ == Reservation::Easy && reserved_ && now_ + dur_s > shadow_ + kEps) extra_ -= n;
 }
 
+void Backfill::delay_shadow(double t_s, int n) {
+  if (!reserved_ || !(t_s > shadow_)) return;
+  shadow_ = t_s;
+  int f = free_now_;
+  for (const auto& [end, g] : ends_)
+    if (end <= t_s + kEps) f += g;
+  extra_ = std::max(0, f - n);
+}
+
 bool Backfill::blocked(int n, double dur_s) {
   if (kind_ == Reservation::Easy) {
     if (reserved_) return true;

@@ -39,6 +39,11 @@ class Backfill {
   // Job j could not start now: it gets its reservation (EASY: only the first). False when the pass should stop
   // considering later jobs (conservative, past its depth).
   bool blocked(int n, double dur_s);
+  // EASY: the head (n GPUs) waits for its shape (the servers it needs), which frees later than its GPU count does:
+  // the shadow moves to t, and the extra GPUs are those free by count at t beyond n.
+  void delay_shadow(double t_s, int n);
+  double shadow_s() const { return shadow_; }
+  double now_s() const { return now_; }
 
  private:
   // The running jobs' expected ends, read at the first reservation (a pass without one costs nothing more).

@@ -97,17 +97,40 @@ void ComposedScheduler::schedule_nonpreemptive(const SchedContext& ctx, Decision
   if (keep)  // those started by earlier passes and still running (non-preemptive: only finishes stop them)
     std::erase_if(bf_running_, [](const JobState* j) { return !j->running(); });
   Backfill bf(opt_.reserve, ctx, free.total_free(), keep ? &bf_running_ : nullptr);
-  while (const JobState* j = next(opt_.backfill && !bf.wants_every_job() ? free.total_free() : INT_MAX)) {
-    if (free.total_free() == 0 || bf.exhausted()) break;
+  std::vector<GpuRef> held;  // EASY: the free GPUs of the servers the head's shape waits for
+  bool head_held = false;
+  while (const JobState* j = next(opt_.backfill && !bf.wants_every_job() ? free.total_free() + static_cast<int>(held.size())
+                                                                          : INT_MAX)) {
+    if (free.total_free() + static_cast<int>(held.size()) == 0 || bf.exhausted()) break;
     const int n = j->spec->num_gpus;
     const double dur = bf.on() ? j->remaining_time_s(ctx.now) : 0;
     // Not now: without backfill the pass ends; with reservations the job gets one (or the pass ends past the depth).
-    const auto wait = [&] { return !opt_.backfill || (bf.on() && !bf.blocked(n, dur)); };
-    if (bf.on() && (n > free.total_free() || !bf.admits(n, dur))) {
+    const auto wait = [&] {
+      if (!opt_.backfill) return true;
+      if (!bf.on()) return false;
+      const bool first = opt_.reserve == Reservation::Easy && !head_held;
+      const bool stop = !bf.blocked(n, dur);
+      if (first) {  // the head's reservation: hold its shape's servers too
+        head_held = true;
+        if (const double t = hold_head_shape(ctx, d, *j, free, held); t >= 0) bf.delay_shadow(t, n);
+      }
+      return stop;
+    };
+    if (bf.on() && (n > free.total_free() + static_cast<int>(held.size()) || !bf.admits(n, dur))) {
       if (wait()) break;
       continue;
     }
+    // A job that ends by the head's shadow time may use the held GPUs; the rest stay held for the head.
+    const bool may_use_held = !held.empty() && bf.now_s() + dur <= bf.shadow_s() + 1e-9;
+    if (may_use_held) free.give(held);
     auto gpus = place_on_one_type(*placement_, *j, free);
+    if (may_use_held) {
+      std::vector<GpuRef> still;
+      for (const GpuRef& g : held)
+        if (!gpus || std::find(gpus->begin(), gpus->end(), g) == gpus->end()) still.push_back(g);
+      held = std::move(still);
+      free.take(held);
+    }
     if (gpus) {
       free.take(*gpus);
       StartDecision sd{j->id(), std::move(*gpus), {}};
@@ -124,8 +147,87 @@ void ComposedScheduler::schedule_nonpreemptive(const SchedContext& ctx, Decision
       if (wait()) break;
     }
   }
+  free.give(held);
   if (keep) bf_running_.insert(bf_running_.end(), started_.begin(), started_.end());
   if (allocation_) finish_allocation(*allocation_, d, started_, free);
+}
+
+double ComposedScheduler::hold_head_shape(const SchedContext& ctx, const Decisions& d, const JobState& j,
+                                          FreeMap& free, std::vector<GpuRef>& held) {
+  const int k = placement_->shape_servers(j, free);
+  if (k <= 0) return -1;
+  const ClusterSpec& c = free.spec();
+  const GpuTypes& types = free.types();
+  const int pinned = j.spec->gpu_type.empty() ? -1 : types.index(j.spec->gpu_type);
+  const double now = to_seconds(ctx.now);
+  // Per server: the running jobs' GPUs there and their expected ends (as the reservation reads them).
+  std::vector<std::vector<std::pair<double, int>>> ends(c.servers.size());
+  for (const JobState* r : ctx.active) {
+    if (!r->running()) continue;
+    const double left = r->iter_time > 0 ? r->remaining_at(ctx.now) * r->iter_time : r->remaining_time_s(ctx.now);
+    for (const GpuRef& g : r->gpus) {
+      auto& e = ends[static_cast<std::size_t>(g.server)];
+      if (e.empty() || e.back().first != now + left) e.push_back({now + left, 0});
+      ++e.back().second;
+    }
+  }
+  for (std::size_t i = 0; i < d.start.size() && i < started_.size(); ++i)  // this pass's starts, as the reservation
+    for (const GpuRef& g : d.start[i].gpus)                                // counts them: their expected run times
+      ends[static_cast<std::size_t>(g.server)].push_back({now + started_[i]->remaining_time_s(ctx.now), 1});
+  const int n = j.spec->num_gpus;
+  std::vector<int> chosen;
+  double shadow = -1;
+  const auto freed_by = [&](int s, double t) {  // GPUs of server s the running jobs free by t
+    int f = 0;
+    for (const auto& [end, g] : ends[static_cast<std::size_t>(s)])
+      if (end <= t + 1e-9) f += g;
+    return f;
+  };
+  if (k == 1) {  // the server where n GPUs are free first
+    for (int s = 0; s < static_cast<int>(c.servers.size()); ++s) {
+      if (c.servers[s].gpus < n || !free.fits_memory(*j.spec, s)) continue;
+      if (pinned >= 0 && types.of_server[static_cast<std::size_t>(s)] != pinned) continue;
+      auto e = ends[static_cast<std::size_t>(s)];
+      std::sort(e.begin(), e.end());
+      int f = free.free_on(s);
+      double t = f >= n ? now : -1;
+      for (std::size_t i = 0; t < 0 && i < e.size(); ++i)
+        if ((f += e[i].second) >= n) t = e[i].first;
+      if (t >= 0 && (shadow < 0 || t < shadow)) shadow = t, chosen = {s};
+    }
+  } else {  // the k servers that are whole first
+    std::vector<std::pair<double, int>> whole;
+    for (int s = 0; s < static_cast<int>(c.servers.size()); ++s) {
+      if (!free.fits_memory(*j.spec, s) || (pinned >= 0 && types.of_server[static_cast<std::size_t>(s)] != pinned))
+        continue;
+      double t = now;
+      for (const auto& [end, g] : ends[static_cast<std::size_t>(s)]) t = std::max(t, end);
+      whole.push_back({t, s});
+    }
+    std::sort(whole.begin(), whole.end());
+    int got = 0;
+    for (const auto& [t, s] : whole) {
+      if (got >= n) break;
+      chosen.push_back(s);
+      got += c.servers[s].gpus;
+      shadow = t;
+    }
+    if (got < n) return -1;
+  }
+  // Hold only what the head needs of its servers' free GPUs: at the shadow they have free now + freed by then, and
+  // the rest (their slack) may go to later jobs.
+  int slack = -n;
+  for (int s : chosen) slack += free.free_on(s) + freed_by(s, shadow);
+  for (int s : chosen) {
+    const int f = free.free_on(s), spare = std::min(f, std::max(0, slack));
+    slack -= spare;
+    if (f - spare <= 0) continue;
+    const auto all = free.take_from(s, f);
+    const std::vector<GpuRef> g(all.begin() + spare, all.end());  // the spare ones stay free (lowest indexes)
+    free.take(g);
+    held.insert(held.end(), g.begin(), g.end());
+  }
+  return shadow;
 }
 
 void ComposedScheduler::schedule_preemptive(const SchedContext& ctx, Decisions& d) {

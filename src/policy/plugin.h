@@ -174,6 +174,9 @@ class Placement {
   // When a job this placement just left waiting may be placed with nothing else changed (consolidated:relax=S:
   // when its wait passes S); kNever if only a change of the free GPUs can. The scheduler asks to be woken then.
   virtual Time next_try(const JobState& /*j*/, Time /*now*/) const { return kNever; }
+  // A placement that keeps a job's shape: the number of servers it waits for (1: one server), so that an EASY
+  // reservation can hold the servers the head needs (composed_scheduler.cpp); 0 if it places on any free GPUs.
+  virtual int shape_servers(const JobState& /*j*/, const FreeMap& /*free*/) { return 0; }
 };
 
 namespace synergy {

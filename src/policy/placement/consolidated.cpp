@@ -41,6 +41,10 @@ class Consolidated final : public Placement {
     return fill_in_order(*j.spec, free, order);
   }
   void begin_pass(Time now) override { now_ = now; }
+  int shape_servers(const JobState& j, const FreeMap& free) override {
+    const bool relaxed = relax_ == 0 || (relax_ > 0 && now_ - j.queued_since >= from_seconds(relax_));
+    return relaxed ? 0 : fewest_servers(*j.spec, free);
+  }
   Time next_try(const JobState& j, Time now) const override {
     if (relax_ <= 0) return kNever;
     const Time at = j.queued_since + from_seconds(relax_);
