@@ -59,8 +59,10 @@ class Consolidated final : public Placement {
     if (s0 >= free.num_servers()) return 0;
     const ClusterSpec& c = free.spec();
     const int type = free.types().of_server[static_cast<std::size_t>(s0)];
-    if (sizes_.empty()) {  // per type, its servers by GPUs descending (ties by index)
-      sizes_.resize(static_cast<std::size_t>(free.types().count()));
+    if (sizes_of_ != &c || sizes_servers_ != c.servers.size()) {  // per type, its servers by GPUs descending
+      sizes_of_ = &c;                                                // (ties by index), once per cluster
+      sizes_servers_ = c.servers.size();
+      sizes_.assign(static_cast<std::size_t>(free.types().count()), {});
       for (int s = 0; s < static_cast<int>(c.servers.size()); ++s)
         sizes_[static_cast<std::size_t>(free.types().of_server[static_cast<std::size_t>(s)])].push_back(s);
       for (auto& v : sizes_)
@@ -96,6 +98,8 @@ class Consolidated final : public Placement {
   double relax_;  // seconds; < 0: never
   Time now_ = 0;
   std::vector<std::vector<int>> sizes_;
+  const ClusterSpec* sizes_of_ = nullptr;
+  std::size_t sizes_servers_ = 0;
 };
 }  // namespace
 std::unique_ptr<Placement> make_consolidated(PluginParams& p) {
