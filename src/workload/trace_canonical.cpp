@@ -70,6 +70,47 @@ class Fields {
   const TraceOptions& opt_;
 };
 
+// The file's columns no canonical column takes (an error for the strict canonical format, listed with --columns), the
+// required ones, and an ignored column that looks like an iteration count when the iterations come from a duration
+// (Workload::iteration_column: the derived count is checked against it).
+void check_columns(const TableReader& t, Workload& w, const Fields& f, const TraceOptions& opt,
+                   const std::vector<std::string>& header) {
+  const bool mapped = opt.mapped();
+  for (const auto& h : header) {
+    bool used = is_canonical(h) && !f.source_only(h);
+    for (const auto& [name, e] : opt.columns) used = used || e.a == h || e.b == h;
+    if (used) continue;
+    if (!mapped) throw InputError(t.file(), t.line(), h, "unknown column (map or ignore it with --columns: docs/formats.md)");
+    w.ignored_columns.push_back(h);
+  }
+  for (const char* need : {"job_id", "submit_s", "num_gpus"})
+    if (!f.has(need))
+      throw InputError(t.file(), t.line(), need,
+                       std::string("required column missing") + (mapped ? " (map it with --columns " + std::string(need) + "=COLUMN)" : ""));
+  if (!f.has("model") && !mapped) throw InputError(t.file(), t.line(), "model", "required column missing");
+  if (!f.has("iterations") && !f.has("duration_s"))
+    throw InputError(t.file(), t.line(), "iterations", "need an iterations or a duration_s column");
+  if (!f.has("iterations"))
+    for (const auto& c : w.ignored_columns)
+      if (c == "iteration" || c == "iterations" || c == "num_iteration" || c == "num_iterations" || c == "iters") {
+        w.iteration_column = c;
+        break;
+      }
+}
+
+// batch_size is per worker, global_batch the whole job's; either gives the other (docs/formats.md).
+void set_batch(JobSpec& j, double per, double global, const TableReader& t) {
+  if (per < 0) throw InputError(t.file(), t.line(), "batch_size", "must be >= 0");
+  if (global < 0) throw InputError(t.file(), t.line(), "global_batch", "must be >= 0");
+  j.global_batch = to_int32(std::round(global), t.file(), t.line(), "global_batch");
+  j.batch_size = to_int32(std::round(per > 0 || global == 0 || j.num_gpus <= 0 ? per : global / j.num_gpus), t.file(),
+                          t.line(), "batch_size");
+  if (per > 0 && global > 0 && std::abs(per * j.num_gpus - global) > 0.5)
+    throw InputError(t.file(), t.line(), "global_batch",
+                     fmt::format("{:g} is not batch_size {:g} x num_gpus {} (batch_size is per worker)", global, per,
+                                 j.num_gpus));
+}
+
 }  // namespace
 
 TraceOptions parse_trace_options(const std::string& columns, const std::string& header, const std::string& time_unit) {
@@ -134,35 +175,12 @@ void read_canonical(TableReader& t, Workload& w, const TraceOptions& opt) {
         throw InputError(t.file(), t.line(), "--columns",
                          name + "=" + src + ": no column '" + src + "' in the file (it has: " + join(header) + ")");
   Fields f(t, opt);
-  // The file's columns no canonical column takes: an error for the strict canonical format, listed with --columns.
-  for (const auto& h : header) {
-    bool used = is_canonical(h) && !f.source_only(h);
-    for (const auto& [name, e] : opt.columns) used = used || e.a == h || e.b == h;
-    if (used) continue;
-    if (!mapped) throw InputError(t.file(), t.line(), h, "unknown column (map or ignore it with --columns: docs/formats.md)");
-    w.ignored_columns.push_back(h);
-  }
-  for (const char* need : {"job_id", "submit_s", "num_gpus"})
-    if (!f.has(need))
-      throw InputError(t.file(), t.line(), need,
-                       std::string("required column missing") + (mapped ? " (map it with --columns " + std::string(need) + "=COLUMN)" : ""));
-  if (!f.has("model") && !mapped) throw InputError(t.file(), t.line(), "model", "required column missing");
-  if (!f.has("iterations") && !f.has("duration_s"))
-    throw InputError(t.file(), t.line(), "iterations", "need an iterations or a duration_s column");
+  check_columns(t, w, f, opt, header);
   auto num = [&](const std::string& col, double dflt) {
     const std::string s = f.get(row, col);
     return trim(s).empty() ? dflt : parse_double(s, t.file(), t.line(), col);
   };
-  // An ignored column that looks like an iteration count (iteration, num_iteration, iterations, ...), when the
-  // iterations are derived from a duration: kept to check the derived count against (Workload::iteration_column).
-  std::string iteration_column;
-  if (!f.has("iterations"))
-    for (const auto& c : w.ignored_columns)
-      if (c == "iteration" || c == "iterations" || c == "num_iteration" || c == "num_iterations" || c == "iters") {
-        iteration_column = c;
-        break;
-      }
-  w.iteration_column = iteration_column;
+  const std::string& iteration_column = w.iteration_column;
   auto num_raw = [&](const std::string& col) {
     const std::string s = t.get(row, col);
     return trim(s).empty() ? 0.0 : parse_double(s, t.file(), t.line(), col);
@@ -221,17 +239,7 @@ void read_canonical(TableReader& t, Workload& w, const TraceOptions& opt) {
         }
       }
       if (j.iterations > 0 && j.duration_s > 0) raw.iter_time_s = j.duration_s / j.iterations;
-      // batch_size is per worker, global_batch the whole job's; either gives the other (docs/formats.md).
-      const double per = num("batch_size", 0), global = num("global_batch", 0);
-      if (per < 0) throw InputError(t.file(), t.line(), "batch_size", "must be >= 0");
-      if (global < 0) throw InputError(t.file(), t.line(), "global_batch", "must be >= 0");
-      j.global_batch = to_int32(std::round(global), t.file(), t.line(), "global_batch");
-      j.batch_size = to_int32(std::round(per > 0 || global == 0 || j.num_gpus <= 0 ? per : global / j.num_gpus), t.file(),
-                              t.line(), "batch_size");
-      if (per > 0 && global > 0 && std::abs(per * j.num_gpus - global) > 0.5)
-        throw InputError(t.file(), t.line(), "global_batch",
-                         fmt::format("{:g} is not batch_size {:g} x num_gpus {} (batch_size is per worker)", global, per,
-                                     j.num_gpus));
+      set_batch(j, num("batch_size", 0), num("global_batch", 0), t);
       // The file's own iteration count where a column like it is left out (the derived count is checked against it).
       if (!iteration_column.empty()) j.trace_iterations = num_raw(iteration_column);
       j.user = f.get(row, "user");
