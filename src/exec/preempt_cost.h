@@ -12,7 +12,7 @@ struct PreemptCost {
   // Checkpoint-restore: kRestartS (process relaunch, CUDA/NCCL set-up, input pipeline warm-up) + the checkpoint
   // written at the preemption and read at the restart, kStateFactor x the parameters' bytes (fp32 weights and
   // Adam's two moments; the catalogue's grad_mb is the parameters' bytes), at kStorageMBps. Calibrated on Pollux's
-  // 30-s re-allocation delay: the mean over Pollux's six applications is 29.8 s (tests/preempt_cost_test.cpp).
+  // 30-s re-allocation delay: the mean over Pollux's six applications is 29.8 s (PreemptCost.CalibratedOnPolluxsThirtySecondRestart).
   static constexpr double kRestartS = 25;
   static constexpr double kStateFactor = 3;
   static constexpr double kStorageMBps = 200;
