@@ -213,6 +213,10 @@ RunPlan make_run_plan(const SimConfig& cfg) {
     if (cfg.perf_model != "analytic")
       throw InputError("--perf-model", 0, cfg.perf_model,
                        peer + (tiresias ? " runs each job its trace duration" : " runs each job at its table's throughput"));
+    if (cfg.preempt_overhead_s >= 0)  // issue 41: refused by name, not ignored
+      throw InputError("--preempt-overhead", 0, "", peer + " keeps the peer's own preemption semantics");
+    if (cfg.load > 0 && !tiresias)
+      throw InputError("--load", 0, "", peer + " reads Gavel's trace as it is: scale it with --arrival-scale");
     check_numbers(cfg);
     return p;
   }
