@@ -160,17 +160,22 @@ double ComposedScheduler::hold_head_shape(const SchedContext& ctx, const Decisio
   const GpuTypes& types = free.types();
   const int pinned = j.spec->gpu_type.empty() ? -1 : types.index(j.spec->gpu_type);
   const double now = to_seconds(ctx.now);
-  // Per server: the running jobs' GPUs there and their expected ends (as the reservation reads them).
+  // Per server: the running jobs' GPUs there and their expected ends (as the reservation reads them), from the
+  // running jobs the pass keeps (bf_running_: O(running), not O(queue)) or else every active job.
   std::vector<std::vector<std::pair<double, int>>> ends(c.servers.size());
-  for (const JobState* r : ctx.active) {
-    if (!r->running()) continue;
+  const auto add = [&](const JobState* r) {
+    if (!r->running()) return;
     const double left = r->iter_time > 0 ? r->remaining_at(ctx.now) * r->iter_time : r->remaining_time_s(ctx.now);
     for (const GpuRef& g : r->gpus) {
       auto& e = ends[static_cast<std::size_t>(g.server)];
       if (e.empty() || e.back().first != now + left) e.push_back({now + left, 0});
       ++e.back().second;
     }
-  }
+  };
+  if (ctx.arrivals_appended)
+    for (const JobState* r : bf_running_) add(r);
+  else
+    for (const JobState* r : ctx.active) add(r);
   for (std::size_t i = 0; i < d.start.size() && i < started_.size(); ++i)  // this pass's starts, as the reservation
     for (const GpuRef& g : d.start[i].gpus)                                // counts them: their expected run times
       ends[static_cast<std::size_t>(g.server)].push_back({now + started_[i]->remaining_time_s(ctx.now), 1});
