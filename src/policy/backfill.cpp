@@ -17,12 +17,8 @@ Backfill::Backfill(Reservation kind, const SchedContext& ctx, int free_now,
 void Backfill::ensure() {
   if (built_) return;
   built_ = true;
-  // A running job ends when its remaining iterations run out at the speed it has now (its placement's and the
-  // links' slowdowns included: what the backend measures), else at its ideal speed.
-  const auto add = [&](const JobState& j) {
-    const double left = j.iter_time > 0 ? j.remaining_at(ctx_->now) * j.iter_time : j.remaining_time_s(ctx_->now);
-    ends_.push_back({now_ + left, j.spec->num_gpus});
-  };
+  // A running job ends when its remaining iterations run out at the speed it has now (expected_left_s).
+  const auto add = [&](const JobState& j) { ends_.push_back({now_ + expected_left_s(j, ctx_->now), j.spec->num_gpus}); };
   if (running_) {
     for (const JobState* j : *running_)
       if (j->running()) add(*j);

@@ -24,6 +24,11 @@ enum class Reservation { None, Easy, Conservative };
 class Backfill {
  public:
   static constexpr int kDepth = 100;
+  // A running job's expected seconds left, as the reservations read them: its remaining iterations at the speed it
+  // has now (its placement's and the links' slowdowns included), else at its ideal speed.
+  static double expected_left_s(const JobState& j, Time now) {
+    return j.iter_time > 0 ? j.remaining_at(now) * j.iter_time : j.remaining_time_s(now);
+  }
   // `running`: the running jobs where the caller keeps them (null: read from ctx.active, every active job).
   Backfill(Reservation kind, const SchedContext& ctx, int free_now, const std::vector<const JobState*>* running);
   bool on() const { return kind_ != Reservation::None; }

@@ -165,7 +165,7 @@ double ComposedScheduler::hold_head_shape(const SchedContext& ctx, const Decisio
   std::vector<std::vector<std::pair<double, int>>> ends(c.servers.size());
   const auto add = [&](const JobState* r) {
     if (!r->running()) return;
-    const double left = r->iter_time > 0 ? r->remaining_at(ctx.now) * r->iter_time : r->remaining_time_s(ctx.now);
+    const double left = Backfill::expected_left_s(*r, ctx.now);
     for (const GpuRef& g : r->gpus) {
       auto& e = ends[static_cast<std::size_t>(g.server)];
       if (e.empty() || e.back().first != now + left) e.push_back({now + left, 0});

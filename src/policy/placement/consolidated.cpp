@@ -27,8 +27,7 @@ class Consolidated final : public Placement {
     if (free.total_free() < n) return std::nullopt;
     if (const int best = free.fullest_holding(n, *j.spec); best >= 0)
       return fill_in_order(*j.spec, free, std::array{best});
-    const bool relaxed = relax_ == 0 || (relax_ > 0 && now_ - j.queued_since >= from_seconds(relax_));
-    const int k_min = relaxed ? 0 : fewest_servers(*j.spec, free);
+    const int k_min = relaxed(j) ? 0 : fewest_servers(*j.spec, free);
     if (k_min == 1) return std::nullopt;  // one server holds it: it waits for one
     std::vector<int> order;  // as many of the emptiest servers as hold n GPUs
     int got = 0;
@@ -41,10 +40,7 @@ class Consolidated final : public Placement {
     return fill_in_order(*j.spec, free, order);
   }
   void begin_pass(Time now) override { now_ = now; }
-  int shape_servers(const JobState& j, const FreeMap& free) override {
-    const bool relaxed = relax_ == 0 || (relax_ > 0 && now_ - j.queued_since >= from_seconds(relax_));
-    return relaxed ? 0 : fewest_servers(*j.spec, free);
-  }
+  int shape_servers(const JobState& j, const FreeMap& free) override { return relaxed(j) ? 0 : fewest_servers(*j.spec, free); }
   Time next_try(const JobState& j, Time now) const override {
     if (relax_ <= 0) return kNever;
     const Time at = j.queued_since + from_seconds(relax_);
@@ -52,6 +48,10 @@ class Consolidated final : public Placement {
   }
 
  private:
+  // Whether j may take the fewest servers free now (spread-ok, or it has waited relax_ since it was last queued).
+  bool relaxed(const JobState& j) const {
+    return relax_ == 0 || (relax_ > 0 && now_ - j.queued_since >= from_seconds(relax_));
+  }
   // The fewest servers of the GPU type `free` shows (place_on_one_type hides the others) whose GPUs have the
   // memory j needs that hold j on an idle cluster: its largest servers first. 0 if none can.
   int fewest_servers(const JobSpec& j, const FreeMap& free) {
