@@ -7,6 +7,10 @@
 
 #include "cli/subcommand.h"
 #include "cluster/cluster_config.h"
+#include "core/error.h"
+#include "core/suggest.h"
+#include "engine/peer_gavel.h"
+#include "engine/peer_tiresias.h"
 #include "engine/simulation.h"
 #include "policy/registry.h"
 
@@ -38,12 +42,34 @@ void print_exec_matrix() {
 
 class ListPolicies final : public Subcommand {
  public:
-  CLI::App* add(CLI::App& app) override { return app.add_subcommand("list-policies", "every plugin and preset, one line each"); }
+  CLI::App* add(CLI::App& app) override {
+    auto* c = app.add_subcommand("list-policies", "every plugin and preset, one line each");
+    c->add_option("--compat", compat_, "a reproduced simulator's own policies: tiresias or gavel (their --policy names)");
+    return c;
+  }
   int run() override {
+    if (!compat_.empty()) return list_peer();
     for (const auto& p : policy_catalogue()) std::cout << fmt::format("{:<12} {:<18} {}\n", p.point, p.name, p.help);
     print_exec_matrix();
     return 0;
   }
+
+ private:
+  // The peers' policies (--compat tiresias|gavel): their own names, parsed by their own simulators' rules.
+  int list_peer() const {
+    const std::vector<std::string> peers = {"tiresias", "gavel"};
+    if (std::find(peers.begin(), peers.end(), compat_) == peers.end())
+      throw InputError("--compat", 0, compat_,
+                       "list-policies --compat lists a reproduced simulator's own policies: tiresias or gavel" +
+                           did_you_mean(compat_, peers) +
+                           " (wang2020, yu2022 and synergy run the registry's policies: list-policies)");
+    const auto rows = compat_ == "tiresias" ? tiresias_policies() : gavel_policies();
+    std::cout << "--compat " << compat_ << " --policy NAME"
+              << (compat_ == "tiresias" ? " (SCHEDULE[:limits=L0,L1,L2;starvation=N;cdf=FILE]+yarn|count)" : "") << ":\n";
+    for (const auto& [name, help] : rows) std::cout << fmt::format("  {:<28} {}\n", name, help);
+    return 0;
+  }
+  std::string compat_;
 };
 
 class ListClusters final : public Subcommand {

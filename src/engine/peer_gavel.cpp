@@ -10,10 +10,12 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <unordered_map>
 
 #include "cluster/gpu_types.h"
 #include "core/error.h"
+#include "core/suggest.h"
 #include "engine/engine.h"
 #include "policy/gavel_lp.h"
 #include "exec/execution_model.h"
@@ -31,23 +33,35 @@ constexpr int kMaxFailedAttempts = 5;           // MAX_FAILED_ATTEMPTS (schedule
 
 enum class Pol { Fifo, FifoPerf, Isolated, Gandiva, MaxMin, MaxMinPerf, MaxSumPerf, Ftf, FtfPerf, MinDur, MinDurPerf };
 
+// Gavel's policies under --compat gavel, in its names (scheduler/policies/), each with what it does.
+const std::vector<std::tuple<std::string, Pol, std::string>>& policy_table() {
+  static const std::vector<std::tuple<std::string, Pol, std::string>> v = {
+      {"fifo", Pol::Fifo, "first in, first out; a job's worker type drawn by Gavel's seeded RNG (golden-exact)"},
+      {"fifo_perf", Pol::FifoPerf, "FIFO onto the fastest free worker type by throughput (golden-exact)"},
+      {"isolated", Pol::Isolated, "each job an equal share of every type (golden-exact)"},
+      {"gandiva", Pol::Gandiva, "Gandiva's packing: jobs paired by Gavel's seeded RNG (golden-exact)"},
+      {"max_min_fairness", Pol::MaxMin, "LAS: max-min fairness over GPU time, heterogeneity-agnostic (Clp)"},
+      {"max_min_fairness_perf", Pol::MaxMinPerf, "LAS_perf: max-min fairness over effective throughput (Clp)"},
+      {"max_sum_throughput_perf", Pol::MaxSumPerf, "maximum total normalised throughput (Clp)"},
+      {"finish_time_fairness", Pol::Ftf, "finish-time fairness, heterogeneity-agnostic (bisection over Clp LPs)"},
+      {"finish_time_fairness_perf", Pol::FtfPerf, "finish-time fairness over effective throughput"},
+      {"min_total_duration", Pol::MinDur, "minimum makespan, heterogeneity-agnostic (bisection over Clp LPs)"},
+      {"min_total_duration_perf", Pol::MinDurPerf, "minimum makespan over effective throughput"},
+  };
+  return v;
+}
+
 Pol policy_of(const std::string& name) {
-  if (name == "fifo") return Pol::Fifo;
-  if (name == "fifo_perf") return Pol::FifoPerf;
-  if (name == "isolated") return Pol::Isolated;
-  if (name == "gandiva") return Pol::Gandiva;
-  if (name == "max_min_fairness") return Pol::MaxMin;
-  if (name == "max_min_fairness_perf") return Pol::MaxMinPerf;
-  if (name == "max_sum_throughput_perf") return Pol::MaxSumPerf;
-  if (name == "finish_time_fairness") return Pol::Ftf;
-  if (name == "finish_time_fairness_perf") return Pol::FtfPerf;
-  if (name == "min_total_duration") return Pol::MinDur;
-  if (name == "min_total_duration_perf") return Pol::MinDurPerf;
+  std::vector<std::string> names;
+  for (const auto& [n, pol, help] : policy_table()) {
+    if (n == name) return pol;
+    names.push_back(n);
+  }
+  std::string all;
+  for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
   throw InputError("--policy", 0, name,
-                   "unknown Gavel policy '" + name +
-                       "' under --compat gavel (fifo, fifo_perf, isolated, gandiva, max_min_fairness, "
-                       "max_min_fairness_perf, max_sum_throughput_perf, finish_time_fairness, "
-                       "finish_time_fairness_perf, min_total_duration, min_total_duration_perf)");
+                   "unknown Gavel policy '" + name + "' under --compat gavel" + did_you_mean(name, names) + " (" + all +
+                       "; ringmaster list-policies --compat gavel)");
 }
 
 // A job, or two jobs packed on the same GPUs (Gavel's JobIdPair: a < b; b = -1 for a single job).
@@ -678,6 +692,12 @@ void read_trace(const SimConfig& cfg, std::vector<JobSpec>& specs, std::vector<G
 }
 
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> gavel_policies() {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [n, pol, help] : policy_table()) out.emplace_back(n, help);
+  return out;
+}
 
 std::string gavel_throughputs_path(const SimConfig& cfg) {
   return cfg.throughputs.empty() ? cfg.data_dir + "/philly-gavel-vc/throughputs/simulation_throughputs.json"

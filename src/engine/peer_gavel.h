@@ -9,6 +9,8 @@
 // as the round and Tiresias models do; its quirks live here only.
 #pragma once
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engine/run_plan.h"
 #include "engine/simulation.h"
@@ -17,6 +19,8 @@ namespace rm {
 
 // The policy text under --compat gavel: fifo, fifo_perf, isolated or gandiva (Gavel's names).
 PolicySpec parse_gavel_policy(const std::string& text);
+// Gavel's policies under --compat gavel with what each does (list-policies --compat gavel).
+std::vector<std::pair<std::string, std::string>> gavel_policies();
 
 // The throughput table the run reads: --throughputs, else Gavel's simulation_throughputs.json under --data-dir.
 std::string gavel_throughputs_path(const SimConfig& cfg);

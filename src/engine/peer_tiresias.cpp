@@ -3,6 +3,7 @@
 #include "engine/peer_tiresias.h"
 
 #include <algorithm>
+#include <tuple>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "core/suggest.h"
 #include "engine/engine.h"
 #include "exec/execution_model.h"
 #include "policy/params.h"
@@ -583,24 +585,47 @@ struct ParsedSchedule {
   long starvation = 0;
 };
 
+// Tiresias' schedules (simulator/run_sim.py --schedule), each with what it does; dlas-gpu-N is matched apart.
+const std::vector<std::tuple<std::string, Schedule, std::string>>& schedule_table() {
+  static const std::vector<std::tuple<std::string, Schedule, std::string>> v = {
+      {"fifo", Schedule::Fifo, "first in, first out, strict head-of-line blocking (YARN-CS with +yarn)"},
+      {"fjf", Schedule::Fjf, "FIFO that skips a job that does not fit (first job that fits)"},
+      {"sjf", Schedule::Sjf, "fewest GPUs first, preemptive (every event re-places all jobs)"},
+      {"shortest", Schedule::Shortest, "shortest remaining time first, preemptive (SRTF, perfect knowledge)"},
+      {"shortest-gpu", Schedule::ShortestGpu, "least remaining GPU-time first, preemptive"},
+      {"dlas", Schedule::Dlas, "discretised 2D-LAS by attained time; limits=L0,L1[,L2]"},
+      {"dlas-gpu", Schedule::DlasGpu, "Tiresias-L: discretised 2D-LAS by attained GPU-time; limits=, starvation="},
+      {"dlas-gpu-N", Schedule::DlasGpu, "dlas-gpu with the starvation knob N (the peer's name for starvation=N)"},
+      {"gittins", Schedule::Gittins, "Gittins index on attained GPU-time, continuous; cdf=FILE"},
+      {"dlas-gpu-gittins", Schedule::DlasGpuGittins, "Tiresias-G: discretised 2D-Gittins; limits=, cdf="},
+  };
+  return v;
+}
+
 ParsedSchedule schedule_of(const std::string& name) {
-  static const std::vector<std::pair<std::string, Schedule>> names = {
-      {"fifo", Schedule::Fifo}, {"fjf", Schedule::Fjf}, {"sjf", Schedule::Sjf}, {"shortest", Schedule::Shortest},
-      {"shortest-gpu", Schedule::ShortestGpu}, {"dlas", Schedule::Dlas}, {"dlas-gpu", Schedule::DlasGpu}};
-  for (const auto& [n, s] : names)
-    if (n == name) return {s};
+  std::vector<std::string> names;
+  for (const auto& [n, s, help] : schedule_table()) {
+    if (n == name && n != "dlas-gpu-N") return {s};
+    names.push_back(n);
+  }
   if (name.rfind("dlas-gpu-", 0) == 0) {  // Tiresias' dlas-gpu-N: the starvation knob N
     const std::string n = name.substr(9);
     if (!n.empty() && std::all_of(n.begin(), n.end(), ::isdigit) && n.size() < 6) return {Schedule::DlasGpu, std::stol(n)};
   }
-  if (name == "gittins") return {Schedule::Gittins};
-  if (name == "dlas-gpu-gittins") return {Schedule::DlasGpuGittins};
+  std::string all;
+  for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
   throw InputError("--policy", 0, name,
-                   "unknown Tiresias schedule '" + name +
-                       "' (fifo, fjf, sjf, shortest, shortest-gpu, dlas, dlas-gpu, dlas-gpu-N, gittins, dlas-gpu-gittins)");
+                   "unknown Tiresias schedule '" + name + "'" + did_you_mean(name, names) + " (" + all +
+                       "; ringmaster list-policies --compat tiresias)");
 }
 
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> tiresias_policies() {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [n, s, help] : schedule_table()) out.emplace_back(n + "+yarn|count", help);
+  return out;
+}
 
 std::vector<double> tiresias_gittins_table(const std::string& cdf) { return GittinsTable(cdf).entries(); }
 
@@ -652,7 +677,9 @@ PolicySpec parse_tiresias_policy(const std::string& text) {
     throw InputError("--policy", 0, text, "--compat tiresias takes SCHEDULE+yarn|count (e.g. dlas-gpu+count)");
   const std::string scheme = text.substr(plus + 1);
   if (scheme != "yarn" && scheme != "count")
-    throw InputError("--policy", 0, scheme, "Tiresias' placement scheme is yarn or count, not '" + scheme + "'");
+    throw InputError("--policy", 0, scheme,
+                     "Tiresias' placement scheme is yarn or count, not '" + scheme + "'" +
+                         did_you_mean(scheme, {"yarn", "count"}));
   const PolicyPart part = parse_policy_part(text.substr(0, plus));
   schedule_of(part.name);  // checked here
   s.parts.push_back({Point::Scheduler, part.name, part.kv});

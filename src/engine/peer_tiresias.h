@@ -23,6 +23,8 @@ ClusterSpec read_tiresias_spec(const std::string& path);
 
 // The policy text under --compat tiresias: SCHEDULE[:limits=L0,L1,L2;starvation=N]+yarn|count.
 PolicySpec parse_tiresias_policy(const std::string& text);
+// Tiresias' schedules under --compat tiresias (SCHEDULE+yarn|count) with what each does (list-policies --compat).
+std::vector<std::pair<std::string, std::string>> tiresias_policies();
 
 // The Gittins table of a CDF file (a `duration` column), one entry per sample in ascending order (Q8, with
 // Python 2's rounding, E3).
