@@ -4,6 +4,7 @@
 
 #include "engine/peer_gavel.h"
 #include "engine/peer_tiresias.h"
+#include "engine/run_plan.h"
 #include "test_util.h"
 
 namespace rm {
@@ -44,6 +45,19 @@ TEST(PeerRegistry, AMisspeltPeerPolicyGetsADidYouMean) {
   }
   EXPECT_NO_THROW(parse_tiresias_policy("dlas-gpu-8+count"));  // the peer's starvation knob by name
   EXPECT_NO_THROW(parse_gavel_policy("max_min_fairness_perf"));
+}
+
+// Tiresias' parameters are checked when the policy string is parsed, not when the run reaches them.
+TEST(PeerRegistry, TiresiasParametersAreCheckedAtParse) {
+  EXPECT_NO_THROW(parse_tiresias_policy("dlas-gpu:limits=3250,7200;starvation=8+count"));
+  for (const char* bad : {"dlas-gpu:limits=1+count", "dlas-gpu:limits=1.5,2+count", "dlas-gpu:starvation=-1+count",
+                          "dlas-gpu:limit=3250,7200+count"}) {
+    EXPECT_THROW(parse_tiresias_policy(bad), InputError) << bad;
+    SimConfig cfg;
+    cfg.compat = "tiresias";
+    cfg.policy = bad;
+    EXPECT_THROW(make_run_plan(cfg), InputError) << bad;  // before any input file is read
+  }
 }
 
 }  // namespace

@@ -619,6 +619,31 @@ ParsedSchedule schedule_of(const std::string& name) {
                        "; ringmaster list-policies --compat tiresias)");
 }
 
+// A schedule's parameters (limits=L0,L1[,L2], starvation=N, cdf=FILE), checked: when the policy string is parsed and
+// again when the run reads them (`default_cdf` under --data-dir).
+struct Knobs {
+  ParsedSchedule schedule;
+  std::vector<long> limits;
+  std::string cdf;
+};
+Knobs knobs_of(const PartSpec& sp, const std::string& default_cdf, std::uint64_t seed) {
+  Knobs k{schedule_of(sp.name), {}, {}};
+  PluginParams params(sp.name, sp.kv, seed);
+  const std::vector<double> lim = params.get_list("limits", {3250, 7200, 18000});
+  k.schedule.starvation = params.get_int("starvation", static_cast<int>(k.schedule.starvation), 0, 1000000);
+  k.cdf = params.get_string("cdf", default_cdf);
+  params.check_all_used();
+  if (lim.size() < 2 || lim.size() > 3)
+    throw InputError("--policy", 0, sp.name + ":limits", "two or three queue limits (Tiresias: 3250,7200,18000)");
+  for (double x : lim) {
+    if (!(x > 0) || x > 1e12 || x != static_cast<double>(static_cast<long>(x)))
+      throw InputError("--policy", 0, sp.name + ":limits", "limits are positive whole seconds");
+    k.limits.push_back(static_cast<long>(x));
+  }
+  k.limits.resize(3, 18000);
+  return k;
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> tiresias_policies() {
@@ -681,8 +706,8 @@ PolicySpec parse_tiresias_policy(const std::string& text) {
                      "Tiresias' placement scheme is yarn or count, not '" + scheme + "'" +
                          did_you_mean(scheme, {"yarn", "count"}));
   const PolicyPart part = parse_policy_part(text.substr(0, plus));
-  schedule_of(part.name);  // checked here
   s.parts.push_back({Point::Scheduler, part.name, part.kv});
+  knobs_of(s.parts.back(), "", 0);  // the schedule and its parameters, checked here (issue 42)
   s.parts.push_back({Point::Placement, scheme, {}});
   return s;
 }
@@ -691,22 +716,11 @@ void run_tiresias(const RunPlan& plan, SimResult& r) {
   const SimConfig& cfg = plan.options;
   const PartSpec& sp = *plan.policy.part(Point::Scheduler);
   const std::string scheme = plan.policy.part(Point::Placement)->name;
-  ParsedSchedule ps = schedule_of(sp.name);
-  PluginParams params(sp.name, sp.kv, cfg.seed);
-  std::vector<double> lim = params.get_list("limits", {3250, 7200, 18000});
-  ps.starvation = params.get_int("starvation", static_cast<int>(ps.starvation), 0, 1000000);
+  const Knobs k = knobs_of(sp, cfg.data_dir + "/tiresias/yarn-gput1000.csv", cfg.seed);
+  ParsedSchedule ps = k.schedule;
   const bool ranked = ps.s == Schedule::Gittins || ps.s == Schedule::DlasGpuGittins;
-  const std::string cdf = params.get_string("cdf", cfg.data_dir + "/tiresias/yarn-gput1000.csv");
-  params.check_all_used();
-  if (lim.size() < 2 || lim.size() > 3)
-    throw InputError("--policy", 0, sp.name + ":limits", "two or three queue limits (Tiresias: 3250,7200,18000)");
-  std::vector<long> limits;
-  for (double x : lim) {
-    if (!(x > 0) || x > 1e12 || x != static_cast<double>(static_cast<long>(x)))
-      throw InputError("--policy", 0, sp.name + ":limits", "limits are positive whole seconds");
-    limits.push_back(static_cast<long>(x));
-  }
-  limits.resize(3, 18000);
+  const std::string& cdf = k.cdf;
+  const std::vector<long>& limits = k.limits;
   r.cluster = read_tiresias_spec(cfg.cluster);
   const Spec spec(r.cluster);
   r.workload = load_workload(cfg, r.cluster, &r.unschedulable, cfg.errors, &r.models);
