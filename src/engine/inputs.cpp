@@ -2,6 +2,7 @@
 // against the cluster. Used by simulate() and by the live backends' replay.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <fstream>
@@ -103,32 +104,34 @@ Workload load_workload(const SimConfig& cfg, const ClusterSpec& cluster, std::ve
   if (trace_load && cfg.arrival_scale != 1)
     throw InputError("--load", 0, fmt::format("{:g}", cfg.load),
                      "a trace's --load sets its arrival rate, as --arrival-scale does: give one of them");
+  // The demand does not move with the arrivals: read once, divided by the span before and after rescaling.
+  const double demand = demand_gpu_s(w.jobs, law);
   double scale = cfg.arrival_scale;
   if (trace_load) {
-    const double now = offered_load(w.jobs, cluster, law);
+    const double now = offered_load(demand, w.jobs, cluster);
     if (std::isnan(now))
       throw InputError("--load", 0, fmt::format("{:g}", cfg.load),
                        "the trace's jobs all arrive at one instant: it has no arrival rate to rescale");
     scale = now / cfg.load;
   }
   if (scale != 1) scale_arrivals(w, scale, trace_load ? "--load" : "--arrival-scale");
-  w.offered_load = offered_load(w.jobs, cluster, law);
+  w.offered_load = offered_load(demand, w.jobs, cluster);
   return w;
 }
 
-double offered_load(const std::vector<JobSpec>& jobs, const ClusterSpec& cluster, const BoundIdealTimes& law) {
-  if (jobs.empty()) return std::numeric_limits<double>::quiet_NaN();
-  Time lo = jobs.front().submit, hi = lo;
+double demand_gpu_s(const std::vector<JobSpec>& jobs, const BoundIdealTimes& law) {
   double demand = 0;
-  for (const auto& j : jobs) {
-    lo = std::min(lo, j.submit);
-    hi = std::max(hi, j.submit);
-    demand += j.num_gpus * j.iterations * law.iteration_s(j);
-  }
-  long gpus = 0;
-  for (const auto& s : cluster.servers) gpus += s.gpus;
-  if (hi == lo || gpus == 0) return std::numeric_limits<double>::quiet_NaN();
-  return demand / (static_cast<double>(gpus) * to_seconds(hi - lo));
+  for (const auto& j : jobs) demand += j.num_gpus * j.iterations * law.iteration_s(j);
+  return demand;
+}
+
+double offered_load(double demand_gpu_s, const std::vector<JobSpec>& jobs, const ClusterSpec& cluster) {
+  if (jobs.empty()) return std::numeric_limits<double>::quiet_NaN();
+  const auto [lo, hi] = std::minmax_element(jobs.begin(), jobs.end(),
+                                            [](const JobSpec& a, const JobSpec& b) { return a.submit < b.submit; });
+  const int gpus = cluster.total_gpus();
+  if (hi->submit == lo->submit || gpus == 0) return std::numeric_limits<double>::quiet_NaN();
+  return demand_gpu_s / (static_cast<double>(gpus) * to_seconds(hi->submit - lo->submit));
 }
 
 void scale_arrivals(Workload& w, double scale, const std::string& option) {

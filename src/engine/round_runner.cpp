@@ -80,18 +80,14 @@ namespace {
 // A Synergy replay CSV: --format synergy, or auto on a file of 5-field rows that is not a bundled trace.
 bool is_synergy_replay(const SimConfig& cfg) {
   const bool mapped = !cfg.columns.empty() || !cfg.header.empty();  // any CSV through the canonical reader
-  if (cfg.format == "synergy") {
-    if (mapped)
-      throw InputError(!cfg.columns.empty() ? "--columns" : "--header", 0, "",
-                       "reads a CSV with the canonical reader; --format synergy is Synergy's own replay format: drop "
-                       "one of them");
-    if (cfg.load > 0)
-      throw InputError("--load", 0, "", "a Synergy replay CSV's arrivals are its own: use --arrival-scale to scale them");
-    return true;
-  }
-  if (mapped) return false;
-  if (cfg.format != "auto" || cfg.trace.rfind("builtin:", 0) == 0) return false;
-  const bool replay = detect_format(TableReader::first_line_of(TableReader::load(cfg.trace)), cfg.trace) == "synergy";
+  if (cfg.format == "synergy" && mapped)
+    throw InputError(!cfg.columns.empty() ? "--columns" : "--header", 0, "",
+                     "reads a CSV with the canonical reader; --format synergy is Synergy's own replay format: drop "
+                     "one of them");
+  const bool replay =
+      cfg.format == "synergy" ||
+      (!mapped && cfg.format == "auto" && cfg.trace.rfind("builtin:", 0) != 0 &&
+       detect_format(TableReader::first_line_of(TableReader::load(cfg.trace)), cfg.trace) == "synergy");
   if (replay && cfg.load > 0)
     throw InputError("--load", 0, "", "a Synergy replay CSV's arrivals are its own: use --arrival-scale to scale them");
   return replay;

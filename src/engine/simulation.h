@@ -54,8 +54,10 @@ ClusterSpec load_config_cluster(const SimConfig& cfg);
 Workload load_workload(const SimConfig& cfg, const ClusterSpec& cluster, std::vector<Unschedulable>* unsched,
                        std::vector<std::string>* errors = nullptr, ModelMapping* mapping = nullptr,
                        const IdealTimes* ideal = nullptr);
-// Workload::offered_load of `jobs` on `cluster` under `law` (NaN when they arrive at one instant).
-double offered_load(const std::vector<JobSpec>& jobs, const ClusterSpec& cluster, const BoundIdealTimes& law);
+// GPU-seconds the jobs demand at their ideal under `law`, and Workload::offered_load: that over the cluster's
+// GPU-seconds across the jobs' arrival span (NaN when they arrive at one instant).
+double demand_gpu_s(const std::vector<JobSpec>& jobs, const BoundIdealTimes& law);
+double offered_load(double demand_gpu_s, const std::vector<JobSpec>& jobs, const ClusterSpec& cluster);
 // Every submit time x `scale` (--arrival-scale, --load on a trace); a deadline keeps its slack after its submit.
 // InputError naming `option` past the submit-time limit.
 void scale_arrivals(Workload& w, double scale, const std::string& option);

@@ -1,5 +1,6 @@
 #include "exec/perf_model.h"
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <map>
@@ -192,16 +193,20 @@ std::unique_ptr<PerfModel> make_perf_model(const std::string& name, const std::s
 
 namespace {
 // The GPU types a measured source has tables for (data/gpu_types.csv; Pollux measured T4 only).
-std::string measured_types(const std::string& name) {
+std::vector<std::string> measured_types(const std::string& name) {
+  std::vector<std::string> out;
+  for (const auto& k : known_gpu_types())
+    if (name == "measured:pollux"        ? k.name == "t4"
+        : name == "measured:sia"         ? !k.sia.empty()
+        : name == "measured:gavel"       ? !k.gavel.empty()
+        : name == "measured:elasticflow" ? !k.elasticflow.empty()
+                                         : false)
+      out.push_back(k.name);
+  return out;
+}
+std::string join(const std::vector<std::string>& v) {
   std::string out;
-  for (const auto& k : known_gpu_types()) {
-    const bool has = name == "measured:pollux"        ? k.name == "t4"
-                     : name == "measured:sia"         ? !k.sia.empty()
-                     : name == "measured:gavel"       ? !k.gavel.empty()
-                     : name == "measured:elasticflow" ? !k.elasticflow.empty()
-                                                      : false;
-    if (has) out += (out.empty() ? "" : ", ") + k.name;
-  }
+  for (const auto& x : v) out += (out.empty() ? "" : ", ") + x;
   return out;
 }
 }  // namespace
@@ -210,20 +215,17 @@ void check_perf_coverage(PerfModel& m, const std::vector<JobSpec>& jobs, const C
   if (jobs.empty()) return;
   for (const auto& j : jobs)
     if (m.covers(j)) return;
-  const std::string measured = measured_types(m.name());
-  std::string types;
-  bool any = false;
-  for (const auto& t : gpu_types_of(cluster).names) {
-    types += (types.empty() ? "" : ", ") + t;
-    for (const auto& x : split_simple(measured, ',')) any = any || trim(x) == t;
-  }
+  const std::vector<std::string> measured = measured_types(m.name()), types = gpu_types_of(cluster).names;
+  const bool any = std::any_of(types.begin(), types.end(), [&](const std::string& t) {
+    return std::find(measured.begin(), measured.end(), t) != measured.end();
+  });
   if (!measured.empty() && !any)
     throw InputError("--perf-model", 0, m.name(),
-                     "measured GPU types " + measured + " only; the cluster's servers are " + types +
+                     "measured GPU types " + join(measured) + " only; the cluster's servers are " + join(types) +
                          ": give them one of those types (gpu_type in the cluster YAML), or use --perf-model analytic");
   throw InputError("--perf-model", 0, m.name(),
                    "no job's model has a table in this source (data/perf_map.csv; first job: " + jobs.front().model +
-                       ") on the cluster's GPU types (" + types + "): use --perf-model analytic, or a source that "
+                       ") on the cluster's GPU types (" + join(types) + "): use --perf-model analytic, or a source that "
                        "measured these models");
 }
 

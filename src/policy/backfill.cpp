@@ -18,14 +18,7 @@ void Backfill::ensure() {
   if (built_) return;
   built_ = true;
   // A running job ends when its remaining iterations run out at the speed it has now (expected_left_s).
-  const auto add = [&](const JobState& j) { ends_.push_back({now_ + expected_left_s(j, ctx_->now), j.spec->num_gpus}); };
-  if (running_) {
-    for (const JobState* j : *running_)
-      if (j->running()) add(*j);
-  } else {
-    for (const JobState* j : ctx_->active)
-      if (j->running()) add(*j);
-  }
+  for_each_running([&](const JobState& j) { ends_.push_back({now_ + expected_left_s(j, ctx_->now), j.spec->num_gpus}); });
   ends_.insert(ends_.end(), pending_.begin(), pending_.end());
   pending_.clear();
   if (kind_ == Reservation::Conservative)

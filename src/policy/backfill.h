@@ -29,6 +29,18 @@ class Backfill {
   static double expected_left_s(const JobState& j, Time now) {
     return j.iter_time > 0 ? j.remaining_at(now) * j.iter_time : j.remaining_time_s(now);
   }
+  // f(job) for each job running before this pass: from the caller's list where it keeps one (O(running)), else from
+  // every active job.
+  template <class F>
+  void for_each_running(F&& f) const {
+    if (running_) {
+      for (const JobState* j : *running_)
+        if (j->running()) f(*j);
+    } else {
+      for (const JobState* j : ctx_->active)
+        if (j->running()) f(*j);
+    }
+  }
   // `running`: the running jobs where the caller keeps them (null: read from ctx.active, every active job).
   Backfill(Reservation kind, const SchedContext& ctx, int free_now, const std::vector<const JobState*>* running);
   bool on() const { return kind_ != Reservation::None; }

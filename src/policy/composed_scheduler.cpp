@@ -112,7 +112,7 @@ void ComposedScheduler::schedule_nonpreemptive(const SchedContext& ctx, Decision
       const bool stop = !bf.blocked(n, dur);
       if (first) {  // the head's reservation: hold its shape's servers too
         head_held = true;
-        if (const double t = hold_head_shape(ctx, d, *j, free, held); t >= 0) bf.delay_shadow(t, n);
+        if (const double t = hold_head_shape(ctx, bf, d, *j, free, held); t >= 0) bf.delay_shadow(t, n);
       }
       return stop;
     };
@@ -152,30 +152,24 @@ void ComposedScheduler::schedule_nonpreemptive(const SchedContext& ctx, Decision
   if (allocation_) finish_allocation(*allocation_, d, started_, free);
 }
 
-double ComposedScheduler::hold_head_shape(const SchedContext& ctx, const Decisions& d, const JobState& j,
-                                          FreeMap& free, std::vector<GpuRef>& held) {
+double ComposedScheduler::hold_head_shape(const SchedContext& ctx, const Backfill& bf, const Decisions& d,
+                                          const JobState& j, FreeMap& free, std::vector<GpuRef>& held) {
   const int k = placement_->shape_servers(j, free);
   if (k <= 0) return -1;
   const ClusterSpec& c = free.spec();
   const GpuTypes& types = free.types();
   const int pinned = j.spec->gpu_type.empty() ? -1 : types.index(j.spec->gpu_type);
   const double now = to_seconds(ctx.now);
-  // Per server: the running jobs' GPUs there and their expected ends (as the reservation reads them), from the
-  // running jobs the pass keeps (bf_running_: O(running), not O(queue)) or else every active job.
+  // Per server: the running jobs' GPUs there and their expected ends, read as the reservation reads them.
   std::vector<std::vector<std::pair<double, int>>> ends(c.servers.size());
-  const auto add = [&](const JobState* r) {
-    if (!r->running()) return;
-    const double left = Backfill::expected_left_s(*r, ctx.now);
-    for (const GpuRef& g : r->gpus) {
+  bf.for_each_running([&](const JobState& r) {
+    const double left = Backfill::expected_left_s(r, ctx.now);
+    for (const GpuRef& g : r.gpus) {
       auto& e = ends[static_cast<std::size_t>(g.server)];
       if (e.empty() || e.back().first != now + left) e.push_back({now + left, 0});
       ++e.back().second;
     }
-  };
-  if (ctx.arrivals_appended)
-    for (const JobState* r : bf_running_) add(r);
-  else
-    for (const JobState* r : ctx.active) add(r);
+  });
   for (std::size_t i = 0; i < d.start.size() && i < started_.size(); ++i)  // this pass's starts, as the reservation
     for (const GpuRef& g : d.start[i].gpus)                                // counts them: their expected run times
       ends[static_cast<std::size_t>(g.server)].push_back({now + started_[i]->remaining_time_s(ctx.now), 1});

@@ -47,8 +47,8 @@ class ComposedScheduler final : public Scheduler {
   void sync_waiting(const SchedContext& ctx);
   // EASY with a placement that keeps shapes: holds, in `free`, the free GPUs of the servers the blocked head `j`
   // waits for (those whose running jobs' expected ends free its shape first) and returns when they do (-1: none).
-  double hold_head_shape(const SchedContext& ctx, const Decisions& d, const JobState& j, FreeMap& free,
-                         std::vector<GpuRef>& held);
+  double hold_head_shape(const SchedContext& ctx, const Backfill& bf, const Decisions& d, const JobState& j,
+                         FreeMap& free, std::vector<GpuRef>& held);
   std::string name_;
   std::unique_ptr<QueueOrder> order_;
   std::unique_ptr<Placement> placement_;
