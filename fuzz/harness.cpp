@@ -7,8 +7,8 @@
 
 #include "cluster/cluster_config.h"
 #include "core/error.h"
-#include "engine/simulation.h"
-#include "synergy/workloads.h"
+#include "run/simulation.h"
+#include "models/round/round_workloads.h"
 #include "workload/cpu_profiles.h"
 
 namespace rm::fuzz {

@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/rng.h"
 #include "exec/comm_model.h"
+#include "models/graph/graph_model.h"
 #include "policy/a_srpt.h"
 #include "test_util.h"
 

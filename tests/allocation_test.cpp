@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "core/error.h"
-#include "engine/simulation.h"
+#include "run/simulation.h"
 #include "policy/registry.h"
 #include "test_util.h"
 #include "workload/cpu_profile_map.h"

@@ -1,10 +1,10 @@
 // `ringmaster calibrate` (issue 26 goal 6): the analytic law's communication constants fitted on Pollux's and
-// Gavel's tables, checked on Sia's, and its contention term on DeepShare's (engine/calibration.h).
+// Gavel's tables, checked on Sia's, and its contention term on DeepShare's (run/calibration.h).
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "engine/calibration.h"
+#include "run/calibration.h"
 #include "test_util.h"
 
 namespace rm {

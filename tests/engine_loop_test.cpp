@@ -25,14 +25,13 @@ class Generator final : public JobFeed {
   std::size_t taken_ = 0;
 };
 
-// A model that decides, recording what the engine asks of it. Each job runs alone for 10 s after it arrives
+// A stepping model, recording what the engine asks of it. Each job runs alone for 10 s after it arrives
 // (its own instant, 10 s later); `stop_after` ends the run after that many of them.
-class Recorder final : public ExecutionModel {
+class Recorder final : public SteppingModel {
  public:
   std::vector<std::string> log;
   int stop_after = 1000;
   std::string name() const override { return "recorder"; }
-  bool decides() const override { return true; }
   bool searches_book() const override { return false; }
   void bind(Cluster& book) override { log.push_back("bind " + std::to_string(book.total_gpus())); }
   void admit(JobState& j) override { log.push_back("admit " + j.spec->name); }
@@ -41,20 +40,17 @@ class Recorder final : public ExecutionModel {
     log.push_back("arrive " + j.spec->name + " " + std::to_string(now / kUsPerS));
     ends_.push_back(now + 10 * kUsPerS);
   }
-  Time next_event() override { return ends_.empty() ? kNever : ends_.front(); }
-  void run_until(Time horizon) override {
-    log.push_back("until " + (horizon == kNever ? std::string("end") : std::to_string(horizon / kUsPerS)));
-    while (!ended() && !ends_.empty() && ends_.front() < horizon) {
+  Time next_event_time() override { return ends_.empty() ? kNever : ends_.front(); }
+  void advance_to(Time t) override {
+    log.push_back("advance " + std::to_string(t / kUsPerS));
+    while (!ended() && !ends_.empty() && ends_.front() <= t) {
       log.push_back("done " + std::to_string(ends_.front() / kUsPerS));
       ends_.pop_front();
       ++done_;
     }
   }
-  void advance(Time t, std::vector<JobState*>&) override { run_until(t + 1); }
   bool ended() const override { return done_ >= stop_after; }
   void end() override { log.push_back("end"); }
-  void start(JobState&, Time) override {}
-  void stop(JobState&, Time) override {}
 
  private:
   std::deque<Time> ends_;
@@ -67,7 +63,7 @@ std::string joined(const std::vector<std::string>& v) {
   return s;
 }
 
-TEST(EngineLoop, AModelThatDecidesRunsItsOwnInstantsBetweenArrivals) {
+TEST(EngineLoop, TheEngineStepsAModelThatDecidesInstantByInstant) {
   const auto c = test::cluster(1, 4);
   auto specs = test::jobs(c, {"a,0,1,1000,100", "b,5,1,1000,100", "c,30,1,1000,100"});
   VectorFeed feed(specs);
@@ -75,10 +71,11 @@ TEST(EngineLoop, AModelThatDecidesRunsItsOwnInstantsBetweenArrivals) {
   Recorder& m = *model;
   Engine e(c, feed, nullptr, std::move(model));
   e.run();
-  // A trace is taken whole before the first instant; each arrival lets the model run up to the next one.
+  // A trace is taken whole before the first instant; the engine moves time to each arrival and each of the model's
+  // own instants, and tells the model to advance only to the instant it named (never past an arrival).
   EXPECT_EQ(joined(m.log),
-            "bind 4 | admit a | admit b | admit c | begin | arrive a 0 | until 5 | arrive b 5 | until 30 | done 10 | "
-            "done 15 | arrive c 30 | until end | done 40 | end");
+            "bind 4 | admit a | admit b | admit c | begin | arrive a 0 | arrive b 5 | advance 10 | done 10 | "
+            "advance 15 | done 15 | arrive c 30 | advance 40 | done 40 | end");
 }
 
 TEST(EngineLoop, AGeneratorIsTakenOneJobAheadAndTheModelMayEndTheRun) {
@@ -91,7 +88,7 @@ TEST(EngineLoop, AGeneratorIsTakenOneJobAheadAndTheModelMayEndTheRun) {
   e.run();
   // b is taken when a arrives, c when b does; the run ends after the second job's instant, before c arrives.
   EXPECT_EQ(joined(m.log),
-            "bind 4 | admit a | begin | arrive a 0 | admit b | until 20 | done 10 | arrive b 20 | admit c | until 40 | "
+            "bind 4 | admit a | begin | arrive a 0 | admit b | advance 10 | done 10 | arrive b 20 | admit c | advance 30 | "
             "done 30 | end");
   EXPECT_EQ(gen.taken(), 3u);
   EXPECT_EQ(e.jobs().size(), 3u);

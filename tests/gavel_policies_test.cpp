@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "core/error.h"
-#include "engine/simulation.h"
+#include "run/simulation.h"
 #include "policy/gavel_lp.h"
 #include "test_util.h"
 

@@ -1,7 +1,7 @@
 // The native Gittins orders (issue 27 goal 3): hand-computed schedules on one GPU, the distribution learnt
 // online, the default distribution from --data-dir, bad parameters.
 #include "core/error.h"
-#include "engine/simulation.h"
+#include "run/simulation.h"
 #include "test_util.h"
 
 namespace rm::test {

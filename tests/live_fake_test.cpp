@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "core/error.h"
-#include "engine/simulation.h"
+#include "run/simulation.h"
 #include "live/backends.h"
 #include "live/fake/fake_backend.h"
 #include "live/live_scheduler.h"

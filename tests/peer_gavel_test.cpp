@@ -11,8 +11,8 @@
 
 #include "core/error.h"
 #include "policy/gavel_lp.h"
-#include "engine/simulation.h"
-#include "synergy/py_random.h"
+#include "run/simulation.h"
+#include "core/py_random.h"
 #include "test_util.h"
 #include "workload/gavel_throughputs.h"
 

@@ -2,9 +2,9 @@
 // misspelt one gets a "did you mean", from one table per peer that parsing and listing share.
 #include <gtest/gtest.h>
 
-#include "engine/peer_gavel.h"
-#include "engine/peer_tiresias.h"
-#include "engine/run_plan.h"
+#include "peers/gavel/gavel_sim.h"
+#include "peers/tiresias/tiresias_sim.h"
+#include "run/run_plan.h"
 #include "test_util.h"
 
 namespace rm {

@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "core/error.h"
-#include "engine/peer_tiresias.h"
-#include "engine/simulation.h"
+#include "peers/tiresias/tiresias_sim.h"
+#include "run/simulation.h"
 #include "test_util.h"
 
 namespace rm {

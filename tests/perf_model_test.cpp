@@ -9,8 +9,8 @@
 
 #include "cluster/gpu_types.h"
 #include "core/error.h"
-#include "engine/run_plan.h"
-#include "engine/simulation.h"
+#include "run/run_plan.h"
+#include "run/simulation.h"
 #include "exec/perf_model.h"
 #include "test_util.h"
 

@@ -7,7 +7,7 @@
 
 #include "core/error.h"
 #include "core/rng.h"
-#include "engine/simulation.h"
+#include "run/simulation.h"
 #include "exec/yu2022_model.h"
 #include "policy/planner/planner.h"
 

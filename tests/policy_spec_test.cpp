@@ -1,7 +1,7 @@
-// The one policy grammar (policy/policy_spec.h), the one registry and the typed run plan (engine/run_plan.h).
+// The one policy grammar (policy/policy_spec.h), the one registry and the typed run plan (run/run_plan.h).
 #include <filesystem>
 
-#include "engine/run_plan.h"
+#include "run/run_plan.h"
 #include "policy/registry.h"
 #include "test_util.h"
 

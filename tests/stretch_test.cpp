@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
-#include "engine/run_plan.h"
+#include "run/run_plan.h"
 #include "metrics/metrics.h"
 #include "sched/job_state.h"
 #include "test_util.h"

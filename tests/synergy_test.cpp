@@ -7,14 +7,14 @@
 #include <set>
 
 #include "core/error.h"
-#include "engine/round_runner.h"
-#include "engine/simulation.h"
-#include "synergy/py_random.h"
+#include "run/round_runner.h"
+#include "run/simulation.h"
+#include "core/py_random.h"
 #include "core/py_stats.h"
-#include "synergy/round_sim.h"
+#include "models/round/round_model.h"
 #include "policy/allocation/round_pass.h"
 #include "policy/registry.h"
-#include "synergy/workloads.h"
+#include "models/round/round_workloads.h"
 
 namespace rm::synergy {
 namespace {

@@ -1,4 +1,4 @@
-// The task model's steady-state fast-forward (src/engine/task_fast_forward.cpp): hand-computed runs
+// The task model's steady-state fast-forward (src/models/task/task_fast_forward.cpp): hand-computed runs
 // that only finish in reasonable time by jumping, and the same job times as the step-by-step engine
 // (--no-fast-forward) on the Wang et al. job sets, generated sets and multi-server contention.
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 #include <fstream>
 #include <tuple>
 
-#include "engine/task_model.h"
+#include "models/task/task_model.h"
 #include "test_util.h"
 
 namespace rm {

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "policy/task/task_placements.h"
 #include "policy/task/task_registry.h"
+#include "run/task_run.h"
 #include "test_util.h"
 #include "workload/generators.h"
 

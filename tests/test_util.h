@@ -14,7 +14,8 @@
 #include "cluster/cluster_config.h"
 #include "core/embedded_data.h"
 #include "engine/engine.h"
-#include "engine/simulation.h"
+#include "models/rate/rate_model.h"
+#include "run/simulation.h"
 #include "policy/registry.h"
 #include "workload/trace.h"
 

@@ -1,6 +1,6 @@
 // `ringmaster calibrate`: the analytic law's communication constants fitted on Pollux's and Gavel's measured
 // step times, its error on them and, without refitting, on Sia's; the contention term against DeepShare's
-// pairwise ratios (engine/calibration.h). Prints markdown tables; --out DIR writes calibration.json and points.csv.
+// pairwise ratios (run/calibration.h). Prints markdown tables; --out DIR writes calibration.json and points.csv.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -12,7 +12,7 @@
 
 #include "cli/subcommand.h"
 #include "core/error.h"
-#include "engine/calibration.h"
+#include "run/calibration.h"
 
 namespace rm::cli {
 namespace {

@@ -6,8 +6,8 @@
 
 #include "cli/subcommand.h"
 #include "core/error.h"
-#include "engine/round_runner.h"
-#include "engine/sim_config.h"
+#include "run/round_runner.h"
+#include "run/sim_config.h"
 #include "workload/generators.h"
 
 namespace rm::cli {

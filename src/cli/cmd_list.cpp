@@ -9,9 +9,8 @@
 #include "cluster/cluster_config.h"
 #include "core/error.h"
 #include "core/suggest.h"
-#include "engine/peer_gavel.h"
-#include "engine/peer_tiresias.h"
-#include "engine/simulation.h"
+#include "run/peer_registry.h"
+#include "run/simulation.h"
 #include "policy/registry.h"
 
 namespace rm::cli {
@@ -57,16 +56,19 @@ class ListPolicies final : public Subcommand {
  private:
   // The peers' policies (--compat tiresias|gavel): their own names, parsed by their own simulators' rules.
   int list_peer() const {
-    const std::vector<std::string> peers = {"tiresias", "gavel"};
-    if (std::find(peers.begin(), peers.end(), compat_) == peers.end())
+    const PeerEntry* peer = find_peer(compat_);
+    if (!peer) {
+      std::vector<std::string> peers;
+      std::string all;
+      for (const auto& p : peer_registry()) peers.push_back(p.name), all += (all.empty() ? "" : " or ") + p.name;
       throw InputError("--compat", 0, compat_,
-                       "list-policies --compat lists a reproduced simulator's own policies: tiresias or gavel" +
+                       "list-policies --compat lists a reproduced simulator's own policies: " + all +
                            did_you_mean(compat_, peers) +
                            " (wang2020, yu2022 and synergy run the registry's policies: list-policies)");
-    const auto rows = compat_ == "tiresias" ? tiresias_policies() : gavel_policies();
+    }
     std::cout << "--compat " << compat_ << " --policy NAME"
-              << (compat_ == "tiresias" ? " (SCHEDULE[:limits=L0,L1,L2;starvation=N;cdf=FILE]+yarn|count)" : "") << ":\n";
-    for (const auto& [name, help] : rows) std::cout << fmt::format("  {:<28} {}\n", name, help);
+              << (peer->policy_syntax != "NAME" ? " (" + peer->policy_syntax + ")" : std::string()) << ":\n";
+    for (const auto& [name, help] : peer->policies()) std::cout << fmt::format("  {:<28} {}\n", name, help);
     return 0;
   }
   std::string compat_;

@@ -10,7 +10,7 @@
 #include "cli/common.h"
 #include "cli/subcommand.h"
 #include "core/error.h"
-#include "engine/simulation.h"
+#include "run/simulation.h"
 
 namespace rm::cli {
 namespace {

@@ -8,8 +8,8 @@
 
 #include "cli/sweep.h"
 #include "core/progress.h"
-#include "engine/run_plan.h"
-#include "engine/sim_config.h"
+#include "run/run_plan.h"
+#include "run/sim_config.h"
 #include "metrics/metrics.h"
 
 namespace CLI {

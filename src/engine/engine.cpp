@@ -29,27 +29,29 @@ Engine::Engine(const ClusterSpec& cluster, std::unique_ptr<JobFeed> own, JobFeed
       scheduler_(scheduler),
       exec_(std::move(exec)),
       opt_(std::move(opt)),
-      decides_(exec_->decides()),
+      rate_(dynamic_cast<RateModel*>(exec_.get())),
+      stepper_(dynamic_cast<SteppingModel*>(exec_.get())),
       own_perf_(opt_.perf ? nullptr : make_perf_model("analytic", "", cluster_.spec())),
       perf_(opt_.perf ? opt_.perf : own_perf_.get()),
       type_iteration_s_([p = perf_](const JobSpec& j, int type) { return p->ideal_iteration_s(j, type); }) {
-  if (!scheduler_ && !decides_) throw InvariantError("the engine needs a scheduler unless its model decides");
+  if (!rate_ == !stepper_) throw InvariantError("an execution model is a rate model or a stepping model");
+  if (!scheduler_ && !stepper_) throw InvariantError("the engine needs a scheduler unless its model is a stepping model");
   const ClusterTotals tot = totals_of(cluster);
   cpus_per_gpu_ = tot.gpus > 0 ? tot.cpus / tot.gpus : 0;
   dram_per_gpu_ = tot.gpus > 0 ? tot.mem_gb / tot.gpus : 0;
-  exec_->bind(cluster_);
+  if (stepper_) stepper_->bind(cluster_);
   if (feed_.known_up_front()) {
     while (const JobSpec* s = feed_.next()) admit(*s);
     feed_done_ = true;
     const auto by_submit = [](const JobState* a, const JobState* b) { return a->spec->submit < b->spec->submit; };
     if (!std::is_sorted(arrivals_.begin(), arrivals_.end(), by_submit)) {
-      if (!decides_) throw InvariantError("jobs must be sorted by submit time");
+      if (!stepper_) throw InvariantError("jobs must be sorted by submit time");
       std::stable_sort(arrivals_.begin(), arrivals_.end(), by_submit);
     }
   } else {
     take_jobs();
   }
-  exec_->begin();
+  if (stepper_) stepper_->begin();
 }
 
 Engine::~Engine() = default;
@@ -72,8 +74,8 @@ JobState& Engine::admit(const JobSpec& spec) {
   JobState& s = states_.emplace_back();
   arrivals_.push_back(&s);
   s.spec = &spec;
-  if (decides_) {  // the model fills the view its orders read
-    exec_->admit(s);
+  if (stepper_) {  // the model fills the view its orders read
+    stepper_->admit(s);
     return s;
   }
   s.remaining = spec.iterations;
@@ -106,8 +108,8 @@ bool Engine::arrive_due() {
     j.queued_since = now_;
     ++events_;
     any = true;
-    if (decides_) {
-      exec_->arrive(j, now_);
+    if (stepper_) {
+      stepper_->arrive(j, now_);
     } else {
       active_.push_back(&j);
       arrived_since_pass_.push_back(&j);
@@ -118,13 +120,15 @@ bool Engine::arrive_due() {
   return any;
 }
 
+// The one loop that moves simulated time (docs/design.md "The seam"): to the earliest of the next arrival, the
+// model's next event (a completion, or a stepping model's own instant) and the scheduler's next wake-up.
 void Engine::run() {
   std::vector<JobState*> completed;
   std::int64_t loops = 0;
   bool started = false;
-  while (!exec_->ended()) {
+  while (!(stepper_ && stepper_->ended())) {
     Time t = next_submit();
-    t = std::min(t, exec_->next_event());
+    t = std::min(t, stepper_ ? stepper_->next_event_time() : rate_->next_completion());
     if (!wakeups_.empty()) t = std::min(t, wakeups_.top());
     if (t == kNever) break;
     if (!started) now_ = std::min<Time>(0, t);  // a model's own clock may start before 0
@@ -133,13 +137,13 @@ void Engine::run() {
     busy_gpu_us_ += (t - now_) * (cluster_.total_gpus() - cluster_.free_gpus());
     now_ = t;
     bool changed = arrive_due();
-    if (decides_) {  // the model runs its own instants up to the next arrival; it keeps its own series
-      exec_->run_until(next_submit());
+    if (stepper_) {  // the model's own events at this instant, after the arrivals; it keeps its own series
+      if (stepper_->next_event_time() <= now_) stepper_->advance_to(now_);
       continue;
     }
-    if (exec_->next_event() == now_) {
+    if (rate_->next_completion() == now_) {
       completed.clear();
-      exec_->advance(now_, completed);
+      rate_->complete_at(now_, completed);
       for (JobState* j : completed) complete(*j);
       changed = changed || !completed.empty();
     }
@@ -154,7 +158,7 @@ void Engine::run() {
       opt_.progress({static_cast<std::int64_t>(finished_), static_cast<std::int64_t>(states_.size()), to_seconds(now_),
                      events_});
   }
-  if (decides_) exec_->end();
+  if (stepper_) stepper_->end();
   else check_final();
 }
 
@@ -168,7 +172,7 @@ void Engine::record_stretch(const JobState& j) {
 
 void Engine::complete(JobState& j) {
   if (j.status != JobStatus::Running) throw InvariantError("job " + j.spec->name + " completed while not running");
-  exec_->stop(j, now_);
+  rate_->stop(j, now_);
   // Work conservation: the execution model's completion must coincide with zero iterations left.
   const double tol = 1e-6 * std::max(1.0, j.spec->iterations) + 2e-6 / std::max(j.iter_time, 1e-12);
   if (std::fabs(j.remaining) > tol)
@@ -221,7 +225,7 @@ void Engine::apply(const Decisions& d) {
   for (JobId id : d.preempt) {
     JobState& j = state(id);
     if (!j.running()) throw InvariantError("preempting job " + j.spec->name + " that is not running");
-    exec_->stop(j, now_);
+    rate_->stop(j, now_);
     if (j.stall_until > now_) j.overhead_us -= std::min(j.last_overhead, j.stall_until - now_);  // not all paid
     record_stretch(j);
     cluster_.release(j.id(), j.gpus);
@@ -245,7 +249,7 @@ void Engine::apply(const Decisions& d) {
     const double speed = cpu_speed(j, j.shares, cluster_.spec(), opt_.matrix_speed);
     if (speed != j.alloc_speed) {
       j.alloc_speed = speed;
-      exec_->respeed(j, now_);
+      rate_->respeed(j, now_);
     }
   }
   for (const auto& s : d.start) {
@@ -276,7 +280,7 @@ void Engine::apply(const Decisions& d) {
     j.stall_until = now_ + opt_.start_delay + j.last_overhead;
     if (const int type = cluster_.types().of_server[static_cast<std::size_t>(s.gpus.front().server)]; type != j.ideal_type)
       j.move_to_type(type, perf_->ideal_iteration_s(*j.spec, type));  // ideal on the type it runs on
-    exec_->start(j, now_);
+    rate_->start(j, now_);
     j.max_servers = std::max(j.max_servers, static_cast<int>(j.servers.size()));
     j.type_server = s.gpus.front().server;
     --queued_;

@@ -2,8 +2,9 @@
 // owns time (integer microseconds, core/time.h), the jobs' arrivals (a JobFeed: a trace or a generator), the
 // cluster book and the job states; asks the scheduler for decisions and the execution model for progress.
 // Tie order at one instant (DESIGN.md section 3): arrivals, then completions, then wake-ups, then one
-// scheduling pass. A model that decides (the round model) places its jobs itself at its own instants: the
-// engine hands it the arrivals and runs no pass (exec/execution_model.h).
+// scheduling pass. With a rate model the engine schedules and integrates progress; a stepping model (round, task,
+// the --compat peers) places its jobs itself at its own instants: the engine hands it the arrivals, runs no pass
+// and tells it to advance, instant by instant (exec/execution_model.h). No other code moves simulated time.
 #pragma once
 #include "core/progress.h"
 #include <cstdint>
@@ -52,7 +53,7 @@ class Engine {
  public:
   Engine(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs, Scheduler& scheduler,
          std::unique_ptr<ExecutionModel> exec, EngineOptions opt = {});
-  // Jobs from `feed` (which outlives the engine). `scheduler` may be null only for a model that decides.
+  // Jobs from `feed` (which outlives the engine). `scheduler` may be null only for a stepping model.
   Engine(const ClusterSpec& cluster, JobFeed& feed, Scheduler* scheduler, std::unique_ptr<ExecutionModel> exec,
          EngineOptions opt = {});
   ~Engine();
@@ -68,7 +69,7 @@ class Engine {
   std::int64_t preemptions() const { return preemptions_; }
   Time busy_gpu_us() const { return busy_gpu_us_; }  // integral of busy GPUs over time
   const ExecutionModel& exec() const { return *exec_; }
-  // The model back, after run() (a model that decides keeps the run's figures: the task model's).
+  // The model back, after run() (a stepping model keeps the run's figures: the task model's).
   std::unique_ptr<ExecutionModel> take_exec() { return std::move(exec_); }
   const Scheduler& scheduler() const { return *scheduler_; }
   // Wall-clock microseconds of every scheduling decision (the benchmark's decision latency).
@@ -102,7 +103,8 @@ class Engine {
   Scheduler* scheduler_;
   std::unique_ptr<ExecutionModel> exec_;
   EngineOptions opt_;
-  bool decides_ = false;  // exec_->decides()
+  RateModel* rate_ = nullptr;         // exec_, when it is a rate model (the engine schedules and integrates)
+  SteppingModel* stepper_ = nullptr;  // exec_, when it is a stepping model (it decides and advances itself)
   // Per-job defaults of the job-level engine (admit).
   double cpus_per_gpu_ = 0, dram_per_gpu_ = 0;
   std::unique_ptr<PerfModel> own_perf_;

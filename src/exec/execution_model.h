@@ -1,10 +1,18 @@
-// How running jobs turn time into iterations. The engine tells the model when jobs start and stop,
-// asks when its next internal event is, and lets it advance to that time.
+// How running jobs turn time into progress: the seam between the one engine loop (engine/engine.h) and the
+// execution models (src/models/, the reproduced simulators of src/peers/). Two interfaces, for two kinds of model
+// (docs/design.md "The seam"); the engine owns the clock, the arrivals and the cluster book in both.
 //
-// A model that decides (the round model: leases re-allocated at every boundary; docs/design.md "One event
-// loop") also places and starts its jobs itself, at its own instants: the engine owns the clock, the jobs'
-// arrivals and the cluster book, hands the model each job as it learns of it and as it arrives, and runs no
-// scheduling pass of its own; the model keeps its jobs' progress, records and checks, and may end the run.
+// - A RateModel is told when jobs start and stop (the engine's scheduler places them) and sets how fast each
+//   runs; the engine asks it for the next completion and integrates progress up to it (rate, graph).
+// - A SteppingModel decides and advances by itself (round, task, every --compat peer): the engine hands it the
+//   jobs as they arrive, asks for the time of its next event and tells it to advance to that time, one instant at
+//   a time, as SimGrid drives its models. The engine runs no scheduling pass of its own for it.
+//
+// Time at the seam is the engine's (rm::Time, integer microseconds). A model that counts time otherwise
+// converts inside itself, and nowhere else: the task model in whole nanoseconds, the round model and the
+// Gavel peer in double seconds, the Tiresias peer in whole seconds. A model instant maps to the microsecond it
+// falls in (nanoseconds: floor; seconds: rounded by from_seconds), so several model instants may share one
+// engine instant: advance_to(t) runs every one of them.
 #pragma once
 #include <memory>
 #include <string>
@@ -13,7 +21,6 @@
 
 #include "cluster/cluster.h"
 #include "sched/job_state.h"
-#include "exec/yu2022_model.h"
 
 namespace rm {
 
@@ -21,6 +28,15 @@ class ExecutionModel {
  public:
   virtual ~ExecutionModel() = default;
   virtual std::string name() const = 0;
+  // Model-specific summary figures (e.g. inter-server bytes), appended to summary.json.
+  virtual void report(std::vector<std::pair<std::string, double>>& /*extra*/) const {}
+  // Whether the engine's book keeps its servers-by-free-GPUs index (what job-level placements search).
+  virtual bool searches_book() const { return true; }
+};
+
+// The rate interface: the engine integrates progress at the rates the model sets.
+class RateModel : public ExecutionModel {
+ public:
   // `job` has just been given job.gpus at `now`; job.stall_until is already set.
   virtual void start(JobState& job, Time now) = 0;
   // `job` stops holding its GPUs at `now` (preempted or finished); bring its progress up to now.
@@ -30,47 +46,32 @@ class ExecutionModel {
     stop(job, now);
     start(job, now);
   }
-  // The time of the model's next internal event (a completion), kNever if none.
-  virtual Time next_event() = 0;
-  // Process internal events at `t` (== next_event()); append jobs that completed at t.
-  virtual void advance(Time t, std::vector<JobState*>& completed) = 0;
-  // Model-specific summary figures (e.g. inter-server bytes), appended to summary.json.
-  virtual void report(std::vector<std::pair<std::string, double>>& /*extra*/) const {}
+  // The time of the next completion, kNever if none.
+  virtual Time next_completion() = 0;
+  // The jobs that complete at `t` (== next_completion()), appended to `completed`.
+  virtual void complete_at(Time t, std::vector<JobState*>& completed) = 0;
+};
 
-  // --- A model that decides (see the top of this file) ---
-  virtual bool decides() const { return false; }
-  // Whether the engine's book keeps its servers-by-free-GPUs index (what job-level placements search).
-  virtual bool searches_book() const { return true; }
+// The stepping interface: the model decides, places and finishes its jobs itself, at its own instants.
+class SteppingModel : public ExecutionModel {
+ public:
   // The engine's cluster book, once, before any job.
   virtual void bind(Cluster& /*book*/) {}
   // The engine has taken `job` from its feed (before it arrives; every job of a trace before the first instant).
   virtual void admit(JobState& /*job*/) {}
   // Every job of a known feed has been admitted; the first instant comes next.
   virtual void begin() {}
-  // `job` arrives at `now` (its submit time).
+  // `job` arrives at `now` (its submit time), before the model's own events of that instant.
   virtual void arrive(JobState& /*job*/, Time /*now*/) {}
-  // Runs every instant of the model's own before `horizon` (the next arrival; kNever: no job left to arrive):
-  // nothing outside the model happens before it, so the engine need not stop at each of them.
-  virtual void run_until(Time /*horizon*/) {}
-  // The model has ended the run (a deciding model's measured window is complete): the engine stops.
+  // The engine instant of the model's next event, kNever if none (the engine may stop there: nothing then).
+  virtual Time next_event_time() = 0;
+  // Runs every event of the model at engine time <= t (t == next_event_time(), or an arrival's instant):
+  // afterwards next_event_time() > t. Never past t: the engine alone moves time on.
+  virtual void advance_to(Time t) = 0;
+  // The model has ended the run (e.g. the round model's measured window is complete): the engine stops.
   virtual bool ended() const { return false; }
   // The engine's loop is over (nothing left to happen, or ended()): the model's checks at the end.
   virtual void end() {}
 };
-
-// `yu2022` (optional) switches the per-iteration time from the physical ring all-reduce law to Yu et
-// al.'s eq. (6)-(8) in the abstract mode of exec/yu2022_model.h (tau0 = compute_s / slot_s).
-// `trace_law` (--perf-model trace): every job runs at its ideal iteration time whatever its placement and
-// contention (Tiresias' and Gavel's homogeneous simulators), over its CPU speed factor.
-// `perf` (optional; outlives the model): the performance model for the iteration time (exec/perf_model.h); none:
-// the analytic law.
-class PerfModel;
-std::unique_ptr<ExecutionModel> make_rate_model(const ClusterSpec& cluster, const yu::ModelParams* yu2022 = nullptr,
-                                                bool trace_law = false, PerfModel* perf = nullptr);
-
-// The job-graph law of spec synergy-and-a-srpt.md A.2 (mixed parallelism; exec/graph_model.cpp). With a measured
-// `perf`, a pure data-parallel job takes its measured time; mixed-parallel jobs keep the graph law.
-std::unique_ptr<ExecutionModel> make_graph_model(const ClusterSpec& cluster, bool trace_law = false,
-                                                 PerfModel* perf = nullptr);
 
 }  // namespace rm

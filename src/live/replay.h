@@ -6,7 +6,7 @@
 #pragma once
 #include <string>
 
-#include "engine/simulation.h"
+#include "run/simulation.h"
 #include "live/serve.h"
 
 namespace rm::live {

@@ -22,7 +22,7 @@ namespace rm {
 // The placement of a composed policy that names none: what a production scheduler does (fewest servers).
 inline constexpr const char* kDefaultPlacement = "consolidated";
 
-// Peer: a peer simulator's own policy under its --compat mode (engine/peer_tiresias.h), parsed there.
+// Peer: a peer simulator's own policy under its --compat mode (peers/tiresias/tiresias_sim.h), parsed there.
 enum class PolicyFamily { Composed, Scheduler, Planner, Task, Peer };
 
 // The extension point a part plugs into.

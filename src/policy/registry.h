@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "exec/exec_model.h"
+#include "exec/model_choice.h"
 #include "policy/plugin.h"
 #include "policy/policy_spec.h"
 

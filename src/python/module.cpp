@@ -10,7 +10,7 @@
 #include "cli/common.h"
 #include "core/error.h"
 #include "core/suggest.h"
-#include "engine/simulation.h"
+#include "run/simulation.h"
 #include "python/python_layer.h"
 #include "cli/sweep.h"
 

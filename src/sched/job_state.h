@@ -1,6 +1,6 @@
 // A job as a policy sees it (the job view of the policy seam): spec, phase, placement, progress, attained
 // service, and the backend's estimates. The job-level engine owns these and updates them in place; the
-// round model keeps one per job as a mirror of its own state (synergy/round_sim.cpp). Policies read them.
+// round model keeps one per job as a mirror of its own state (models/round/round_model.cpp). Policies read them.
 #pragma once
 #include <algorithm>
 #include <cstdint>

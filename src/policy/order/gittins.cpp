@@ -6,10 +6,10 @@
 //   2d-gittins  Tiresias' discretised one: attained service counted in whole quanta D (delta=, default 3250
 //               GPU-seconds, the peer's), G(floor(a / D) D, D); the key changes only at quantum boundaries.
 // The distribution: cdf=FILE, samples of total service in a `duration` column (Tiresias' yarn-gput1000.csv, by
-// default under --data-dir: engine/run_plan.cpp fills it in), or cdf=online: the total service of the last
+// default under --data-dir: run/run_plan.cpp fills it in), or cdf=online: the total service of the last
 // `window` jobs that finished (default 1,000); until one has, every index is 0 and jobs go in arrival order.
 // A job past every sample has index 0 (nothing known about it: last). Preemptive by default. Tiresias'
-// simulator's own table, with its bugs, is --compat tiresias's (engine/peer_tiresias.cpp).
+// simulator's own table, with its bugs, is --compat tiresias's (peers/tiresias/tiresias_sim.cpp).
 #include <algorithm>
 #include <cmath>
 #include <deque>

@@ -1,0 +1,393 @@
+#include "models/round/round_model.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <queue>
+#include <array>
+
+#include "core/error.h"
+#include "policy/registry.h"
+#include "core/py_stats.h"
+
+namespace rm::synergy {
+
+namespace {
+
+enum EvType { kArrival = 1, kJobEnd = 2, kLeaseEnd = 3, kSchedule = 4 };
+
+struct Event {
+  double t;
+  int type;
+  std::uint64_t seq;
+  Job* job;
+  std::uint64_t epoch;
+  bool operator>(const Event& o) const {
+    if (t != o.t) return t > o.t;
+    if (type != o.type) return type > o.type;
+    return seq > o.seq;
+  }
+};
+
+}  // namespace
+
+void check_job(const JobInit& ji, int servers, int gpus_per_server, const ProfileSet& profiles,
+               bool synergy_gpu_counts) {
+  if (synergy_gpu_counts && ji.g != 1 && ji.g != 2 && ji.g != 4 && ji.g != 8 && ji.g != 16)
+    throw InputError(ji.file, ji.line, "gpu_demand", "must be 1, 2, 4, 8 or 16, not " + std::to_string(ji.g));
+  if (ji.g < 1) throw InputError(ji.file, ji.line, "gpu_demand", "must be >= 1");
+  if (ji.g > servers * gpus_per_server)
+    throw InputError(ji.file, ji.line, "gpu_demand", "job " + std::to_string(ji.id) + " needs more GPUs than the cluster has");
+  if (!(ji.N >= 0)) throw InputError(ji.file, ji.line, "total_iterations", "must be >= 0");
+  profiles.get(ji.model, ji.file, ji.line);  // throws for a model without a profile
+}
+
+namespace {
+
+// The round model as an execution model that decides (exec/execution_model.h): the engine owns the clock (its
+// microseconds), the arrivals and the cluster book; the model keeps its own events in double seconds, in the
+// authors' (time, type, insertion) order (S.10 item 1), and processes those of one engine instant in that order.
+class Model final : public RoundModel {
+ public:
+  Model(const Vec& P, const ProfileSet& profiles, RoundFeed& feed, const RoundOptions& o)
+      : P_(P), profiles_(profiles), feed_(feed), o_(o),
+        order_(o.order_plugin ? o.order_plugin : std::shared_ptr<QueueOrder>(make_order(o.order, 0))),
+        alloc_(o.allocation ? o.allocation : std::shared_ptr<Allocation>(make_allocation(PartSpec{Point::Allocation, "fair", {}}, 0))),
+        traits_(alloc_->round_traits()) {
+    if (!(o.round_s > 0)) throw InputError("--round", 0, "", "must be > 0");
+    las_ = order_->fair_share();
+    starvation_flag_ = !order_->arrival_order();
+    dynamic_ = !feed_.known_up_front();
+  }
+
+  std::string name() const override { return "round"; }
+  bool searches_book() const override { return false; }
+
+  void bind(Cluster& book) override {
+    cl_ = std::make_unique<RoundPass>(book, P_);
+    const Vec& tot = cl_->totals();
+    order_->bind({tot[kGpu], tot[kCpu], tot[kMem]});
+    cl_->consolidated = o_.consolidated;
+    cl_->matrix_speed = o_.matrix_speed;
+    cl_->compat = o_.compat;
+    cl_->credit = [this](Job& j, bool prop) { credit(j, prop); };
+    cl_->rollback = [this](Job& j) { rollback(j); };
+    cl_->start = [this](Job& j) { start_lease(j); };
+  }
+
+  void admit(JobState& view) override {
+    Job& j = add(feed_.init(view.spec->id), view);
+    if (r_.jobs.size() == 1) first_schedule_ = o_.is_static ? 1.0 : std::ceil(j.arrival / o_.round_s) * o_.round_s;
+    if (!dynamic_) ++pending_arrivals_;
+  }
+
+  void begin() override {
+    if (r_.jobs.empty()) return;  // an empty replay: nothing to schedule
+    if (dynamic_) first_schedule_ = 0;
+    else if (o_.window_hi == std::numeric_limits<std::int64_t>::max()) total_ = static_cast<std::int64_t>(r_.jobs.size());
+    if (o_.window_hi != std::numeric_limits<std::int64_t>::max()) total_ = o_.window_hi - o_.window_lo + 1;
+    push({first_schedule_, kSchedule, 0, nullptr, 0});
+    next_schedule_ = first_schedule_;
+  }
+
+  void arrive(JobState& view, Time) override {
+    Job& j = r_.jobs[static_cast<std::size_t>(view.spec->id)];
+    push({j.arrival, kArrival, 0, &j, 0});
+  }
+
+  bool ended() const override { return terminate_; }
+  // The engine instant of an event: its double seconds rounded to the microsecond (from_seconds).
+  Time next_event_time() override { return terminate_ || pq_.empty() ? kNever : from_seconds(pq_.top().t); }
+
+  // Every event at engine time <= t, in the model's own order (time, then type, then insertion).
+  void advance_to(Time t) override {
+    while (!pq_.empty() && !terminate_ && from_seconds(pq_.top().t) <= t) {
+      const Event e = pq_.top();
+      pq_.pop();
+      now_ = e.t;
+      ++r_.events;
+      switch (e.type) {
+        case kArrival: on_arrival(*e.job); break;
+        case kJobEnd: on_job_end(*e.job, e.epoch); break;
+        case kLeaseEnd: on_lease_end(*e.job); break;
+        case kSchedule: on_schedule(); break;
+      }
+    }
+  }
+
+  RoundResult result() override {
+    if (r_.jobs.empty()) return std::move(r_);
+    r_.end_time = now_;
+    std::sort(r_.measured_jct.begin(), r_.measured_jct.end());
+    const auto& x = r_.measured_jct;
+    const long n = static_cast<long>(x.size());
+    r_.mean_h = n == 0 ? std::nan("") : (numpy_pairwise_sum(x.data(), n) / static_cast<double>(n)) / 3600;
+    r_.p99_h = pandas_quantile(x, 0.99) / 3600;
+    r_.p999_h = pandas_quantile(x, 0.999) / 3600;
+    return std::move(r_);
+  }
+
+ private:
+  Job& add(const JobInit& ji, JobState& view) {
+    check_job(ji, cl_->num_servers(), cl_->gpus_per_server(), profiles_, o_.synergy_gpu_counts);
+    Job& j = r_.jobs.emplace_back();
+    j.id = ji.id;
+    j.key = static_cast<JobId>(r_.jobs.size() - 1);
+    j.model = ji.model;
+    j.arrival = ji.arrival;
+    j.N = ji.N;
+    init_job(j, profiles_.get(ji.model, ji.file, ji.line), ji.g, P_);
+    j.name = ji.name.empty() ? std::to_string(ji.id) : ji.name;
+    view.arrival_s = ji.arrival;
+    view.cpu_demand = j.c;
+    view.mem_demand = j.m;
+    view.ideal_iter_time = j.t;
+    j.view = &view;
+    return j;
+  }
+
+  void push(Event e) {
+    e.seq = seq_++;
+    pq_.push(e);
+  }
+
+  // Progress of this lease (S.10 item 14): the authors credit floor(R / te) iterations at allocation;
+  // exact mode credits what fits before the lease end and schedules the finish.
+  void credit(Job& j, bool proportional_path) {
+    double te = j.t;
+    if (!proportional_path) te = te / j.speed;
+    if (o_.placement_factor) te *= o_.placement_factor(j);
+    j.last_progress = j.done;
+    if (j.first_start < 0) j.first_start = now_;
+    if (o_.compat) {
+      j.done += std::floor(o_.round_s / te);
+      if (j.done > j.N) j.done = j.N;
+      j.attained += o_.round_s;
+      j.credited_s = o_.round_s;
+      return;
+    }
+    const double len = lease_end_ - now_, need = j.N - j.done;
+    if (need * te <= len) {
+      j.done = j.N;
+      j.credited_s = need * te;
+      j.finish_at = now_ + need * te;
+      push({j.finish_at, kJobEnd, 0, &j, j.epoch});
+    } else {
+      j.done += len / te;
+      j.credited_s = len;
+    }
+    j.attained += j.credited_s;
+  }
+
+  void rollback(Job& j) {
+    j.done = j.last_progress;
+    j.attained = std::max(0.0, j.attained - j.credited_s);
+    j.finish_at = -1;
+    ++j.epoch;
+  }
+
+  void start_lease(Job& j) {
+    j.lease_start = now_;
+    j.lease_end = lease_end_;
+    ++j.leases;
+    j.max_servers = std::max(j.max_servers, j.servers_spanned());
+    ++leases_;
+    push({lease_end_, kLeaseEnd, 0, &j, 0});
+  }
+
+  void end_lease(Job& j) {
+    const double held = now_ - j.lease_start;
+    r_.busy_gpu_s += held * static_cast<double>(j.gpus.size());
+    j.run_s += held;
+    j.last_exec = now_;
+    cl_->release(j);
+  }
+
+  void on_arrival(Job& j) {
+    runnable_.push_back(&j);
+    if (!dynamic_) --pending_arrivals_;
+  }
+
+  void on_job_end(Job& j, std::uint64_t epoch) {
+    if (epoch != j.epoch || j.finished || j.gpus.empty()) return;
+    end_lease(j);
+    finish(j);
+    if (!terminate_ && now_ < next_schedule_) fill_pass();
+  }
+
+  void on_lease_end(Job& j) {
+    if (j.finished || j.gpus.empty() || j.lease_end != now_) return;
+    end_lease(j);
+    if (j.done >= j.N) finish(j);
+  }
+
+  void finish(Job& j) {
+    j.finished = true;
+    j.finish_time = now_;
+    runnable_.erase(std::find(runnable_.begin(), runnable_.end(), &j));
+    if (j.id >= o_.window_lo && j.id <= o_.window_hi) {
+      r_.measured_jct.push_back(now_ - j.arrival);
+      if (static_cast<std::int64_t>(r_.measured_jct.size()) == total_ && o_.window_hi != std::numeric_limits<std::int64_t>::max()) {
+        r_.window_complete = true;
+        terminate_ = true;
+      }
+      if (o_.progress && total_ > 0)
+        o_.progress({static_cast<std::int64_t>(r_.measured_jct.size()), static_cast<std::int64_t>(total_), now_, 0});
+    }
+  }
+
+  // The view a queue order reads: progress, attained service and the expected speedup as of now. Synergy's
+  // remaining time is at the proportional share, divided by the current sigma unless the mechanism is fair.
+  void refresh_view(Job& j, Time now) {
+    JobState& v = *j.view;
+    v.status = j.gpus.empty() ? JobStatus::Queued : JobStatus::Running;
+    v.remaining = j.N - j.done;
+    v.speedup = traits_.sigma_speedup ? j.sigma : 1.0;
+    v.run_us = from_seconds(j.attained);  // seconds of leases credited, as of now
+    v.last_start = now;
+    v.iter_time = 0;
+  }
+
+  // Stable in-place sort of the runnable list by (starved first, the order's key, arrival): the order is a
+  // shared plugin; the starvation flag (S.10 item 16; not under FIFO) and the stable re-sort are the loop's.
+  // At a boundary the same walk over the jobs (each one a cache miss) also resets every job's sigma for the
+  // round and raises the starvation flag of those waiting too long (S.10 item 16; it counts from the next sort).
+  void sort_runnable(bool boundary) {
+    const Time now = from_seconds(now_);
+    keyed_.clear();
+    for (Job* j : runnable_) {
+      refresh_view(*j, now);
+      const double p = starvation_flag_ && j->prio ? -1.0 : 0.0;
+      keyed_.push_back({{p, order_->key(*j->view, now), j->arrival}, j});
+      if (!boundary) continue;
+      j->sigma = j->sigma0;
+      if (now_ - (j->last_exec >= 0 ? j->last_exec : j->arrival) > o_.starvation_s) j->prio = true;
+    }
+    const auto by_key = [](const auto& a, const auto& b) { return a.first < b.first; };
+    if (std::is_sorted(keyed_.begin(), keyed_.end(), by_key)) return;  // FIFO's list always is: O(n), not a sort
+    std::stable_sort(keyed_.begin(), keyed_.end(), by_key);
+    for (std::size_t i = 0; i < keyed_.size(); ++i) runnable_[i] = keyed_[i].second;
+  }
+
+  int deficit(const Job& j) const { return j.g - static_cast<int>(j.gpus.size()); }
+
+  // The GPU-count-greedy prefix of the sorted list (LAS's and OPT's loop set).
+  std::vector<Job*> prefix_set() const {
+    std::vector<Job*> out;
+    int left = cl_->free_gpus();
+    for (Job* j : runnable_) {
+      const int d = deficit(*j);
+      if (d > 0 && d <= left) {
+        out.push_back(j);
+        left -= d;
+      }
+    }
+    return out;
+  }
+
+  // One scheduling pass over `loop`; its wall time is a decision latency (summary.json "timing").
+  void run_pass(std::vector<Job*>& loop, std::chrono::steady_clock::time_point t0) {
+    alloc_->round_pass(*cl_, loop);  // each job it allocates starts its lease (cl_->start)
+    r_.decision_us.push_back(static_cast<float>(
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count()));
+  }
+
+  void on_schedule() {
+    const auto t0 = std::chrono::steady_clock::now();
+    ++r_.rounds;
+    lease_end_ = now_ + o_.round_s;
+    next_schedule_ = lease_end_;
+    // Every lease ends at a boundary, before its pass (LEASE_END < SCHEDULE): the pass starts on a free cluster.
+    if (cl_->free_gpus() != cl_->book().total_gpus()) throw InvariantError("round model: a lease outlived its round");
+    sort_runnable(true);
+    cl_->new_round();
+    std::vector<Job*> jobs_this_round;  // the loop set of LAS and OPT (others loop over the whole list)
+    if (las_ || traits_.whole_pass) jobs_this_round = prefix_set();
+    if (las_ && traits_.deficit_first)
+      std::stable_sort(jobs_this_round.begin(), jobs_this_round.end(),
+                       [this](const Job* a, const Job* b) { return -deficit(*a) < -deficit(*b); });
+    cl_->allow_peers = true;
+    const std::int64_t leases_before = leases_;  // the jobs this pass starts are the ones running after it
+    if (las_ || traits_.whole_pass) {
+      run_pass(jobs_this_round, t0);
+    } else {
+      loop_ = runnable_;  // allocation never changes the runnable list, but keep the pass on a snapshot
+      run_pass(loop_, t0);
+    }
+    const int running = static_cast<int>(leases_ - leases_before), busy = cl_->book().total_gpus() - cl_->free_gpus();
+    r_.series.push_back({now_, static_cast<int>(runnable_.size()) - running, running, busy});
+    // The authors stop a replay at the first boundary with nothing runnable (S.9 Q13); we wait for the
+    // trace's remaining arrivals.
+    if ((!dynamic_ || o_.is_static) && runnable_.empty() && (o_.compat || pending_arrivals_ == 0)) {
+      terminate_ = true;
+      return;
+    }
+    push({now_ + o_.round_s, kSchedule, 0, nullptr, 0});
+  }
+
+  // Exact mode: resources freed mid-round go to waiting jobs, in policy order, until the round ends.
+  void fill_pass() {
+    const auto t0 = std::chrono::steady_clock::now();
+    lease_end_ = next_schedule_;
+    sort_runnable(false);
+    std::vector<Job*> loop;
+    for (Job* j : runnable_)
+      if (j->gpus.empty()) {
+        j->sigma = j->sigma0;
+        loop.push_back(j);
+      }
+    if (traits_.whole_pass) {
+      std::vector<Job*> fit;
+      int left = cl_->free_gpus();
+      for (Job* j : loop)
+        if (j->g <= left) {
+          fit.push_back(j);
+          left -= j->g;
+        }
+      loop = fit;
+    }
+    cl_->allow_peers = false;
+    run_pass(loop, t0);
+  }
+
+  Vec P_;
+  const ProfileSet& profiles_;
+  RoundFeed& feed_;
+  RoundOptions o_;
+  std::unique_ptr<RoundPass> cl_;  // the passes over the engine's book (holds, round lists, the callbacks)
+  std::shared_ptr<QueueOrder> order_;
+  std::shared_ptr<Allocation> alloc_;
+  Allocation::RoundTraits traits_;
+  bool las_ = false, starvation_flag_ = true;  // LAS's loop set (S.10 item 16); FIFO ignores the flag
+  RoundResult r_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> pq_;
+  std::uint64_t seq_ = 0;
+  std::vector<Job*> runnable_;
+  std::vector<std::pair<std::array<double, 3>, Job*>> keyed_;
+  std::vector<Job*> loop_;
+  double now_ = 0, lease_end_ = 0, next_schedule_ = 0, first_schedule_ = 0;
+  bool dynamic_ = false, terminate_ = false;
+  std::int64_t total_ = 0, pending_arrivals_ = 0;
+  std::int64_t leases_ = 0;  // leases started so far
+};
+
+}  // namespace
+
+const JobSpec* RoundFeed::next() {
+  auto ji = src_.next();
+  if (!ji) return nullptr;
+  const JobInit& i = inits_.emplace_back(std::move(*ji));
+  JobSpec& spec = specs_.emplace_back();
+  spec.id = static_cast<JobId>(specs_.size() - 1);
+  spec.submit = from_seconds(i.arrival);  // what the engine and the orders read; the model keeps the exact time
+  spec.num_gpus = i.g;
+  spec.iterations = i.N;
+  return &spec;
+}
+
+std::unique_ptr<RoundModel> make_round_model(const Vec& per_server, const ProfileSet& profiles, RoundFeed& feed,
+                                             const RoundOptions& opt) {
+  return std::make_unique<Model>(per_server, profiles, feed, opt);
+}
+
+}  // namespace rm::synergy

@@ -1,0 +1,113 @@
+// The round-based execution model (--exec round, a model that decides under the one engine: engine/engine.h; spec synergy-and-a-srpt.md S.4, S.6, S.10): R-second
+// leases, every job re-allocated from scratch at each round boundary by a shared queue order (policy/order) and an
+// allocation mechanism (proportional, GREEDY, TUNE, OPT) over multi-resource servers.
+//   compat = true  (--compat synergy): the authors' simulator exactly: progress credited for the whole
+//                  round at allocation, jobs finish at the round end, their quirks (S.9) kept.
+//   compat = false (default): exact finish: a job ends when its last iteration does, frees its resources
+//                  at once, and the waiting jobs are placed on them for the rest of the round.
+#pragma once
+#include "core/progress.h"
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "exec/execution_model.h"
+#include "policy/allocation/round_pass.h"
+#include "policy/plugin.h"
+#include "sched/job_feed.h"
+#include "workload/cpu_profiles.h"
+
+namespace rm::synergy {
+
+struct JobInit {
+  std::int64_t id = 0;
+  std::string model;
+  double arrival = 0;  // seconds
+  double N = 0;        // iterations
+  int g = 1;
+  std::string file;    // for error messages
+  long line = 0;
+  std::string name;    // the trace's job id (default: id)
+};
+
+// Where jobs come from: a fixed list (replay: all arrivals known at the start) or a generator that makes
+// job k+1 when job k arrives (the authors' dynamic mode).
+class JobSource {
+ public:
+  virtual ~JobSource() = default;
+  virtual bool dynamic() const = 0;
+  virtual std::optional<JobInit> next() = 0;
+};
+
+struct RoundOptions {
+  std::string order = "fifo";  // any queue order of the registry (policy/order), "name[:key=value;...]"
+  std::shared_ptr<QueueOrder> order_plugin;  // if set, used instead of `order`
+  // The CPU/DRAM allocation mechanism: the registry's plugin (policy/allocation), its round_pass; null: fair.
+  std::shared_ptr<Allocation> allocation;
+  bool consolidated = false;   // placement: first-fit by GPU id (default) or consolidated
+  bool matrix_speed = false;   // speed from the throughput matrix instead of the binary sigma
+  bool compat = false;
+  bool is_static = false;      // --static: first round at t = 1 s (replay)
+  double round_s = 300;
+  std::int64_t window_lo = std::numeric_limits<std::int64_t>::min();  // measured ids [lo, hi] (default: all)
+  std::int64_t window_hi = std::numeric_limits<std::int64_t>::max();
+  double starvation_s = 1000.0 * 3600;
+  bool synergy_gpu_counts = true;  // demands must be 1, 2, 4, 8 or 16 (Synergy's traces); else any that fits
+  ProgressFn progress;  // now and then while it runs; may be empty
+  // A measured performance model's slowdown of a job's placement over its best one (run/round_runner.cpp:
+  // --perf-model measured:*), multiplying its time per iteration; empty: none (Synergy's model has no network).
+  std::function<double(const Job&)> placement_factor;
+};
+
+struct RoundSeries {
+  double t = 0;
+  int queued = 0, running = 0, busy_gpus = 0;
+};
+
+struct RoundResult {
+  std::deque<Job> jobs;              // every job generated, in id order
+  std::vector<double> measured_jct;  // seconds, ascending, the window's jobs
+  double mean_h = 0, p99_h = 0, p999_h = 0;  // as the authors compute them (NaN for an empty window)
+  std::int64_t rounds = 0, events = 0;
+  double busy_gpu_s = 0, end_time = 0;
+  bool window_complete = false;
+  std::vector<RoundSeries> series;
+  std::vector<float> decision_us;
+};
+
+// Servers: count, GPUs each, per-server (GPU, CPU, GB, MB/s, Gbps).
+// The checks a job of a replay passes when it arrives (run_rounds makes them; `validate` makes them up front):
+// its GPU demand (1, 2, 4, 8 or 16 for Synergy's traces) fits the cluster, its model has a profile.
+void check_job(const JobInit& ji, int servers, int gpus_per_server, const ProfileSet& profiles,
+               bool synergy_gpu_counts);
+
+// A JobSource's jobs as the engine's feed: each job's spec (dense id, submit time rounded to the microsecond,
+// GPUs, iterations) for the engine and the orders; the model reads the exact JobInit back by id.
+class RoundFeed final : public JobFeed {
+ public:
+  explicit RoundFeed(JobSource& src) : src_(src) {}
+  const JobSpec* next() override;
+  bool known_up_front() const override { return !src_.dynamic(); }
+  const JobInit& init(JobId id) const { return inits_[static_cast<std::size_t>(id)]; }
+
+ private:
+  JobSource& src_;
+  std::deque<JobInit> inits_;
+  std::deque<JobSpec> specs_;
+};
+
+// The round model. Run it under the engine (run/round_runner.h: run_rounds) with a RoundFeed and the book
+// of round_cluster(servers, gpus per server, per_server); result() after the run.
+class RoundModel : public SteppingModel {
+ public:
+  virtual RoundResult result() = 0;
+};
+std::unique_ptr<RoundModel> make_round_model(const Vec& per_server, const ProfileSet& profiles, RoundFeed& feed,
+                                             const RoundOptions& opt);
+
+}  // namespace rm::synergy

@@ -1,0 +1,664 @@
+#include "models/task/task_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <tuple>
+
+#include "core/error.h"
+
+namespace rm {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// The authors' LWF workload charges communication at the 1 GbE beta (spec A.6.2, A.9 Q7).
+constexpr double kLwfBetaCompat = 7.8125;
+
+// Milliseconds from seconds, cleaned of binary noise (0.036 s -> 36 ms exactly).
+double ms_of(double s) { return std::round(s * 1000.0 * 1e6) / 1e6; }
+
+bool whole(double x) { return std::floor(x) == x; }
+
+std::int64_t ns_of(double ms) { return std::llround(ms * 1e6); }
+Time us_of(std::int64_t ns) { return (ns + (ns >= 0 ? 500 : -500)) / 1000; }  // nearest microsecond
+
+}  // namespace
+
+TaskModel::TaskModel(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs, task::TaskPolicy& policy,
+                       TaskOptions opt)
+    : opt_(std::move(opt)), policy_(policy), cluster_(&cluster) {
+  double min_nic = kInf;
+  for (const auto& s : cluster.servers) {
+    std::vector<int> ids;
+    for (int k = 0; k < s.gpus; ++k) {
+      ids.push_back(static_cast<int>(gpus_.size()));
+      task::TGpu g;
+      g.server = static_cast<int>(server_gpus_.size());
+      g.slot = k;
+      g.mem_total = s.gpu_mem_gb * 1024.0;
+      gpus_.push_back(g);
+    }
+    server_gpus_.push_back(std::move(ids));
+    max_server_gpus_ = std::max(max_server_gpus_, s.gpus);
+    min_nic = std::min(min_nic, s.nic_gbps);
+  }
+  total_gpus_ = static_cast<int>(gpus_.size());
+  rt_.resize(gpus_.size());
+  server_flows_.resize(server_gpus_.size());
+  split_.assign(server_gpus_.size(), 0);
+  // One law for every NIC: the network's beta/eta, else 1 MB over the slowest NIC and eta = a * beta.
+  beta_ = cluster.network.beta_ms_per_mb > 0 ? cluster.network.beta_ms_per_mb
+                                             : (min_nic > 0 && std::isfinite(min_nic) ? 8.0 / min_nic : 0.8);
+  eta_ = cluster.network.eta_ms_per_mb > 0 ? cluster.network.eta_ms_per_mb : cluster.network.contention_a * beta_;
+  ff_ = opt_.fast_forward && !opt_.compat && policy_.admission->stable();
+  if (ff_) gpu_comp_.assign(gpus_.size(), -1);
+  lwf_beta_ = policy_.placement->workload_beta() > 0 ? policy_.placement->workload_beta()
+                                                      : (opt_.compat ? kLwfBetaCompat : beta_);
+
+  jobs_.resize(jobs.size());
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const JobSpec& s = jobs[i];
+    Job& j = jobs_[i];
+    j.spec = &s;
+    auto& v = j.v;
+    v.id = static_cast<int>(i);
+    v.arrival = static_cast<double>(s.submit) / 1000.0;
+    j.arrival = s.submit * 1000;  // us -> ns
+    v.n = s.num_gpus;
+    const double compute = ms_of(s.compute_s);
+    v.fw = s.forward_s > 0 ? ms_of(s.forward_s) : std::round(compute * 0.4 * 1e6) / 1e6;
+    v.bw = compute - v.fw;
+    v.size = s.grad_mb;
+    v.mem = s.gpu_mem_mb;
+    if (opt_.compat) {
+      auto need = [&](bool ok, const char* field) {
+        if (!ok) throw InputError(s.file, s.line, field, "--compat wang2020 needs whole milliseconds and iterations");
+      };
+      need(s.submit % 1000 == 0, "arrival");
+      need(whole(v.fw) && whole(v.bw), "fw_ms");
+      need(whole(s.iterations), "iterations");
+    }
+    v.iters = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(s.iterations - 1e-9)));
+    if (!(v.fw > 0) || !(v.bw > 0))
+      throw InputError(s.file, s.line, "compute", "the task model needs forward and backward times > 0");
+    if (v.n < 1) throw InputError(s.file, s.line, "num_gpus", "must be >= 1");
+    v.rem_service = static_cast<double>(v.n) * static_cast<double>(v.iters) * (v.fw + v.bw);
+    v.rem_time = static_cast<double>(v.iters) * (v.fw + v.bw);
+    j.fw_ns = ns_of(v.fw);
+    j.bw_ns = ns_of(v.bw);
+    j.time_ns = v.iters * (j.fw_ns + j.bw_ns);
+    j.service_ns = v.n * j.time_ns;
+    if (!opt_.compat) {
+      v.rem_service = ms_from(j.service_ns);
+      v.rem_time = ms_from(j.time_ns);
+    }
+    int fit = 0;
+    for (const auto& g : gpus_) fit += g.mem_total >= v.mem;
+    if (fit < v.n)
+      throw InputError(s.file, s.line, "num_gpus",
+                       "job " + s.name + " needs " + std::to_string(v.n) + " GPUs with " + std::to_string(v.mem) +
+                           " MB free; the cluster has " + std::to_string(fit));
+  }
+  for (std::size_t i = 1; i < jobs_.size(); ++i)
+    if (jobs_[i].v.arrival < jobs_[i - 1].v.arrival) throw InvariantError("task engine: jobs not in arrival order");
+}
+
+int TaskModel::eligible_count(double mem) const {
+  for (auto& [m, ver, count] : eligible_cache_)
+    if (m == mem) {
+      if (ver != mem_version_) {
+        count = 0;
+        for (double f : book_->free_gpu_mem_mb()) count += f >= mem;
+        ver = mem_version_;
+      }
+      return count;
+    }
+  int count = 0;
+  for (double f : book_->free_gpu_mem_mb()) count += f >= mem;
+  eligible_cache_.emplace_back(mem, mem_version_, count);
+  return count;
+}
+
+double TaskModel::probe_rest(int job, double /*t: now_*/, bool mutating) {
+  task::TFlow& x = jobs_[job].flow;
+  const double since = ms_from(now_ - x.last_ns);
+  if (mutating) {  // the authors' get_rest_size: stores the progress but leaves `last` alone
+    x.transferred += since * x.speed;
+    return x.size - x.transferred;
+  }
+  return x.size - (x.transferred + since * x.speed);
+}
+
+void TaskModel::mark_dirty(int g) {
+  if (!rt_[g].dirty) {
+    rt_[g].dirty = true;
+    dirty_.push_back(g);
+  }
+}
+
+// Keeps `list` in placement order, the authors' `running` order (A.11 item 15).
+void TaskModel::insert_by_seq(std::vector<int>& list, const Job& j) {
+  auto pos = std::upper_bound(list.begin(), list.end(), j.seq,
+                              [&](std::int64_t s, int id) { return s < jobs_[id].seq; });
+  list.insert(pos, j.v.id);
+}
+
+void TaskModel::set_ready(Job& j, bool on) {
+  if (j.ready == on) return;
+  j.ready = on;
+  if (on) {
+    insert_by_seq(ready_, j);
+    new_ready_ = true;
+  } else {
+    ready_.erase(std::find(ready_.begin(), ready_.end(), j.v.id));
+  }
+}
+
+// Default mode counts in whole nanoseconds (`exact`) and shows the plugins its value in ms (`shown`); compat
+// keeps the authors' float sums in `shown`.
+void TaskModel::add_exact(double& shown, std::int64_t& exact, double ms, std::int64_t ns) const {
+  if (opt_.compat) {
+    shown += ms;
+  } else {
+    exact += ns;
+    shown = ms_from(exact);
+  }
+}
+
+// P1, compute: the task on g ends; its worker moves FF -> BP or BP -> waiting for the all-reduce.
+void TaskModel::retire_gpu(int g) {
+  GpuRt& r = rt_[g];
+  r.busy = false;
+  mark_dirty(g);
+  Job& j = jobs_[r.job];
+  Phase& ph = j.phase[r.worker];
+  if (ph == FF) {
+    add_exact(gpus_[g].workload, rt_[g].wl_ns, -j.v.fw, -j.fw_ns);
+    add_exact(j.v.rem_service, j.service_ns, -j.v.fw, -j.fw_ns);
+    ph = BP;
+  } else {
+    add_exact(gpus_[g].workload, rt_[g].wl_ns, -j.v.bw, -j.bw_ns);
+    add_exact(j.v.rem_service, j.service_ns, -j.v.bw, -j.bw_ns);
+    ph = WAIT;
+    if (++j.waiting == j.v.n) {
+      if (!opt_.compat && j.v.servers.size() == 1) single_ready_.push_back(j.v.id);  // synced this instant
+      else set_ready(j, true);
+    }
+  }
+  ++wl_version_;
+  changed_ = true;
+}
+
+// The all-reduce of the current iteration is done (A.11 item 7).
+void TaskModel::sync(Job& j, Ns t) {
+  j.waiting = 0;
+  std::fill(j.phase.begin(), j.phase.end(), FF);
+  j.in_comm = false;
+  set_ready(j, false);
+  for (int g : j.v.gpus) {
+    add_exact(gpus_[g].workload, rt_[g].wl_ns, -j.comm_once, -j.comm_ns);
+    mark_dirty(g);
+  }
+  if (j.comm_once != 0) ++wl_version_;
+  add_exact(j.v.rem_time, j.time_ns, -(j.v.fw + j.v.bw), -(j.fw_ns + j.bw_ns));
+  if (ff_ && j.comp >= 0) {  // the component's anchor is the first of its jobs to sync
+    Comp& c = comps_[j.comp];
+    if (c.anchor < 0) c.anchor = j.v.id;
+    if (c.anchor == j.v.id) {
+      c.other_syncs = 0;
+    } else if (++c.other_syncs > kAnchorPatience) {  // the anchor starves: records start afresh at j
+      clear_records(c);
+      c.anchor = j.v.id;
+      c.other_syncs = 0;
+      c.stride = 1;
+      c.skipped = 0;
+    }
+    if (c.anchor == j.v.id && !c.synced) {
+      c.synced = true;
+      synced_comps_.push_back(j.comp);
+    }
+  }
+  if (j.iter < j.v.iters) {
+    ++j.iter;
+  } else {
+    j.finished = true;
+    j.finish = t;
+    ++unreleased_finished_;
+  }
+  changed_ = true;
+}
+
+void TaskModel::release(Job& j) {
+  for (std::size_t i = 0; i < j.v.gpus.size(); ++i) {
+    const int g = j.v.gpus[i];
+    book_->give_gpu_mem(j.v.id, g, j.v.mem);
+    auto& list = rt_[g].jobs;
+    list.erase(std::find(list.begin(), list.end(), std::make_pair(j.v.id, static_cast<int>(i))));
+  }
+  if (j.v.servers.size() > 1)
+    for (int s : j.v.servers) --split_[s];
+  j.released = true;
+  if (ff_) {
+    if (j.comp >= 0) lost_.push_back(j.comp);
+    else
+      for (int c : touching(j)) lost_.push_back(c);
+  }
+  j.comp = -1;
+  j.detached = j.woke = false;
+  ++released_;
+  --unreleased_finished_;
+  ++mem_version_;
+  changed_ = true;
+}
+
+// Placement and its side effects, in the order of A.11 item 10.
+bool TaskModel::try_place(Job& j, Ns t) {
+  chosen_.clear();
+  if (!policy_.placement->place(j.v, *this, chosen_)) return false;
+  if (static_cast<int>(chosen_.size()) != j.v.n)
+    throw InvariantError("placement " + policy_.placement->name() + " returned a wrong number of GPUs");
+  auto& servers = j.v.servers;
+  servers.clear();
+  for (std::size_t i = 0; i < chosen_.size(); ++i) {
+    const int g = chosen_[i];
+    if (g < 0 || g >= total_gpus_ || book_->free_gpu_mem_mb()[g] < j.v.mem ||
+        std::find(chosen_.begin(), chosen_.begin() + static_cast<long>(i), g) != chosen_.begin() + static_cast<long>(i))
+      throw InvariantError("placement " + policy_.placement->name() + " chose a full or repeated GPU");
+    if (std::find(servers.begin(), servers.end(), gpus_[g].server) == servers.end())
+      servers.push_back(gpus_[g].server);
+  }
+  if (servers.size() > 1)
+    for (int s : servers) ++split_[s];
+  const double iters = static_cast<double>(j.v.iters);
+  j.comm_once = servers.size() > 1 ? j.v.size * lwf_beta_ : 0.0;
+  j.comm_ns = ns_of(j.comm_once);
+  const double comm_total = j.comm_once * iters;
+  j.v.gpus = chosen_;
+  j.phase.assign(j.v.n, FF);
+  for (int i = 0; i < j.v.n; ++i) {
+    const int g = chosen_[i];
+    rt_[g].jobs.emplace_back(j.v.id, i);
+    max_sharing_ = std::max<std::int64_t>(max_sharing_, static_cast<std::int64_t>(rt_[g].jobs.size()));
+    add_exact(gpus_[g].workload, rt_[g].wl_ns, iters * (j.v.fw + j.v.bw) + comm_total,
+              j.v.iters * (j.fw_ns + j.bw_ns + j.comm_ns));
+    book_->take_gpu_mem(j.v.id, g, j.v.mem);
+    mark_dirty(g);
+  }
+  j.placed_at = t;
+  j.seq = seq_++;
+  running_.push_back(j.v.id);
+  if (ff_) placed_.push_back(j.v.id);
+  ++mem_version_;
+  ++wl_version_;
+  ++events_;
+  changed_ = true;
+  return true;
+}
+
+void TaskModel::start_flow(Job& j, Ns t) {
+  task::TFlow& x = j.flow;
+  x.job = j.v.id;
+  x.size = j.v.size;
+  x.transferred = 0;
+  x.last_ns = t;
+  x.speed = 1.28;  // the authors' placeholder; P7 re-rates before anything uses it
+  x.end = ms_from(t) + x.size / 1.28;
+  x.end_ns = t + ns_of(x.size / 1.28);
+  for (int s : j.v.servers) {
+    server_flows_[s].push_back(j.v.id);
+    max_flows_ = std::max<std::int64_t>(max_flows_, static_cast<std::int64_t>(server_flows_[s].size()));
+  }
+  j.in_comm = true;
+  set_ready(j, false);
+  insert_by_seq(comm_, j);
+  flows_changed_ = true;
+  ++events_;
+  changed_ = true;
+}
+
+// A.11 item 19, as exact double expressions (compat's times are whole ms, so t - last is exact in both
+// modes). Default mode rounds the end to the nanosecond.
+void TaskModel::rerate(Job& j, Ns t) {
+  int k = 0;
+  for (int s : j.v.servers) k = std::max(k, static_cast<int>(server_flows_[s].size()));
+  task::TFlow& x = j.flow;
+  x.transferred = x.transferred + ms_from(t - x.last_ns) * x.speed;
+  const double rest = x.size - x.transferred;
+  const double kd = static_cast<double>(k);
+  x.speed = 1.0 / ((kd - 1.0) * eta_ + beta_ * kd);
+  if (opt_.compat) {
+    x.end = ms_from(t) + rest / x.speed;
+    x.end_ns = ns_of(x.end);
+  } else {
+    x.end_ns = t + std::max<Ns>(0, ns_of(rest / x.speed));
+    x.end = ms_from(x.end_ns);
+  }
+  x.last_ns = t;
+}
+
+// P8: an idle GPU runs the next task of the first job with the smallest compute key.
+void TaskModel::dispatch(int g, Ns t) {
+  GpuRt& r = rt_[g];
+  r.dirty = false;
+  if (r.busy) return;
+  const task::Key key = policy_.compute;
+  int best = -1;
+  double best_key = 0;
+  for (std::size_t i = 0; i < r.jobs.size(); ++i) {
+    const Job& j = jobs_[r.jobs[i].first];
+    if (j.finished || j.phase[r.jobs[i].second] == WAIT) continue;
+    const double k = j.v.key(key);
+    if (best < 0 || k < best_key) best = static_cast<int>(i), best_key = k;
+  }
+  if (best < 0) return;
+  const auto [job, worker] = r.jobs[best];
+  Job& j = jobs_[job];
+  j.ran = true;
+  j.last_run = t;
+  if (ff_ && !j.woke && (j.detached || (j.comp >= 0 && gpu_comp_[g] != j.comp))) {  // task_fast_forward.cpp
+    j.woke = true;
+    woken_.push_back(job);
+  }
+  const double dur = j.phase[worker] == FF ? j.v.fw : j.v.bw;
+  const Ns dur_ns = j.phase[worker] == FF ? j.fw_ns : j.bw_ns;
+  r.busy = true;
+  r.job = job;
+  r.worker = worker;
+  if (r.end != t) r.busy_since = t;  // it idled since its last task ended
+  r.end = t + dur_ns;
+  add_exact(r.active, r.active_ns, dur, dur_ns);
+  ends_.emplace_back(r.end, g);
+  std::push_heap(ends_.begin(), ends_.end(), Later{});
+  ++events_;
+  changed_ = true;
+}
+
+// P1: retire compute, then all-reduces (and, by default, single-server jobs whose workers all wait).
+[[gnu::always_inline]] inline void TaskModel::retire(Ns t) {
+  const double t_ms = ms_from(t);  // compat: whole ms, exact
+  auto flow_done = [&](const Job& j) { return opt_.compat ? t_ms >= j.flow.end : t >= j.flow.end_ns; };
+  while (!ends_.empty() && ends_.front().first <= t) {
+    const int g = ends_.front().second;
+    std::pop_heap(ends_.begin(), ends_.end(), Later{});
+    ends_.pop_back();
+    retire_gpu(g);
+  }
+  bool any_end = false;
+  for (int id : comm_)
+    if (flow_done(jobs_[id])) any_end = true;
+  if (any_end) {
+    for (auto& flows : server_flows_)
+      for (int id : flows) {
+        Job& j = jobs_[id];
+        if (j.in_comm && flow_done(j)) sync(j, t);
+      }
+    for (auto& flows : server_flows_)
+      flows.erase(std::remove_if(flows.begin(), flows.end(), [&](int id) { return !jobs_[id].in_comm; }),
+                  flows.end());
+    comm_.erase(std::remove_if(comm_.begin(), comm_.end(), [&](int id) { return !jobs_[id].in_comm; }), comm_.end());
+    flows_changed_ = true;
+  }
+  // Default mode: a single-server job whose workers all wait syncs now (its all-reduce is free), so
+  // its memory is released below at the same instant (compat syncs it in P5, releases next step).
+  if (!single_ready_.empty()) {
+    std::sort(single_ready_.begin(), single_ready_.end(),
+              [&](int a, int b) { return jobs_[a].seq < jobs_[b].seq; });
+    for (int id : single_ready_) sync(jobs_[id], t);
+    single_ready_.clear();
+  }
+}
+
+// P2: release finished jobs' memory.
+[[gnu::always_inline]] inline void TaskModel::release_finished() {
+  if (unreleased_finished_ > 0) {
+    if (opt_.compat) {
+      for (std::size_t i = 0; i < running_.size(); ++i) {  // i advances after a deletion too (item 5)
+        Job& j = jobs_[running_[i]];
+        if (j.finished) {
+          release(j);
+          running_.erase(running_.begin() + static_cast<long>(i));
+        }
+      }
+    } else {
+      for (int id : running_)
+        if (jobs_[id].finished) release(jobs_[id]);
+      running_.erase(std::remove_if(running_.begin(), running_.end(), [&](int id) { return jobs_[id].released; }),
+                     running_.end());
+    }
+  }
+}
+
+// P3: arrivals join the end of the queue.
+[[gnu::always_inline]] inline void TaskModel::admit_arrivals(Ns t) {
+  while (next_arrival_ < delivered_ && jobs_[next_arrival_].arrival <= t) {
+    queue_.push_back(static_cast<int>(next_arrival_++));
+    queue_sorted_ = false;
+    ++events_;
+    changed_ = true;
+  }
+}
+
+// P4: placement in queue-key order. Attempts are pure given memory, workloads and the queue, so a
+// pass is skipped when none of them moved since the last one.
+[[gnu::always_inline]] inline void TaskModel::place_queue(Ns t) {
+  if (!queue_.empty() &&
+      (!queue_sorted_ || placed_at_version_ != mem_version_ || placed_at_wl_ != wl_version_)) {
+    // Versions as of before the pass: a placement in it moves them, so the next instant tries again
+    // (compat needs that for the job skipped after a placed one).
+    placed_at_version_ = mem_version_;
+    placed_at_wl_ = wl_version_;
+    if (!queue_sorted_) {
+      const task::Key key = policy_.queue;
+      std::stable_sort(queue_.begin(), queue_.end(),
+                       [&](int a, int b) { return jobs_[a].v.key(key) < jobs_[b].v.key(key); });
+      queue_sorted_ = true;
+    }
+    if (opt_.compat) {
+      for (std::size_t i = 0; i < queue_.size(); ++i)  // a placed job's successor waits a step (item 9)
+        if (try_place(jobs_[queue_[i]], t)) queue_.erase(queue_.begin() + static_cast<long>(i));
+    } else {
+      std::vector<int> left;
+      for (int id : queue_)
+        if (!try_place(jobs_[id], t)) left.push_back(id);
+      queue_.swap(left);
+    }
+  }
+}
+
+// P5: all-reduces of jobs whose workers all finished backward. Event-driven, a stable admission
+// rule is re-asked only when a job became ready or the flow set changed since the last pass.
+[[gnu::always_inline]] inline void TaskModel::admit_flows(Ns t) {
+  const double t_ms = ms_from(t);  // compat: whole ms, exact
+  const bool p5 = opt_.compat || new_ready_ || flows_changed_ || !policy_.admission->stable();
+  new_ready_ = false;
+  if (!ready_.empty() && p5) {
+    cands_.clear();
+    scratch_ = ready_;
+    for (int id : scratch_) {
+      Job& j = jobs_[id];
+      if (frozen(j, t)) continue;  // jumped ahead: re-asking it now would refuse it (stable admission)
+      if (j.v.servers.size() == 1) sync(j, t);  // free inside one server
+      else cands_.push_back(id);
+    }
+    // Stable by key: ties keep placement order (A.11 item 15). Insertion sort: a handful of jobs.
+    const task::Key key = policy_.comm;
+    for (std::size_t i = 1; i < cands_.size(); ++i) {
+      const int id = cands_[i];
+      const double k = jobs_[id].v.key(key);
+      std::size_t j = i;
+      for (; j > 0 && jobs_[cands_[j - 1]].v.key(key) > k; --j) cands_[j] = cands_[j - 1];
+      cands_[j] = id;
+    }
+    for (int id : cands_)
+      if (policy_.admission->admit(jobs_[id].v, t_ms, *this)) start_flow(jobs_[id], t);
+  }
+}
+
+void TaskModel::step(Ns t) {
+  now_ = t;
+  retire(t);
+  release_finished();
+  admit_arrivals(t);
+  place_queue(t);
+  admit_flows(t);
+  // P6-P7: re-rate the flows (every step in compat, at every change of the flow set otherwise).
+  if (opt_.compat || flows_changed_)
+    for (int id : comm_)
+      if (!frozen(jobs_[id], t)) rerate(jobs_[id], t);  // a frozen flow's speed has not changed
+  flows_changed_ = false;
+  // P8: idle GPUs pick their next task.
+  if (!dirty_.empty()) {
+    std::sort(dirty_.begin(), dirty_.end());
+    scratch_.swap(dirty_);
+    dirty_.clear();
+    for (int g : scratch_) dispatch(g, t);
+  }
+}
+
+// Cached: the engine asks for it before and at every instant; it changes only at a step or an arrival.
+TaskModel::Ns TaskModel::next_step() {
+  if (next_valid_) return next_;
+  next_valid_ = true;
+  if (opt_.compat) return next_ = released_ < static_cast<std::int64_t>(jobs_.size()) ? compat_next_ : kNever;
+  Ns t = next_end();
+  if (next_arrival_ < delivered_) t = std::min(t, std::max(jobs_[next_arrival_].arrival, last_step_));
+  return next_ = t;
+}
+
+TaskModel::Ns TaskModel::next_end() const {
+  Ns t = ends_.empty() ? kNever : ends_.front().first;
+  for (int id : comm_) t = std::min(t, jobs_[id].flow.end_ns);
+  return t;
+}
+
+TaskModel::Ns TaskModel::next_timed() const {
+  const Ns t = next_end();
+  return next_arrival_ < jobs_.size() ? std::min(t, jobs_[next_arrival_].arrival) : t;
+}
+
+// Jobs arrive in their order (the engine delivers by submit time; ids are the order).
+void TaskModel::arrive(JobState& job, Time /*now*/) {
+  if (job.id() != static_cast<JobId>(delivered_)) throw InvariantError("task model: jobs must arrive in order");
+  ++delivered_;
+  next_valid_ = false;
+}
+
+// The engine instant of a model instant: the microsecond it falls in (the model's instants are never negative).
+Time TaskModel::next_event_time() {
+  const Ns t = next_step();
+  return t >= kNever ? rm::kNever : t / 1000;
+}
+
+void TaskModel::record_series(Ns now) {
+  const int queued = static_cast<int>(queue_.size()), running = static_cast<int>(running_.size());
+  if (!series_.empty() && series_.back().queued == queued && series_.back().running == running) return;
+  SeriesRow row;
+  row.t = us_of(now);
+  row.queued = queued;
+  row.running = running;
+  for (const auto& r : rt_) row.busy_gpus += r.busy;
+  series_.push_back(row);
+}
+
+// Every model instant in the engine's microseconds up to t (the nanoseconds [.., t us + 999 ns]), in order.
+void TaskModel::advance_to(Time t) {
+  const auto n = static_cast<std::int64_t>(jobs_.size());
+  const Ns limit = t >= kNever / 1000 ? kNever - 1 : t * 1000 + 999;
+  for (Ns s = next_step(); released_ < n && s <= limit; s = next_step()) {
+    // A zero-size flow ends at the instant it starts, so time may stay put, but not forever.
+    same_instant_ = s == last_step_ && !opt_.compat ? same_instant_ + 1 : 0;
+    if (s < last_step_ || same_instant_ > 1000)
+      throw InvariantError("task engine: time did not advance at t=" + std::to_string(ms_from(s)) + " ms");
+    last_step_ = s;
+    changed_ = false;
+    next_valid_ = false;
+    step(s);
+    if (ff_) after_step(s);
+    record_series(s);
+    if (opt_.progress && released_ - last_report_ >= std::max<std::int64_t>(1, n / 100)) {
+      last_report_ = released_;
+      opt_.progress({static_cast<std::int64_t>(released_), static_cast<std::int64_t>(n), static_cast<double>(s) / 1e9, 0});
+    }
+    if (released_ == n) break;
+    // Nothing timed left (no task, flow or arrival) and, in compat, nothing changed in this step (a
+    // change there can still release or place next step): no job can ever progress again.
+    const bool idle = opt_.compat ? !changed_ && next_timed() >= kNever : next_step() >= kNever && next_timed() >= kNever;
+    if (idle)
+      throw InvariantError("task engine: deadlock at t=" + std::to_string(ms_from(s)) + " ms with " +
+                           std::to_string(n - released_) + " jobs left");
+    if (opt_.compat) {
+      compat_next_ = s + 1000000;  // 1 ms
+      next_valid_ = false;
+    }
+  }
+}
+
+void TaskModel::end() {
+  const auto n = static_cast<std::int64_t>(jobs_.size());
+  if (released_ < n)
+    throw InvariantError("task engine: deadlock at t=" + std::to_string(ms_from(last_step_)) + " ms with " +
+                         std::to_string(n - released_) + " jobs left");
+  total_time_ = opt_.compat ? ms_from(last_step_) + 1.0 : ms_from(last_step_);
+  check_final();
+}
+
+void TaskModel::check_final() const {
+  double want = 0, got = 0;
+  for (const auto& j : jobs_) {
+    if (!j.finished || !j.released) throw InvariantError("task engine: job " + j.spec->name + " never finished");
+    const double work = static_cast<double>(j.v.n) * static_cast<double>(j.v.iters) * (j.v.fw + j.v.bw);
+    want += work;
+    if (std::abs(j.v.rem_service) > 1e-9 * (1 + work))
+      throw InvariantError("task engine: job " + j.spec->name + " finished with service left");
+  }
+  got = gpu_active_ms();
+  if (std::abs(want - got) > 1e-9 * (1 + want))
+    throw InvariantError("task engine: GPU busy time " + std::to_string(got) + " ms != work " + std::to_string(want));
+  for (std::size_t g = 0; g < gpus_.size(); ++g)
+    if (book_->free_gpu_mem_mb()[g] != gpus_[g].mem_total) throw InvariantError("task engine: GPU memory not returned");
+  for (const auto& f : server_flows_)
+    if (!f.empty()) throw InvariantError("task engine: a flow outlived its job");
+}
+
+double TaskModel::avg_jct_ms() const {
+  double sum = 0;
+  for (const auto& j : jobs_) sum += ms_from(j.finish - j.arrival);
+  return jobs_.empty() ? 0 : sum / static_cast<double>(jobs_.size());
+}
+
+double TaskModel::gpu_active_ms() const {
+  double s = 0;
+  for (const auto& r : rt_) s += r.active;
+  return s;
+}
+
+RunRecord TaskModel::record() const {
+  RunRecord r;
+  for (const auto& j : jobs_) {
+    JobRecord jr;
+    jr.spec = j.spec;
+    jr.first_start = us_of(j.placed_at);
+    jr.finish = us_of(j.finish);
+    jr.run_us = jr.finish - jr.first_start;
+    // Alone on an idle cluster: its tasks back to back, plus one uncontended all-reduce per iteration when it
+    // cannot fit one server.
+    const double comm = j.v.n > max_server_gpus_ ? j.v.size * beta_ : 0.0;
+    jr.ideal_us = us_of(ns_of(static_cast<double>(j.v.iters) * (j.v.fw + j.v.bw + comm)));
+    jr.servers = static_cast<int>(j.v.servers.size());
+    if (!j.v.servers.empty())
+      jr.gpu_type = gpu_type_index(r, cluster_->servers[static_cast<std::size_t>(j.v.servers.front())].gpu_type);
+    r.jobs.push_back(jr);
+  }
+  r.series = series_;
+  r.total_gpus = total_gpus_;
+  r.busy_gpu_us = static_cast<Time>(std::llround(gpu_active_ms() * 1000.0));
+  r.events = events_;
+  r.extra = {{"avg_jct_ms", avg_jct_ms()},
+             {"makespan_ms", total_time_},
+             {"authors_gpu_util", total_time_ > 0 ? gpu_active_ms() / total_gpus_ / total_time_ : 0.0},
+             {"max_jobs_per_gpu", static_cast<double>(max_sharing_)},
+             {"max_flows_per_nic", static_cast<double>(max_flows_)}};
+  return r;
+}
+
+}  // namespace rm
