@@ -4,6 +4,7 @@
 
 #include "peers/gavel/gavel_sim.h"
 #include "peers/tiresias/tiresias_sim.h"
+#include "run/peer_registry.h"
 #include "run/run_plan.h"
 #include "test_util.h"
 
@@ -58,6 +59,46 @@ TEST(PeerRegistry, TiresiasParametersAreCheckedAtParse) {
     cfg.policy = bad;
     EXPECT_THROW(make_run_plan(cfg), InputError) << bad;  // before any input file is read
   }
+}
+
+}  // namespace
+}  // namespace rm
+
+namespace rm {
+namespace {
+
+// Goal 2: one reader per trace format. Gavel's format is read by workload/trace_gavel.h for our models and for the
+// peer: a bad row is refused alike, naming the same file, line and field.
+TEST(PeerRegistry, GavelsTraceFormatHasOneReaderForOurModelsAndThePeer) {
+  const std::string shared = RM_SHARED_DIR;
+  const std::string dir = test::temp_dir();
+  const std::string trace = test::write_file(dir, "bad.trace",
+                   "ResNet-18 (batch size 64)\tcmd\twd\t--num_steps\t1\t1000\t1\t1\t-1\t0\n"
+                   "ResNet-18 (batch size 64)\tcmd\twd\t--num_steps\t1\t1000\t0\t1\t-1\t10\n");
+  for (const std::string compat : {"", "--compat gavel "}) {
+    const auto r = test::shell(std::string(RM_BINARY) + " simulate " + compat + "--cluster gavel:16:0:0 --trace " +
+                               trace + " --format gavel --policy fifo --data-dir " + shared + "/traces --out " + dir +
+                               "/o");
+    EXPECT_EQ(r.code, 2) << compat << r.text;
+    EXPECT_NE(r.text.find(trace + ":2:scale_factor: must be >= 1 (GPUs)"), std::string::npos) << compat << r.text;
+  }
+}
+
+// Every peer has one registry entry that the run plan, simulate and list-policies read.
+TEST(PeerRegistry, EveryPeerHasOneEntryThatParsesItsOwnListedPolicies) {
+  ASSERT_EQ(peer_registry().size(), 2u);
+  for (const auto& p : peer_registry()) {
+    EXPECT_EQ(find_peer(p.name), &p);
+    EXPECT_EQ(find_peer(p.compat), &p);
+    ASSERT_FALSE(p.policies().empty()) << p.name;
+    for (const auto& [name, help] : p.policies()) {
+      if (name.find("-N") != std::string::npos) continue;  // a family (dlas-gpu-N), not a name
+      const std::string text = p.compat == Compat::Tiresias ? name.substr(0, name.find('+')) + "+count" : name;
+      EXPECT_NO_THROW(p.parse_policy(text)) << p.name << " " << text;
+    }
+  }
+  EXPECT_EQ(find_peer(Compat::Synergy), nullptr);  // runs the registry's policies on our models
+  EXPECT_EQ(find_peer("tiresia"), nullptr);
 }
 
 }  // namespace

@@ -85,8 +85,8 @@ TEST(Planner, PaperSlotSemanticsUnderCompat) {
   cfg.compat = "yu2022";
   cfg.policy = "sjf-bco:horizon=5000";
   auto r = simulate(cfg);
-  for (const auto& j : r->plan.jobs) EXPECT_EQ(j.finish, std::floor(j.finish));
-  EXPECT_EQ(r->summary.makespan_s, r->plan.makespan * 10);
+  for (const auto& j : r->schedule.jobs) EXPECT_EQ(j.finish, std::floor(j.finish));
+  EXPECT_EQ(r->summary.makespan_s, r->schedule.makespan * 10);
 }
 
 TEST(Planner, SjfBcoWithLargeKappaIsLs) {
@@ -171,8 +171,8 @@ TEST(Planner, EngineExecutesThePlanForEveryPlanner) {
     cfg.seed = 3;
     cfg.policy = std::string(name) + ":horizon=5000";
     auto r = simulate(cfg);  // throws InvariantError if the engine's run differs from the plan
-    ASSERT_TRUE(r->plan.ok);
-    EXPECT_NEAR(r->summary.makespan_s, r->plan.makespan * cfg.yu.slot_s, 1e-3) << name;
+    ASSERT_TRUE(r->schedule.ok);
+    EXPECT_NEAR(r->summary.makespan_s, r->schedule.makespan * cfg.yu.slot_s, 1e-3) << name;
     EXPECT_EQ(r->summary.jobs, 40);
   }
 }

@@ -36,12 +36,12 @@ void run_planner(const RunPlan& p, SimResult& r) {
   const auto t0 = std::chrono::steady_clock::now();
   yu::ModelParams mp = cfg.yu;
   mp.floor_slots = p.compat == Compat::Yu2022;
-  r.plan = plan::make_plan(name, in, mp, opt);
+  r.schedule = plan::make_plan(name, in, mp, opt);
   const double plan_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (!r.plan.ok)
+  if (!r.schedule.ok)
     throw InputError("--policy", 0, p.policy.text,
                      "no schedule fits within the horizon of " + std::to_string(opt.horizon) + " slots (raise horizon=)");
-  r.scheduler = std::make_unique<plan::PlanScheduler>(p.policy.text, r.plan, r.cluster, cfg.yu.slot_s);
+  r.scheduler = std::make_unique<plan::PlanScheduler>(p.policy.text, r.schedule, r.cluster, cfg.yu.slot_s);
   EngineOptions eo;
   eo.progress = cfg.progress;
   r.engine = std::make_unique<Engine>(r.cluster, r.workload.jobs, *r.scheduler,
@@ -56,17 +56,17 @@ void run_planner(const RunPlan& p, SimResult& r) {
     const double f = to_seconds(j.finish) / cfg.yu.slot_s;
     makespan = std::max(makespan, f);
     sum += f;
-    if (std::abs(f - r.plan.jobs[j.spec->id].finish) > 1e-6 * (1 + f))
+    if (std::abs(f - r.schedule.jobs[j.spec->id].finish) > 1e-6 * (1 + f))
       throw InvariantError("job " + j.spec->name + " finished at slot " + std::to_string(f) + ", planned " +
-                           std::to_string(r.plan.jobs[j.spec->id].finish));
+                           std::to_string(r.schedule.jobs[j.spec->id].finish));
   }
   r.record.extra = {{"makespan_slots", makespan},
                     {"avg_jct_slots", r.record.jobs.empty() ? 0 : sum / static_cast<double>(r.record.jobs.size())},
                     {"slot_s", cfg.yu.slot_s},
                     {"gpus", static_cast<double>(r.cluster.total_gpus())},
-                    {"theta", static_cast<double>(r.plan.theta)},
-                    {"kappa", static_cast<double>(r.plan.kappa)},
-                    {"passes", static_cast<double>(r.plan.passes)},
+                    {"theta", static_cast<double>(r.schedule.theta)},
+                    {"kappa", static_cast<double>(r.schedule.kappa)},
+                    {"passes", static_cast<double>(r.schedule.passes)},
                     {"plan_s", plan_s}};
 }
 

@@ -7,7 +7,7 @@ namespace rm {
 struct RunPlan;
 struct SimResult;
 
-// Fills r.plan, r.scheduler, r.engine and r.record (with the planners' summary keys). Throws InputError for a
+// Fills r.schedule (the planner's schedule), r.scheduler, r.engine and r.record (with the planners' summary keys). Throws InputError for a
 // job set the planners cannot take (a job submitted after 0, no schedule within the horizon).
 void run_planner(const RunPlan& plan, SimResult& r);
 

@@ -33,7 +33,7 @@ struct SimResult {
   std::unique_ptr<synergy::ProfileSet> cpu_profiles;  // resource-sensitive allocation on the job-level engine
   std::unique_ptr<PerfModel> perf;           // --perf-model (the job-level engine's laws and every ideal time)
   int trace_type = 0;                        // --trace-gpu-type, as an index into the cluster's GPU types
-  plan::Plan plan;                           // planners: the schedule the engine executed
+  plan::Plan schedule;                       // planners: the schedule the engine executed (not the RunPlan)
   RunRecord record;
   Summary summary;
   RunInfo info;

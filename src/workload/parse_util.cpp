@@ -110,12 +110,17 @@ double parse_in_range(const std::string& raw, double lo, double hi, const std::s
 
 Time parse_submit(const std::string& raw, double mul, double div, const std::string& file, long line,
                   const std::string& field) {
+  return from_seconds(parse_submit_s(raw, mul, div, file, line, field));
+}
+
+double parse_submit_s(const std::string& raw, double mul, double div, const std::string& file, long line,
+                      const std::string& field) {
   const double s = parse_double(raw, file, line, field) * mul / div;
   if (s < 0) throw InputError(file, line, field, "'" + trim(raw) + "': a submit time must be >= 0");
   if (s > limits::kMaxSubmitS)
     throw InputError(file, line, field, fmt::format("'{}' is out of range (at most {:g} s, 317 years)", trim(raw),
                                                     limits::kMaxSubmitS));
-  return from_seconds(s);
+  return s;
 }
 
 std::string csv_field(const std::string& s) {

@@ -25,6 +25,9 @@ double parse_in_range(const std::string& s, double lo, double hi, const std::str
 // A submit time: the field x `mul` / `div` (in seconds) must lie in [0, limits::kMaxSubmitS].
 Time parse_submit(const std::string& s, double mul, double div, const std::string& file, long line,
                   const std::string& field);
+// The same checks, in seconds (a reader that keeps a peer's float seconds exact).
+double parse_submit_s(const std::string& s, double mul, double div, const std::string& file, long line,
+                      const std::string& field);
 // Days since 1970-01-01 of a proleptic Gregorian date.
 long long days_from_civil(long long y, unsigned m, unsigned d);
 // "YYYY-MM-DD HH:MM:SS" or "YYYY-MM-DDTHH:MM:SS", an optional fraction of a second and a trailing Z, as UTC seconds

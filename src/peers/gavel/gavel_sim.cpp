@@ -24,6 +24,7 @@
 #include "workload/gavel_throughputs.h"
 #include "workload/parse_util.h"
 #include "workload/table_reader.h"
+#include "workload/trace_gavel.h"
 
 namespace rm {
 namespace {
@@ -643,7 +644,7 @@ class GavelModel final : public SteppingModel {
   Sim& sim_;
 };
 
-// utils.parse_trace (utils.py:500-521): 10 tab-separated columns; the msr traces' 7 (workload/trace_gavel.cpp).
+// utils.parse_trace (utils.py:500-521): the rows read by workload/trace_gavel.h, kept in Gavel's float seconds.
 void read_trace(const SimConfig& cfg, std::vector<JobSpec>& specs, std::vector<GJob>& jobs) {
   if (cfg.format != "auto" && cfg.format != "gavel")
     throw InputError("--format", 0, cfg.format, "--compat gavel reads Gavel's traces: --format gavel (or auto)");
@@ -652,23 +653,17 @@ void read_trace(const SimConfig& cfg, std::vector<JobSpec>& specs, std::vector<G
   std::vector<std::string> row;
   while (t.next(row)) {
     if (cfg.max_jobs > 0 && static_cast<long>(specs.size()) >= cfg.max_jobs) break;
-    const bool ten = row.size() == 10;
-    if (!ten)
-      t.check_fields(row, {"job_type", "command", "num_steps_arg", "needs_data_dir", "total_steps", "arrival_time",
-                           "scale_factor"}, "tab");
-    const std::string& type = row[0];
-    if (type.empty()) throw InputError(t.file(), t.line(), "job_type", "empty");
+    const GavelRow r = read_gavel_row(t, row);  // the one reader of the format (workload/trace_gavel.h)
+    const std::string& type = r.job_type;
     GJob g;
-    g.total = parse_int(row[ten ? 5 : 4], t.file(), t.line(), "total_steps");
-    if (g.total <= 0) throw InputError(t.file(), t.line(), "total_steps", "must be > 0");
-    g.sf = parse_int32(row[6], t.file(), t.line(), "scale_factor");
-    if (g.sf < 1) throw InputError(t.file(), t.line(), "scale_factor", "must be >= 1 (GPUs)");
-    if (ten) g.weight = parse_double(row[7], t.file(), t.line(), "priority_weight");
-    if (!(g.weight > 0) || !std::isfinite(g.weight))
-      throw InputError(t.file(), t.line(), "priority_weight", "must be a positive number");
-    g.arrival = parse_double(row[ten ? 9 : 5], t.file(), t.line(), "arrival_time") * cfg.arrival_scale;
+    if (r.total_steps != std::floor(r.total_steps))
+      throw InputError(t.file(), t.line(), "total_steps", "must be a whole number of steps (Gavel's int())");
+    g.total = static_cast<long>(r.total_steps);
+    g.sf = r.scale_factor;
+    g.weight = r.priority_weight;
+    g.arrival = r.arrival_s * cfg.arrival_scale;
     if (!(g.arrival >= 0) || g.arrival > 1e10)
-      throw InputError(t.file(), t.line(), "arrival_time", "must be a number of seconds in [0, 1e10]");
+      throw InputError(t.file(), t.line(), "arrival_time", "must be a number of seconds in [0, 1e10] after --arrival-scale");
     if (!jobs.empty() && g.arrival < jobs.back().arrival)
       throw InputError(t.file(), t.line(), "arrival_time",
                        "arrivals go back in time; Gavel's simulator asserts sorted arrivals (scheduler.py:1211)");

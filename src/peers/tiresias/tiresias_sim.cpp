@@ -38,7 +38,7 @@ struct NodeShare {
   double mem = 0;
 };
 
-struct TJob {
+struct TiresiasJob {
   const JobSpec* spec = nullptr;
   std::vector<std::vector<NodeShare>> placements;
   long g = 0, submit = 0, duration = 0;
@@ -52,7 +52,7 @@ struct TJob {
 
 struct Event {
   long time = 0;
-  std::vector<TJob*> starts, ends;
+  std::vector<TiresiasJob*> starts, ends;
 };
 
 // Python 2's round(x, n) as the goldens' port computes it (E3): the exact binary value rounded half away from zero
@@ -116,7 +116,7 @@ class GittinsTable {
 long floor_div(long a, long b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
 template <class C>
-void remove_one(C& c, TJob* j) {  // list.remove: the first occurrence; the peer raises ValueError without one
+void remove_one(C& c, TiresiasJob* j) {  // list.remove: the first occurrence; the peer raises ValueError without one
   const auto it = std::find(c.begin(), c.end(), j);
   if (it == c.end())
     throw InputError("--compat", 0, "tiresias",
@@ -138,7 +138,7 @@ struct Spec {
 
 class Sim {
  public:
-  Sim(std::deque<TJob>& jobs, const Spec& spec, bool yarn, Schedule s, std::vector<long> limits, long starvation,
+  Sim(std::deque<TiresiasJob>& jobs, const Spec& spec, bool yarn, Schedule s, std::vector<long> limits, long starvation,
       const GittinsTable* gittins)
       : spec_(spec), yarn_(yarn), total_(spec.switches * spec.nodes_per_switch * spec.gpus), free_(total_),
         s_(s), limits_(std::move(limits)), starvation_(starvation), gittins_(gittins) {
@@ -200,7 +200,7 @@ class Sim {
   static void sort_events(std::vector<Event>& v) {
     std::stable_sort(v.begin(), v.end(), [](const Event& a, const Event& b) { return a.time < b.time; });
   }
-  bool try_get(TJob& j) {
+  bool try_get(TiresiasJob& j) {
     if (yarn_) return yarn_place(j);
     if (free_ < j.g) return false;  // count: one free-GPU counter (Q10)
     free_ -= j.g;
@@ -218,7 +218,7 @@ class Sim {
     std::fill(free_gpus_.begin(), free_gpus_.end(), spec_.gpus);
     std::fill(free_cpus_.begin(), free_cpus_.end(), spec_.cpus);
   }
-  void release(TJob& j) {
+  void release(TiresiasJob& j) {
     if (!yarn_) {
       free_ = std::min(total_, free_ + j.g);
       return;
@@ -239,7 +239,7 @@ class Sim {
   // ms_yarn_placement (Q10): switch by switch; up to a node's GPUs, the first node with the GPUs, CPUs (2 for a
   // 1-GPU job, else 6 a GPU) and 5 GB; beyond, floor(k/G) idle nodes and one node for the rest, memory
   // (6 + 0.1 k + 5) GB a GPU.
-  bool yarn_place(TJob& j) {
+  bool yarn_place(TiresiasJob& j) {
     const long need = j.g, G = spec_.gpus;
     for (long sw = 0; sw < spec_.switches; ++sw) {
       const long first = sw * spec_.nodes_per_switch, last = first + spec_.nodes_per_switch;
@@ -290,18 +290,18 @@ class Sim {
     }
     return false;
   }
-  void complete(TJob& j, long t) {  // log.job_complete: stamped at the event that ends it (Q2)
+  void complete(TiresiasJob& j, long t) {  // log.job_complete: stamped at the event that ends it (Q2)
     j.end = t;
     j.status = St::End;
     j.done = true;
   }
   // add_job_end_event: merged into the first event at that time, else a new one at the end of the list (Q3).
-  void add_end_event(TJob& j) {
+  void add_end_event(TiresiasJob& j) {
     auto it = std::find_if(events_.begin(), events_.end(), [&](const Event& e) { return e.time == j.end; });
     if (it == events_.end()) events_.push_back({j.end, {}, {&j}});
     else it->ends.push_back(&j);
   }
-  void move_to_runnable(TJob& j) {
+  void move_to_runnable(TiresiasJob& j) {
     j.status = St::Pending;
     j.start = kMax;
     j.last_check = j.submit;
@@ -313,22 +313,22 @@ class Sim {
   void fifo_step() {
     Event& ev = events_.front();
     const long t = ev.time;
-    for (TJob* e : ev.ends) release(*e), complete(*e, t);
-    for (TJob* s : ev.starts) s->status = St::Pending, pending_.push_back(s);
-    std::vector<TJob*> started;
+    for (TiresiasJob* e : ev.ends) release(*e), complete(*e, t);
+    for (TiresiasJob* s : ev.starts) s->status = St::Pending, pending_.push_back(s);
+    std::vector<TiresiasJob*> started;
     if (s_ == Schedule::Fifo) {
       if (check_free_gpu() > 0)
-        for (TJob* p : pending_) {
+        for (TiresiasJob* p : pending_) {
           if (!try_get(*p)) break;  // strict head-of-line blocking
           started.push_back(p);
         }
     } else {
-      for (TJob* p : pending_) {
+      for (TiresiasJob* p : pending_) {
         if (check_free_gpu() <= 0) break;
         if (try_get(*p)) started.push_back(p);
       }
     }
-    for (TJob* j : started) {
+    for (TiresiasJob* j : started) {
       j->status = St::Running;
       j->start = t;
       j->end = t + j->duration;
@@ -367,13 +367,13 @@ class Sim {
   void shortest_step() {
     long t = 0;
     const Event ev = take_event(t);
-    for (TJob* e : ev.ends) release(*e), complete(*e, t), remove_one(runnable_, e);
-    for (TJob* s : ev.starts) {
+    for (TiresiasJob* e : ev.ends) release(*e), complete(*e, t), remove_one(runnable_, e);
+    for (TiresiasJob* s : ev.starts) {
       move_to_runnable(*s);
       s->remaining = s->duration;
       s->remaining_gpu = s->remaining * s->g;
     }
-    for (TJob* r : runnable_) {
+    for (TiresiasJob* r : runnable_) {
       if (r->status == St::Running) {
         r->total_exec += t - r->last_check;
         r->last_check = t;
@@ -383,14 +383,14 @@ class Sim {
         r->last_check = t;
       }
     }
-    std::stable_sort(runnable_.begin(), runnable_.end(), [&](const TJob* a, const TJob* b) {
+    std::stable_sort(runnable_.begin(), runnable_.end(), [&](const TiresiasJob* a, const TiresiasJob* b) {
       if (s_ == Schedule::Sjf) return a->g < b->g;
       if (s_ == Schedule::Shortest) return a->remaining < b->remaining;
       return a->remaining_gpu < b->remaining_gpu;
     });
     empty_infra();  // every runnable job is placed again, in order, skipping what does not fit
-    std::vector<TJob*> run, preempted;
-    for (TJob* r : runnable_) {
+    std::vector<TiresiasJob*> run, preempted;
+    for (TiresiasJob* r : runnable_) {
       if (r->status == St::Running) r->placements.clear();  // a pending job keeps its old ones (Q9)
       if (try_get(*r)) {
         if (r->start == kMax) r->start = t;
@@ -399,10 +399,10 @@ class Sim {
         preempted.push_back(r);
       }
     }
-    for (TJob* j : preempted) j->status = St::Pending, ++j->preempt;
-    for (TJob* j : run) j->status = St::Running;
+    for (TiresiasJob* j : preempted) j->status = St::Pending, ++j->preempt;
+    for (TiresiasJob* j : run) j->status = St::Running;
     end_events_.clear();
-    for (TJob* r : runnable_)
+    for (TiresiasJob* r : runnable_)
       if (r->status == St::Running) {
         const long end = t + r->remaining;
         auto it = std::find_if(end_events_.begin(), end_events_.end(), [&](const Event& e) { return e.time == end; });
@@ -417,18 +417,18 @@ class Sim {
     long t = 0;
     const Event ev = take_event(t);
     const bool gputime = s_ != Schedule::Dlas;
-    for (TJob* e : ev.ends) {
+    for (TiresiasJob* e : ev.ends) {
       release(*e), complete(*e, t);
       remove_one(runnable_, e);
       remove_one(queues_[static_cast<std::size_t>(e->q)], e);
     }
-    for (TJob* s : ev.starts) {
+    for (TiresiasJob* s : ev.starts) {
       move_to_runnable(*s);
       s->q = 0;
       queues_[0].push_back(s);
     }
     const long last_queue = static_cast<long>(queues_.size()) - 1;
-    for (TJob* r : runnable_) {
+    for (TiresiasJob* r : runnable_) {
       if (r->status == St::Running) {
         ran_until(*r, t);
         const long attained = gputime ? r->executed * r->g : r->executed;
@@ -454,15 +454,15 @@ class Sim {
     }
     if (gittins_)  // each queue by (rank, -submit) descending, stable (Q8)
       for (auto& queue : queues_)
-        std::stable_sort(queue.begin(), queue.end(), [](const TJob* a, const TJob* b) {
+        std::stable_sort(queue.begin(), queue.end(), [](const TiresiasJob* a, const TiresiasJob* b) {
           return a->rank != b->rank ? a->rank > b->rank : a->submit < b->submit;
         });
     count_pass(queues_, t);  // pure GPU counting, whatever the scheme (Q5)
     for (auto& queue : queues_)  // each queue's pending jobs behind its running ones, in order
-      std::stable_partition(queue.begin(), queue.end(), [](const TJob* j) { return j->status != St::Pending; });
+      std::stable_partition(queue.begin(), queue.end(), [](const TiresiasJob* j) { return j->status != St::Pending; });
     earliest_end(t);
     next_jump_ = kMax;
-    for (TJob* r : runnable_) {
+    for (TiresiasJob* r : runnable_) {
       long jump = kMax;
       if (r->status == St::Running && r->q < last_queue) {
         const long left = limits_[static_cast<std::size_t>(r->q)] - r->executed;
@@ -476,7 +476,7 @@ class Sim {
   }
 
   // A running job's service up to t (dlas, gittins: total and since its last promotion).
-  static void ran_until(TJob& r, long t) {
+  static void ran_until(TiresiasJob& r, long t) {
     const long d = t - r.last_check;
     r.total_exec += d;
     r.executed += d;
@@ -487,9 +487,9 @@ class Sim {
   template <class Lists>
   void count_pass(const Lists& lists, long t) {
     empty_infra();
-    std::vector<TJob*> run, preempted;
+    std::vector<TiresiasJob*> run, preempted;
     for (const auto& list : lists)
-      for (TJob* j : list) {
+      for (TiresiasJob* j : list) {
         if (free_ >= j->g) {
           if (j->status == St::Pending) run.push_back(j);
           free_ -= j->g;
@@ -497,8 +497,8 @@ class Sim {
           preempted.push_back(j);
         }
       }
-    for (TJob* j : preempted) j->status = St::Pending, ++j->preempt;
-    for (TJob* j : run) {
+    for (TiresiasJob* j : preempted) j->status = St::Pending, ++j->preempt;
+    for (TiresiasJob* j : run) {
       j->status = St::Running;
       if (j->start == kMax) j->start = t;
     }
@@ -507,7 +507,7 @@ class Sim {
   void earliest_end(long t) {
     end_events_.clear();
     Event first{kMax, {}, {}};
-    for (TJob* r : runnable_)
+    for (TiresiasJob* r : runnable_)
       if (r->status == St::Running) {
         const long end = t + (r->duration - r->total_exec);
         if (end < first.time) first = Event{end, {}, {r}};
@@ -520,9 +520,9 @@ class Sim {
   void gittins_step() {
     long t = 0;
     const Event ev = take_event(t);
-    for (TJob* e : ev.ends) release(*e), complete(*e, t), remove_one(runnable_, e);
-    for (TJob* s : ev.starts) move_to_runnable(*s);
-    for (TJob* r : runnable_) {
+    for (TiresiasJob* e : ev.ends) release(*e), complete(*e, t), remove_one(runnable_, e);
+    for (TiresiasJob* s : ev.starts) move_to_runnable(*s);
+    for (TiresiasJob* r : runnable_) {
       if (r->status == St::Running) {
         ran_until(*r, t);
         r->rank = (*gittins_)(r->executed * r->g);
@@ -531,7 +531,7 @@ class Sim {
         r->rank = (*gittins_)(r->executed);  // seconds, not GPU-seconds, for a waiting job (Q8)
       }
     }
-    std::stable_sort(runnable_.begin(), runnable_.end(), [](const TJob* a, const TJob* b) { return a->rank < b->rank; });
+    std::stable_sort(runnable_.begin(), runnable_.end(), [](const TiresiasJob* a, const TiresiasJob* b) { return a->rank < b->rank; });
     count_pass(std::array{runnable_}, t);
     earliest_end(t);
     next_unit_ += t;  // grows by the event's time (Q8)
@@ -546,8 +546,8 @@ class Sim {
   std::vector<long> limits_;
   long starvation_;
   std::vector<Event> events_, end_events_;
-  std::vector<TJob*> pending_, runnable_;
-  std::vector<std::vector<TJob*>> queues_{3};
+  std::vector<TiresiasJob*> pending_, runnable_;
+  std::vector<std::vector<TiresiasJob*>> queues_{3};
   long next_jump_ = kMax;
   const GittinsTable* gittins_;
   long next_unit_ = 3250;
@@ -558,7 +558,7 @@ class Sim {
 // are the same jobs, already in the peer's event list.
 class TiresiasModel final : public SteppingModel {
  public:
-  TiresiasModel(std::deque<TJob>& jobs, const Spec& spec, bool yarn, Schedule s, std::vector<long> limits,
+  TiresiasModel(std::deque<TiresiasJob>& jobs, const Spec& spec, bool yarn, Schedule s, std::vector<long> limits,
                 long starvation, const GittinsTable* gittins)
       : sim_(jobs, spec, yarn, s, std::move(limits), starvation, gittins) {}
   std::string name() const override { return "tiresias"; }
@@ -696,7 +696,13 @@ PolicySpec parse_tiresias_policy(const std::string& text) {
   s.family = PolicyFamily::Peer;
   const auto plus = text.rfind('+');
   if (plus == std::string::npos)
-    throw InputError("--policy", 0, text, "--compat tiresias takes SCHEDULE+yarn|count (e.g. dlas-gpu+count)");
+    throw InputError("--policy", 0, text,
+                     "--compat tiresias takes SCHEDULE+yarn|count (e.g. dlas-gpu+count)" +
+                         std::string(text == "tiresias" ? ": 'tiresias' is our preset (2d-las+consolidated) on our own "
+                                                          "models, without --compat; Tiresias-L in its simulator is "
+                                                          "dlas-gpu+count"
+                                                        : "") +
+                         " (ringmaster list-policies --compat tiresias)");
   const std::string scheme = text.substr(plus + 1);
   if (scheme != "yarn" && scheme != "count")
     throw InputError("--policy", 0, scheme,
@@ -722,16 +728,16 @@ void run_tiresias(const RunPlan& plan, SimResult& r) {
   const Spec spec(r.cluster);
   r.workload = load_workload(cfg, r.cluster, &r.unschedulable, cfg.errors, &r.models);
   if (cfg.dry_run) return;
-  std::deque<TJob> jobs;
+  std::deque<TiresiasJob> jobs;
   for (const auto& j : r.workload.jobs) {
-    TJob t;
+    TiresiasJob t;
     t.spec = &j;
     t.g = j.num_gpus;
     t.submit = static_cast<long>(j.submit / kUsPerS);
     t.duration = static_cast<long>(j.duration_s);  // int(float(duration)) (Q1)
     jobs.push_back(t);
   }
-  std::stable_sort(jobs.begin(), jobs.end(), [](const TJob& a, const TJob& b) { return a.submit < b.submit; });
+  std::stable_sort(jobs.begin(), jobs.end(), [](const TiresiasJob& a, const TiresiasJob& b) { return a.submit < b.submit; });
   // dlas and gittins count GPUs whatever the scheme (Q5, Q8): their yarn runs are their count runs.
   const bool yarn = scheme == "yarn" && ps.s <= Schedule::ShortestGpu;
   std::optional<GittinsTable> table;
