@@ -12,6 +12,7 @@
 #include "run/peer_registry.h"
 #include "run/simulation.h"
 #include "policy/registry.h"
+#include "run/loaders.h"
 
 namespace rm::cli {
 namespace {

@@ -18,6 +18,7 @@
 #include "exec/comm_model.h"
 #include "live/backends.h"
 #include "live/live_scheduler.h"
+#include "run/loaders.h"
 
 namespace rm::live {
 

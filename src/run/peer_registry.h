@@ -25,8 +25,8 @@ struct PeerEntry {
   std::vector<std::pair<std::string, std::string>> (*policies)() = nullptr;
   // The policy string parsed and its parameters checked, or InputError with a did-you-mean.
   PolicySpec (*parse_policy)(const std::string& text) = nullptr;
-  // The whole run (its own cluster and trace readers, its loop under the engine) into `r`.
-  void (*run)(const RunPlan& plan, SimResult& r) = nullptr;
+  // The whole run (its own cluster and trace readers, its loop under the engine); a dry run stops after reading.
+  SimResult (*run)(const RunPlan& plan) = nullptr;
 };
 
 const std::vector<PeerEntry>& peer_registry();

@@ -8,6 +8,7 @@
 #include "exec/comm_model.h"
 #include "models/rate/rate_model.h"
 #include "policy/planner/plan_scheduler.h"
+#include "run/loaders.h"
 
 namespace rm {
 

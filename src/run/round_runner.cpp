@@ -15,6 +15,7 @@
 #include "models/round/round_model.h"
 #include "models/round/round_workloads.h"
 #include "workload/parse_util.h"
+#include "run/loaders.h"
 
 namespace rm {
 

@@ -18,6 +18,7 @@
 #include "policy/gavel.h"
 #include "policy/registry.h"
 #include "policy/task/task_registry.h"
+#include "run/loaders.h"
 
 namespace rm {
 namespace {
@@ -156,11 +157,10 @@ std::unique_ptr<SimResult> simulate_rounds(const RunPlan& plan, std::unique_ptr<
 
 std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
   const SimConfig& cfg = plan.options;
-  auto r = std::make_unique<SimResult>();
   const auto t0 = std::chrono::steady_clock::now();
-  r->exec = plan.exec;
   if (const PeerEntry* peer = find_peer(plan.compat)) {  // a peer's own loop (run/peer_registry.h)
-    peer->run(plan, *r);
+    auto r = std::make_unique<SimResult>(peer->run(plan));
+    r->exec = plan.exec;
     if (cfg.dry_run) return r;
     r->summary = summarize(r->record, r->unschedulable.size());
     r->info = {plan.policy.text, plan.policy.text + " (" + peer->simulator + ")",
@@ -169,6 +169,8 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
     r->info.preempt_cost_model = plan.preempt_cost_label(r->exec);
     return r;
   }
+  auto r = std::make_unique<SimResult>();
+  r->exec = plan.exec;
   r->cluster = load_config_cluster(cfg);
   if (r->exec == ExecModel::Round) {
     refuse_mixed_types(plan, *r);

@@ -25,6 +25,7 @@
 #include "workload/parse_util.h"
 #include "workload/table_reader.h"
 #include "workload/trace_gavel.h"
+#include "run/loaders.h"
 
 namespace rm {
 namespace {
@@ -705,7 +706,8 @@ PolicySpec parse_gavel_policy(const std::string& text) {
   return s;
 }
 
-void run_gavel(const RunPlan& plan, SimResult& r) {
+SimResult run_gavel(const RunPlan& plan) {
+  SimResult r;
   const SimConfig& cfg = plan.options;
   const Pol pol = policy_of(plan.policy.parts.front().name);
   const double round_s = cfg.round_s > 0 ? cfg.round_s : 360;  // --time_per_iteration
@@ -746,7 +748,7 @@ void run_gavel(const RunPlan& plan, SimResult& r) {
       g.alone.push_back(*x);
     }
   }
-  if (cfg.dry_run) return;
+  if (cfg.dry_run) return r;
   Sim sim(jobs, types, gpus, table, pol, cfg.seed, round_s);
   VectorFeed feed(r.workload.jobs);
   Engine engine(r.cluster, feed, nullptr, std::make_unique<GavelModel>(sim));
@@ -786,6 +788,7 @@ void run_gavel(const RunPlan& plan, SimResult& r) {
   if (dropped > 0)
     std::fprintf(stderr, "warning: %ld job(s) dropped after %d failed micro-tasks, as Gavel does (no JCT)\n", dropped,
                  kMaxFailedAttempts);
+  return r;
 }
 
 }  // namespace rm

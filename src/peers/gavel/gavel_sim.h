@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "run/run_plan.h"
-#include "run/simulation.h"
+#include "run/sim_result.h"
 
 namespace rm {
 
@@ -25,8 +25,8 @@ std::vector<std::pair<std::string, std::string>> gavel_policies();
 // The throughput table the run reads: --throughputs, else Gavel's simulation_throughputs.json under --data-dir.
 std::string gavel_throughputs_path(const SimConfig& cfg);
 
-// Runs the plan (--compat gavel) into r: the cluster (gavel:V:P:K[:G], or any cluster of v100/p100/k80 servers),
+// Runs the plan (--compat gavel): the cluster (gavel:V:P:K[:G], or any cluster of v100/p100/k80 servers),
 // the trace (Gavel's 10- or 7-column TSV), records with exact times (RunRecord::exact_s).
-void run_gavel(const RunPlan& plan, SimResult& r);
+SimResult run_gavel(const RunPlan& plan);
 
 }  // namespace rm

@@ -22,6 +22,7 @@
 #include "workload/parse_util.h"
 #include "workload/service_samples.h"
 #include "workload/table_reader.h"
+#include "run/loaders.h"
 
 namespace rm {
 namespace {
@@ -715,7 +716,8 @@ PolicySpec parse_tiresias_policy(const std::string& text) {
   return s;
 }
 
-void run_tiresias(const RunPlan& plan, SimResult& r) {
+SimResult run_tiresias(const RunPlan& plan) {
+  SimResult r;
   const SimConfig& cfg = plan.options;
   const PartSpec& sp = *plan.policy.part(Point::Scheduler);
   const std::string scheme = plan.policy.part(Point::Placement)->name;
@@ -727,7 +729,7 @@ void run_tiresias(const RunPlan& plan, SimResult& r) {
   r.cluster = read_tiresias_spec(cfg.cluster);
   const Spec spec(r.cluster);
   r.workload = load_workload(cfg, r.cluster, &r.unschedulable, cfg.errors, &r.models);
-  if (cfg.dry_run) return;
+  if (cfg.dry_run) return r;
   std::deque<TiresiasJob> jobs;
   for (const auto& j : r.workload.jobs) {
     TiresiasJob t;
@@ -767,6 +769,7 @@ void run_tiresias(const RunPlan& plan, SimResult& r) {
     r.record.jobs.push_back(jr);
   }
   r.record.extra.push_back({"unfinished_jobs", static_cast<double>(unfinished)});
+  return r;
 }
 
 }  // namespace rm

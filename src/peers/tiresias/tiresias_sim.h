@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "run/run_plan.h"
-#include "run/simulation.h"
+#include "run/sim_result.h"
 
 namespace rm {
 
@@ -30,7 +30,7 @@ std::vector<std::pair<std::string, std::string>> tiresias_policies();
 // Python 2's rounding, E3).
 std::vector<double> tiresias_gittins_table(const std::string& cdf);
 
-// Runs the plan (--compat tiresias) into r: the cluster from the spec, the jobs from the trace, records.
-void run_tiresias(const RunPlan& plan, SimResult& r);
+// Runs the plan (--compat tiresias): the cluster from the spec, the jobs from the trace, records.
+SimResult run_tiresias(const RunPlan& plan);
 
 }  // namespace rm

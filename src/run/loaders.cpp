@@ -12,6 +12,7 @@
 #include "cluster/cluster_config.h"
 #include "core/embedded_data.h"
 #include "core/error.h"
+#include "run/loaders.h"
 #include "run/simulation.h"
 #include "cluster/gpu_types.h"
 #include "exec/comm_model.h"
