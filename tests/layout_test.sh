@@ -13,6 +13,9 @@
 #     list schedules (policy/planner/) decide with it and never move the run's clock.
 #  4. An Engine is built only by a driver (src/run/) or a reproduced simulator's entry (src/peers/).
 #  5. The folders the rules name exist, and none of the retired ones (src/synergy, a model in src/exec) is back.
+#  6. The live core speaks no manager's language: outside src/live/<backend>/ only live/backends.cpp (the
+#     --backend table) includes a backend's folder, and no core file names a manager's job state (the backend
+#     maps its own: Backend::completed_state). status.cpp reads a state file from before issue 42 by Slurm's word.
 set -euo pipefail
 cd "$(dirname "$0")/../src"
 bad=0
@@ -76,5 +79,12 @@ done
 [ ! -e synergy ] || fail "src/synergy is back (the round model lives in src/models/round/)"
 for f in exec/rate_model.cpp exec/graph_model.cpp exec/exec_model.h; do [ ! -e "$f" ] || fail "src/$f is back"; done
 
-[ "$bad" = 0 ] && echo "layout: every include follows the layer table; every model has one home; only the engine loop moves time"
+# 6. The live core.
+while IFS= read -r hit; do fail "$hit (the live core reaches a backend only through live/backends.cpp)"; done \
+  < <(grep -nE '^#include "live/(slurm|fake)/' live/*.cpp live/*.h | grep -v '^live/backends\.cpp:' || true)
+while IFS= read -r hit; do fail "$hit (a manager's state names belong to its backend's folder)"; done \
+  < <(grep -nE '"(COMPLETED|PENDING|RUNNING|FAILED|CANCELLED)"' live/*.cpp live/*.h | grep -v '^live/status\.cpp:' || true)
+for d in live/slurm live/fake; do [ -d "$d" ] || fail "src/$d is missing (docs/design.md names it)"; done
+
+[ "$bad" = 0 ] && echo "layout: every include follows the layer table; every model has one home; only the engine loop moves time; the live core is neutral"
 exit "$bad"

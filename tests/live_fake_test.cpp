@@ -64,7 +64,7 @@ TEST(FakeBackend, FifoOnTinyHandComputed) {
   EXPECT_NEAR(r.job("B").end_s, 1015, 1e-9);
   EXPECT_DOUBLE_EQ(r.job("C").first_start_s, 1010);
   EXPECT_NEAR(r.job("C").end_s, 1013, 1e-9);
-  for (const char* j : {"A", "B", "C"}) EXPECT_EQ(r.job(j).slurm_state, "COMPLETED") << j;
+  for (const char* j : {"A", "B", "C"}) EXPECT_EQ(r.job(j).manager_state, "COMPLETED") << j;
   EXPECT_TRUE(std::filesystem::exists(test::temp_dir() + "/out/jobs.csv"));
 }
 

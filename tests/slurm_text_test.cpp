@@ -5,8 +5,9 @@
 #include <map>
 
 #include "core/error.h"
-#include "live/slurm_ctl.h"
-#include "live/slurm_text.h"
+#include "live/slurm/slurm_ctl.h"
+#include "live/hints.h"
+#include "live/slurm/slurm_text.h"
 
 namespace rm::live {
 namespace {

@@ -60,10 +60,12 @@ struct LiveRun {
 
 // One adopted job: what the backend knows of it beside its spec and view.
 struct LiveJob {
-  std::int64_t slurm_id = 0;      // the cluster manager's job id
+  std::int64_t manager_id = 0;    // the cluster manager's job id (runs.csv's slurm_id column, kept by that name)
   // queued | starting (released, not yet RUNNING) | running | finished | unschedulable (never fits: refused)
   std::string status = "queued";
-  std::string slurm_state;        // last state seen
+  // The manager's last word for it, as the manager says it (logs; jobs.csv's slurm_state column, kept by that
+  // name). Whether a final state is a success is the backend's to say (Backend::completed).
+  std::string manager_state;
   std::vector<std::string> nodes; // where it was placed
   std::vector<GpuRef> gpus;       // the policy's GPUs for it (counts per node are what the manager enforces)
   double submit_s = 0;            // epoch seconds
@@ -125,6 +127,10 @@ class Backend {
   virtual const std::vector<float>& decision_us() const = 0;
   // Submit a job (replay); returns the manager's id. A backend that cannot submit throws InputError.
   virtual std::int64_t submit(const Submission& s) = 0;
+  // Whether `state`, a final state of this backend's manager, is a successful end (Slurm: COMPLETED): the core
+  // reads no manager's vocabulary.
+  virtual bool completed_state(const std::string& state) const = 0;
+  bool completed(const LiveJob& j) const { return j.status == "finished" && completed_state(j.manager_state); }
   // The daemon's figures in Prometheus' text format (serve --metrics); manager_up: the last step reached it.
   virtual std::string metrics_text(bool /*manager_up*/) const { return ""; }
 };

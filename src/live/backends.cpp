@@ -3,7 +3,7 @@
 #include "core/error.h"
 #include "core/suggest.h"
 #include "live/fake/fake_backend.h"
-#include "live/slurm_backend.h"
+#include "live/slurm/slurm_backend.h"
 
 namespace rm::live {
 namespace {

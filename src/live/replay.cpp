@@ -56,7 +56,7 @@ nlohmann::json measure_latency(const Backend& b, const fs::path& out,
                                const std::map<std::int64_t, std::pair<std::string, double>>& submitted) {
   Stat dispatch, arrival, finish;
   for (const LiveJob& l : b.jobs()) {
-    const auto it = submitted.find(l.slurm_id);
+    const auto it = submitted.find(l.manager_id);
     if (it == submitted.end()) continue;
     if (l.adopted_s >= 0) arrival.v.push_back(l.adopted_s - it->second.second);
     const auto times = read_times(out / "work" / it->second.first / "times");
@@ -68,7 +68,7 @@ nlohmann::json measure_latency(const Backend& b, const fs::path& out,
           break;
         }
     }
-    if (l.slurm_state == "COMPLETED" && !l.runs.empty() && l.runs.back().noticed_s >= 0)
+    if (b.completed(l) && !l.runs.empty() && l.runs.back().noticed_s >= 0)
       for (auto t = times.rbegin(); t != times.rend(); ++t)
         if (t->first == "done") {
           finish.v.push_back(l.runs.back().noticed_s - t->second);

@@ -36,6 +36,9 @@ json read(const std::string& dir) {
                    "not a ringmaster serve state folder (no readable state.json with a partition and jobs)");
 }
 
+// A job's manager id in state.json (slurm_id in a state file written before issue 42).
+long manager_id(const json& j) { return j.contains("manager_id") ? j.value("manager_id", 0L) : j.value("slurm_id", 0L); }
+
 std::string quantiles(const json& js, const char* key, double k, const char* unit) {
   std::vector<double> v;
   for (const auto& x : js.value(key, json::array())) v.push_back(x.get<double>() * k);
@@ -80,7 +83,8 @@ void print_status(const std::string& state_dir, double now_s, std::ostream& out)
     else if (s == "unschedulable") refused.push_back(&j);
     else if (s == "finished") {
       ++finished;
-      failed += j.value("slurm_state", "") != "COMPLETED";
+      // The backend said it (state.json's `completed`); a state file from before issue 42: Slurm's word.
+      failed += !(j.contains("completed") ? j.at("completed").get<bool>() : j.value("slurm_state", "") == "COMPLETED");
     }
   }
   out << fmt::format("jobs: {} queued, {} running, {} ended ({} not COMPLETED), {} unschedulable\n", queued.size(),
@@ -93,7 +97,7 @@ void print_status(const std::string& state_dir, double now_s, std::ostream& out)
     for (const auto& n : j->value("nodes", json::array())) nodes += (nodes.empty() ? "" : ",") + n.get<std::string>();
     const double started = j->value("started_s", -1.0);
     const double service = j->value("run_s", 0.0) + (started > 0 && j->value("status", "") == "running" ? last - started : 0);
-    out << fmt::format("  {:>10}  {:<16} {:>4}  {:<20} {:>10.0f} {:>10.0f}{}\n", j->value("slurm_id", 0L),
+    out << fmt::format("  {:>10}  {:<16} {:>4}  {:<20} {:>10.0f} {:>10.0f}{}\n", manager_id(*j),
                        j->value("name", ""), j->value("num_gpus", 0), nodes, started > 0 ? started - origin : -1.0, service,
                        j->value("status", "") == "starting" ? "  (released, not yet running)" : "");
   }
@@ -105,13 +109,13 @@ void print_status(const std::string& state_dir, double now_s, std::ostream& out)
   else out << fmt::format("  {:>5}  {:>10}  {:<16} {:>4} {:>9} {:>5}  {}\n", "place", "slurm_id", "name", "gpus", "waited_s", "runs", "why");
   int place = 0;
   for (const json* j : queued)
-    out << fmt::format("  {:>5}  {:>10}  {:<16} {:>4} {:>9.0f} {:>5}  {}\n", ++place, j->value("slurm_id", 0L),
+    out << fmt::format("  {:>5}  {:>10}  {:<16} {:>4} {:>9.0f} {:>5}  {}\n", ++place, manager_id(*j),
                        j->value("name", ""), j->value("num_gpus", 0), last - j->value("submit_s", last),
                        j->value("runs", json::array()).size(), j->value("why", ""));
   if (!refused.empty()) {
     out << "\nunschedulable (left held, AdminComment set):\n";
     for (const json* j : refused)
-      out << fmt::format("  {:>10}  {:<16} {:>4}  {}\n", j->value("slurm_id", 0L), j->value("name", ""),
+      out << fmt::format("  {:>10}  {:<16} {:>4}  {}\n", manager_id(*j), j->value("name", ""),
                          j->value("num_gpus", 0), j->value("why", ""));
   }
 }

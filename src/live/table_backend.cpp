@@ -197,7 +197,7 @@ JobState& TableBackend::add_job(JobSpec r, LiveJob l) {
   st.remaining = st.spec->iterations;
   st.ideal_iter_time = ideal_iteration_time_s(*st.spec, spec_);
   st.arrival_s = to_seconds(st.spec->submit);
-  by_slurm_[l.slurm_id] = st.spec->id;
+  by_manager_id_[l.manager_id] = st.spec->id;
   live_.push_back(std::move(l));
   return st;
 }
@@ -219,9 +219,10 @@ void TableBackend::save() const {
     for (const auto& r : l.runs)
       runs.push_back({{"start_s", r.start_s}, {"end_s", r.end_s}, {"decided_s", r.decided_s}, {"noticed_s", r.noticed_s},
                       {"gpus", r.gpus}, {"end_reason", r.end_reason}});
-    jobs.push_back({{"slurm_id", l.slurm_id}, {"name", s.name}, {"model", s.model}, {"num_gpus", s.num_gpus},
+    jobs.push_back({{"manager_id", l.manager_id}, {"name", s.name}, {"model", s.model}, {"num_gpus", s.num_gpus},
                     {"iterations", s.iterations}, {"user", s.user}, {"key", s.recurrence_key}, {"tp", s.tp},
-                    {"pp", s.pp}, {"submit_s", l.submit_s}, {"status", l.status}, {"slurm_state", l.slurm_state},
+                    {"pp", s.pp}, {"submit_s", l.submit_s}, {"status", l.status}, {"manager_state", l.manager_state},
+                    {"completed", completed(l)},
                     {"nodes", l.nodes}, {"gpus", g}, {"started_s", l.started_s}, {"decided_s", l.decided_s},
                     {"adopted_s", l.adopted_s}, {"first_start_s", l.first_start_s}, {"end_s", l.end_s},
                     {"run_s", l.run_s}, {"preemptions", l.preemptions}, {"hint_errors", l.hint_errors},
@@ -304,7 +305,9 @@ bool TableBackend::load() {
   load_extra(js);
   for (const auto& jj : js.at("jobs")) {
     JobSpec s;
-    const std::int64_t sid = jj.at("slurm_id").get<std::int64_t>();
+    // The manager's id and state; a state file written before issue 42 named them slurm_id and slurm_state.
+    const std::int64_t sid = jj.contains("manager_id") ? jj.at("manager_id").get<std::int64_t>()
+                                                       : jj.at("slurm_id").get<std::int64_t>();
     s.name = jj.value("name", std::to_string(sid));
     s.file = name() + " job " + std::to_string(sid);
     s.model = jj.at("model").get<std::string>();
@@ -317,9 +320,9 @@ bool TableBackend::load() {
     const double submit_s = jj.at("submit_s").get<double>();
     s.submit = at(submit_s);
     LiveJob l;
-    l.slurm_id = sid;
+    l.manager_id = sid;
     l.status = jj.at("status").get<std::string>();
-    l.slurm_state = jj.value("slurm_state", "");
+    l.manager_state = jj.value("manager_state", jj.value("slurm_state", ""));
     l.nodes = jj.value("nodes", std::vector<std::string>{});
     for (const auto& g : jj.value("gpus", json::array())) l.gpus.push_back({g.at(0).get<int>(), g.at(1).get<int>()});
     l.submit_s = submit_s;
@@ -356,7 +359,7 @@ std::string TableBackend::metrics_text(bool manager_up) const {
   std::map<std::string, int> by_status = {{"queued", 0},   {"starting", 0}, {"running", 0},
                                           {"finished", 0}, {"failed", 0},   {"unschedulable", 0}};
   for (const auto& l : live_)
-    ++by_status[l.status == "finished" && !l.slurm_state.empty() && l.slurm_state != "COMPLETED" ? "failed" : l.status];
+    ++by_status[l.status == "finished" && !l.manager_state.empty() && !completed_state(l.manager_state) ? "failed" : l.status];
   std::string t;
   const auto metric = [&](const std::string& name, const char* type, const std::string& help) {
     t += "# HELP " + name + " " + help + "\n# TYPE " + name + " " + type + "\n";
@@ -398,7 +401,7 @@ void TableBackend::write_outputs(const std::string& dir, const std::string& sche
   for (std::size_t i = 0; i < live_.size(); ++i) {
     const LiveJob& l = live_[i];
     if (l.status == "unschedulable") {  // refused (jobs.csv `unschedulable`, summary.json `unschedulable`)
-      unsched.push_back({specs_[i], l.why, l.slurm_state});
+      unsched.push_back({specs_[i], l.why, l.manager_state});
       continue;
     }
     JobRecord r;
@@ -408,7 +411,7 @@ void TableBackend::write_outputs(const std::string& dir, const std::string& sche
     r.run_us = from_seconds(l.run_s);
     r.preemptions = l.preemptions;
     rec.jobs.push_back(r);
-    rec.manager_states.push_back(l.status == "finished" ? l.slurm_state : "");
+    rec.manager_states.push_back(l.status == "finished" ? l.manager_state : "");
     rec.busy_gpu_us += from_seconds(l.run_s * specs_[i].num_gpus);
   }
   rec.series = series_;
@@ -417,7 +420,7 @@ void TableBackend::write_outputs(const std::string& dir, const std::string& sche
   rec.preemptions = preemptions_;
   rec.decision_us = decision_us_;
   std::int64_t failed = 0;
-  for (const auto& l : live_) failed += l.status == "finished" && l.slurm_state != "COMPLETED";
+  for (const auto& l : live_) failed += l.status == "finished" && !completed_state(l.manager_state);
   rec.extra = {{"live_steps", static_cast<double>(steps_)}, {"jobs_not_completed", static_cast<double>(failed)}};
   if (!step_ms_.empty()) {  // one scheduling step: observe, decide, apply, persist
     std::vector<double> v(step_ms_.begin(), step_ms_.end());
@@ -428,10 +431,10 @@ void TableBackend::write_outputs(const std::string& dir, const std::string& sche
   std::ofstream runs(fs::path(dir) / "runs.csv");  // every stretch a job held GPUs, per node (times from time 0)
   // end_reason: why that stretch ended (LiveRun::end_reason); a job still holding GPUs has a last row `running`
   // that ends at the last step.
-  runs << "slurm_id,end_reason,start_s,end_s,node,gpus,job_id,released_s,noticed_s\n";
+  runs << "manager_id,end_reason,start_s,end_s,node,gpus,job_id,released_s,noticed_s\n";
   const auto row = [&](std::size_t i, const LiveRun& r) {
     for (const auto& [node, k] : r.gpus)
-      runs << live_[i].slurm_id << "," << r.end_reason << "," << r.start_s - origin_s_ << "," << r.end_s - origin_s_
+      runs << live_[i].manager_id << "," << r.end_reason << "," << r.start_s - origin_s_ << "," << r.end_s - origin_s_
            << "," << node << "," << k << "," << specs_[i].name << ","
            << (r.decided_s >= 0 ? r.decided_s - origin_s_ : -1) << ","
            << (r.noticed_s >= 0 ? r.noticed_s - origin_s_ : -1) << "\n";

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "live/backend.h"
-#include "live/slurm_text.h"
+#include "live/hints.h"
 #include "sched/run_record.h"
 
 namespace rm::live {
@@ -84,7 +84,7 @@ class TableBackend : public Backend {
   std::deque<JobSpec> specs_;       // id = index
   std::deque<JobState> states_;
   std::deque<LiveJob> live_;
-  std::map<std::int64_t, JobId> by_slurm_;  // the manager's job id -> ours
+  std::map<std::int64_t, JobId> by_manager_id_;  // the manager's job id -> ours
   std::vector<float> decision_us_;
   std::vector<SeriesRow> series_;
   std::int64_t steps_ = 0, preemptions_ = 0;

@@ -7,9 +7,16 @@
 #include "cluster/cluster_config.h"
 #include "core/error.h"
 #include "exec/comm_model.h"
-#include "live/slurm_text.h"
+#include "live/hints.h"
 
 namespace rm::live {
+
+// The fake cluster's own states. It names them as Slurm does, by choice: a fake or sim run's outputs (jobs.csv's
+// state column, runs.csv's end_reason) then compare line for line with a Slurm run's (experiments/slurm-fidelity).
+// The core reads none of them: completed_state below says which is a success.
+const std::string kWaiting = "PENDING", kRunning = "RUNNING", kDone = "COMPLETED";
+
+bool FakeBackend::completed_state(const std::string& state) const { return state == kDone; }
 
 FakeBackend::FakeBackend(ServeOptions opt, Clock clock, bool rate_law)
     : TableBackend(std::move(opt)), clock_(std::move(clock)), rate_law_(rate_law) {}
@@ -33,7 +40,7 @@ void FakeBackend::connect(double now_s) {
   if (!opt_.state_dir.empty()) {
     std::filesystem::create_directories(opt_.state_dir);
     load();
-    for (const auto& l : live_) next_id_ = std::max(next_id_, l.slurm_id + 1);
+    for (const auto& l : live_) next_id_ = std::max(next_id_, l.manager_id + 1);
   }
   if (origin_s_ < 0) origin_s_ = now_s;
   done_.resize(live_.size(), 0.0);
@@ -64,9 +71,9 @@ void FakeBackend::adopt(const Pending& p) {
     return;
   }
   LiveJob l;
-  l.slurm_id = p.id;
+  l.manager_id = p.id;
   l.submit_s = p.submit_s;
-  l.slurm_state = "PENDING";
+  l.manager_state = kWaiting;
   l.adopted_s = now_s_;
   l.hint_errors = h.errors;
   add_job(r, std::move(l));
@@ -75,9 +82,9 @@ void FakeBackend::adopt(const Pending& p) {
 
 void FakeBackend::end_job(std::size_t i, double end_s) {
   LiveJob& l = live_[i];
-  stop(i, end_s, "finished", "COMPLETED");
-  l.slurm_state = "COMPLETED";
-  log("job " + std::to_string(l.slurm_id) + ": COMPLETED after " + std::to_string(end_s - l.submit_s) + " s");
+  stop(i, end_s, "finished", kDone);
+  l.manager_state = kDone;
+  log("job " + std::to_string(l.manager_id) + ": " + kDone + " after " + std::to_string(end_s - l.submit_s) + " s");
 }
 
 void FakeBackend::finish_done(double now_s) {
@@ -140,7 +147,7 @@ void FakeBackend::apply(const Decisions& d, double now_s, float decision_us) {
     stop(static_cast<std::size_t>(id), now_s, "queued", "preempted");
     ++live_[id].preemptions;
     ++preemptions_;
-    log("job " + std::to_string(live_[id].slurm_id) + ": preempted");
+    log("job " + std::to_string(live_[id].manager_id) + ": preempted");
   }
   for (const auto& sd : d.start) {
     if (sd.job < 0 || sd.job >= static_cast<JobId>(live_.size()) || live_[sd.job].status != "queued") continue;
@@ -148,11 +155,11 @@ void FakeBackend::apply(const Decisions& d, double now_s, float decision_us) {
     try {
       book_->allocate(sd.job, sd.gpus);
     } catch (const InvariantError& e) {
-      log("job " + std::to_string(l.slurm_id) + ": start refused, " + e.what());
+      log("job " + std::to_string(l.manager_id) + ": start refused, " + e.what());
       continue;
     }
     l.status = "running";
-    l.slurm_state = "RUNNING";
+    l.manager_state = kRunning;
     l.gpus = sd.gpus;
     l.nodes.clear();
     for (const auto& g : sd.gpus)
@@ -160,7 +167,7 @@ void FakeBackend::apply(const Decisions& d, double now_s, float decision_us) {
         l.nodes.push_back(node_names_[g.server]);
     l.started_s = l.decided_s = now_s;
     if (l.first_start_s < 0) l.first_start_s = now_s;
-    log("job " + std::to_string(l.slurm_id) + ": start (" + std::to_string(sd.gpus.size()) + " GPUs)");
+    log("job " + std::to_string(l.manager_id) + ": start (" + std::to_string(sd.gpus.size()) + " GPUs)");
   }
 }
 

@@ -24,6 +24,7 @@ class FakeBackend final : public TableBackend {
   explicit FakeBackend(ServeOptions opt, Clock clock = wall_now, bool rate_law = false);
   std::string name() const override { return rate_law_ ? "sim" : "fake"; }
   std::string manager() const override { return rate_law_ ? "the simulated cluster" : "the fake cluster"; }
+  bool completed_state(const std::string& state) const override;
   void connect(double now_s) override;
   std::string describe() const override;
   Observation observe(double now_s) override;

@@ -1,4 +1,4 @@
-#include "live/slurm_backend.h"
+#include "live/slurm/slurm_backend.h"
 
 #include <nlohmann/json.hpp>
 
@@ -158,9 +158,9 @@ std::int64_t SlurmBackend::submit(const Submission& sub) {
 
 LiveJob SlurmBackend::live_job_of(const SlurmJob& j) const {
   LiveJob l;
-  l.slurm_id = j.id;
+  l.manager_id = j.id;
   l.submit_s = j.submit_s >= 0 ? j.submit_s : origin_s_;
-  l.slurm_state = j.state;
+  l.manager_state = j.state;
   l.adopted_s = now_s_;
   l.per_node = j.gpus_per_job == 0;
   l.cpus = std::max(1, j.cpus);
@@ -200,7 +200,7 @@ void SlurmBackend::read_allocation(std::size_t i) {
   std::vector<std::pair<std::string, std::vector<int>>> got;
   std::string error;
   try {
-    got = ctl_.job_gpus(live_[i].slurm_id);
+    got = ctl_.job_gpus(live_[i].manager_id);
   } catch (const SlurmError& e) {
     error = e.what();
   }
@@ -209,7 +209,7 @@ void SlurmBackend::read_allocation(std::size_t i) {
 
 void SlurmBackend::read_allocations(const std::vector<std::size_t>& jobs) {
   std::vector<std::int64_t> ids;
-  for (std::size_t i : jobs) ids.push_back(live_[i].slurm_id);
+  for (std::size_t i : jobs) ids.push_back(live_[i].manager_id);
   std::vector<std::string> errors;
   const auto got = ctl_.job_gpus_all(ids, errors);
   for (std::size_t k = 0; k < jobs.size(); ++k) take_allocation(jobs[k], got[k], errors[k]);
@@ -219,7 +219,7 @@ void SlurmBackend::take_allocation(std::size_t i, const std::vector<std::pair<st
                                    const std::string& error) {
   LiveJob& l = live_[i];
   if (!error.empty()) {
-    log("job " + std::to_string(l.slurm_id) + ": could not read the GPUs Slurm gave it: " + error);
+    log("job " + std::to_string(l.manager_id) + ": could not read the GPUs Slurm gave it: " + error);
     return;
   }
   std::vector<GpuRef> real;
@@ -239,7 +239,7 @@ void SlurmBackend::take_allocation(std::size_t i, const std::vector<std::pair<st
   if (!l.gpus.empty() && per_node(real) != per_node(l.gpus)) {
     std::string got;
     for (const auto& [s, k] : per_node(real)) got += (got.empty() ? "" : ",") + node_names_[s] + ":" + std::to_string(k);
-    log("job " + std::to_string(l.slurm_id) + ": Slurm spread its GPUs as " + got + ", not as the policy did");
+    log("job " + std::to_string(l.manager_id) + ": Slurm spread its GPUs as " + got + ", not as the policy did");
   }
   l.gpus = std::move(real);
 }
@@ -280,8 +280,8 @@ void SlurmBackend::observe(const std::vector<SlurmJob>& listed, double now_s) {
   for (const SlurmJob* jp : jobs) {
     const SlurmJob& j = *jp;
     seen.insert(j.id);
-    const auto it = by_slurm_.find(j.id);
-    if (it == by_slurm_.end()) {
+    const auto it = by_manager_id_.find(j.id);
+    if (it == by_manager_id_.end()) {
       if (j.partition == opt_.partition && j.state == "PENDING" && j.held() && !ignored_.count(j.id)) {
         if (j.gpus <= 0) {
           log("job " + std::to_string(j.id) + ": asks for no GPUs, left to Slurm");
@@ -301,7 +301,7 @@ void SlurmBackend::observe(const std::vector<SlurmJob>& listed, double now_s) {
       continue;
     }
     LiveJob& l = live_[it->second];
-    l.slurm_state = j.state;
+    l.manager_state = j.state;
     if (l.status == "finished" || l.status == "unschedulable") continue;
     const std::string sid = "job " + std::to_string(j.id);
     if (j.finished()) {
@@ -352,10 +352,10 @@ void SlurmBackend::observe(const std::vector<SlurmJob>& listed, double now_s) {
   read_allocations(newly_running);
   for (std::size_t i = 0; i < live_.size(); ++i) {
     LiveJob& l = live_[i];
-    if (l.status == "finished" || l.status == "unschedulable" || seen.count(l.slurm_id)) continue;
+    if (l.status == "finished" || l.status == "unschedulable" || seen.count(l.manager_id)) continue;
     stop(i, whole(now_s), "finished", "vanished");
-    l.slurm_state = "VANISHED";
-    log("job " + std::to_string(l.slurm_id) + ": no longer listed by Slurm; counted as ended now");
+    l.manager_state = "VANISHED";
+    log("job " + std::to_string(l.manager_id) + ": no longer listed by Slurm; counted as ended now");
   }
 }
 
@@ -420,8 +420,8 @@ void SlurmBackend::book_jobs(StepBook& b, const std::vector<SlurmJob>& jobs, dou
   for (std::size_t i : holding) book_holding(b, i, now_s);
   std::set<std::int64_t> running;
   for (const auto& j : jobs) {
-    const auto it = by_slurm_.find(j.id);
-    if (it != by_slurm_.end() && live_[it->second].status != "unschedulable") continue;
+    const auto it = by_manager_id_.find(j.id);
+    if (it != by_manager_id_.end() && live_[it->second].status != "unschedulable") continue;
     if (running_state(j.state)) {
       running.insert(j.id);
       book_foreign(b, j);
@@ -468,12 +468,12 @@ void SlurmBackend::book_holding(StepBook& b, std::size_t i, double now_s) {
   if (l.status == "starting" &&
       std::any_of(l.nodes.begin(), l.nodes.end(), [&](const std::string& n) { return b.unusable.count(n) > 0; })) {
     try {  // released onto a node that has gone down or drained since: take it back and place it again
-      ctl_.hold(l.slurm_id);
+      ctl_.hold(l.manager_id);
       stop(i, whole(now_s), "queued", "node_unusable");
-      warn("job " + std::to_string(l.slurm_id) + ": its node became unusable before it started; held to be placed again");
+      warn("job " + std::to_string(l.manager_id) + ": its node became unusable before it started; held to be placed again");
       return;
     } catch (const SlurmError& e) {
-      log("job " + std::to_string(l.slurm_id) + ": could not take it back from an unusable node: " + e.what());
+      log("job " + std::to_string(l.manager_id) + ": could not take it back from an unusable node: " + e.what());
     }
   }
   if (!l.gpus.empty()) {
@@ -487,12 +487,12 @@ void SlurmBackend::book_holding(StepBook& b, std::size_t i, double now_s) {
   if (l.status == "starting") {  // its GPUs went to a job Slurm spread differently: room left on its nodes?
     if (rebook_on_nodes(b.c, i)) return;
     try {
-      ctl_.hold(l.slurm_id);
+      ctl_.hold(l.manager_id);
       stop(i, whole(now_s), "queued", "held");
-      warn("job " + std::to_string(l.slurm_id) + ": its nodes no longer have GPUs free for it (taken by a job Slurm "
+      warn("job " + std::to_string(l.manager_id) + ": its nodes no longer have GPUs free for it (taken by a job Slurm "
            "placed itself, or spread differently); held to be placed again");
     } catch (const SlurmError& e) {
-      log("job " + std::to_string(l.slurm_id) + ": could not take it back: " + e.what());
+      log("job " + std::to_string(l.manager_id) + ": could not take it back: " + e.what());
     }
     return;
   }
@@ -504,7 +504,7 @@ void SlurmBackend::book_holding(StepBook& b, std::size_t i, double now_s) {
       b.c.allocate(static_cast<JobId>(i), l.gpus);
       return;
     } catch (const InvariantError&) {
-      warn("job " + std::to_string(l.slurm_id) + ": Slurm shows it on GPUs another job holds in our books");
+      warn("job " + std::to_string(l.manager_id) + ": Slurm shows it on GPUs another job holds in our books");
       l.gpus.clear();
     }
   }
@@ -519,17 +519,17 @@ void SlurmBackend::apply_preempt(StepBook& b, JobId id, double now_s) {
   LiveJob& l = live_[id];
   if (l.status != "running" && l.status != "starting") return;
   try {
-    if (l.status == "starting") ctl_.hold(l.slurm_id);
-    else ctl_.requeue_hold(l.slurm_id);
+    if (l.status == "starting") ctl_.hold(l.manager_id);
+    else ctl_.requeue_hold(l.manager_id);
   } catch (const SlurmError& e) {
-    log("job " + std::to_string(l.slurm_id) + ": preemption failed: " + e.what());
+    log("job " + std::to_string(l.manager_id) + ": preemption failed: " + e.what());
     return;
   }
   b.c.release(id, l.gpus);
   stop(static_cast<std::size_t>(id), whole(now_s), "queued", "preempted");
   ++l.preemptions;
   ++preemptions_;
-  log("job " + std::to_string(l.slurm_id) + ": preempted (requeued held) after " + std::to_string(l.run_s) + " s of service");
+  log("job " + std::to_string(l.manager_id) + ": preempted (requeued held) after " + std::to_string(l.run_s) + " s of service");
 }
 
 // GPUs per node of a start, in the order of its GPUs' nodes.
@@ -557,7 +557,7 @@ bool SlurmBackend::start_fits(StepBook& b, const StartDecision& sd, const std::v
     const bool even = std::all_of(count.begin(), count.end(), [&](int k) { return k == count.front(); });
     if (!even) {
       if (!l.split_refused)
-        log("job " + std::to_string(l.slurm_id) + ": the policy split it unevenly over nodes, which a per-node "
+        log("job " + std::to_string(l.manager_id) + ": the policy split it unevenly over nodes, which a per-node "
             "request (--gres=gpu:k) cannot express; it waits (submit with --gpus=N to allow splits)");
       l.split_refused = true;
       l.why = "the policy split it unevenly over nodes; a --gres=gpu:k request needs the same count on each";
@@ -578,7 +578,7 @@ bool SlurmBackend::start_fits(StepBook& b, const StartDecision& sd, const std::v
             std::to_string(static_cast<long>(b.free_mem[s])) + " MB free; it asks " +
             std::to_string(cpus_per_node(l.cpus, names.size())) + " CPUs and " +
             std::to_string(static_cast<long>(mem_on_node(l, k))) + " MB there";
-    if (!l.fit_refused) log("job " + std::to_string(l.slurm_id) + ": not started: " + l.why + "; it waits");
+    if (!l.fit_refused) log("job " + std::to_string(l.manager_id) + ": not started: " + l.why + "; it waits");
     l.fit_refused = true;
     return false;
   }
@@ -591,7 +591,7 @@ bool SlurmBackend::prepare_start(StepBook& b, const StartDecision& sd, double no
   try {
     b.c.allocate(sd.job, sd.gpus);
   } catch (const InvariantError& e) {
-    log("job " + std::to_string(l.slurm_id) + ": start refused, " + e.what());
+    log("job " + std::to_string(l.manager_id) + ": start refused, " + e.what());
     return false;
   }
   std::vector<std::string> names;
@@ -615,7 +615,7 @@ bool SlurmBackend::prepare_start(StepBook& b, const StartDecision& sd, double no
   l.nodes = names;
   claim(b, l);
   l.started_s = l.decided_s = now_s;
-  r = {l.slurm_id, names, per_node};
+  r = {l.manager_id, names, per_node};
   return true;
 }
 
@@ -629,12 +629,12 @@ void SlurmBackend::finish_start(StepBook& b, JobId job, const std::string& error
     l.nodes.clear();
     l.started_s = l.decided_s = -1;
     l.why = "its release failed: " + error;
-    warn("job " + std::to_string(l.slurm_id) + ": start failed: " + error);
+    warn("job " + std::to_string(l.manager_id) + ": start failed: " + error);
     return;
   }
   std::string where;
   for (const auto& n : l.nodes) where += (where.empty() ? "" : ",") + n;
-  log("job " + std::to_string(l.slurm_id) + ": start on " + where + " (" + std::to_string(l.gpus.size()) + " GPUs)");
+  log("job " + std::to_string(l.manager_id) + ": start on " + where + " (" + std::to_string(l.gpus.size()) + " GPUs)");
 }
 
 // Contention changes as split jobs start and end: every running job's current rate.

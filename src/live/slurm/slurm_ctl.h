@@ -12,7 +12,7 @@
 
 #include "live/backend.h"
 #include "live/command.h"
-#include "live/slurm_text.h"
+#include "live/slurm/slurm_text.h"
 
 namespace rm::live {
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "live/slurm_ctl.h"
+#include "live/slurm/slurm_ctl.h"
 #include "live/table_backend.h"
 #include "policy/plugin.h"
 #include "sched/run_record.h"
@@ -32,6 +32,7 @@ class SlurmBackend final : public TableBackend {
   ~SlurmBackend() override;
   std::string name() const override { return "slurm"; }
   std::string manager() const override { return "Slurm"; }
+  bool completed_state(const std::string& state) const override { return state == "COMPLETED"; }
   // Checks that slurmctld answers and the partition exists (SlurmError / InputError otherwise), reads the
   // partition's nodes into the cluster, and loads <state>/state.json if there is one.
   void connect(double now_s) override;

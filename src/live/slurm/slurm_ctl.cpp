@@ -1,4 +1,4 @@
-#include "live/slurm_ctl.h"
+#include "live/slurm/slurm_ctl.h"
 
 #include <sstream>
 #include <thread>

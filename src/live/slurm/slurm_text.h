@@ -66,17 +66,5 @@ SlurmJob parse_squeue_line(const std::string& line);
 // Slurm's local time stamps ("2026-11-23T14:00:00") to epoch seconds; "Unknown", "N/A", "None" -> -1.
 double parse_slurm_time(const std::string& s);
 
-// The hints a job carries in its comment: `rm:key=value;key=value` (docs/slurm.md). Known keys: model, user, key,
-// iterations, duration (seconds), tp, pp, name. A bad value is left out and reported in `errors` as
-// "<field>: <why>"; the job runs anyway.
-struct JobHints {
-  std::string name;  // the job's name in outputs (a replayed trace's job id); default: the Slurm job id
-  std::string model;
-  std::string user, key;  // the predictor's user and recurrence key (default: Slurm's user; user/job name/GPUs)
-  std::optional<double> iterations, duration_s;
-  int tp = 1, pp = 1;
-  std::vector<std::string> errors;
-};
-JobHints parse_hints(const std::string& comment);
 
 }  // namespace rm::live
