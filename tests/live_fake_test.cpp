@@ -66,6 +66,30 @@ TEST(FakeBackend, FifoOnTinyHandComputed) {
   EXPECT_NEAR(r.job("C").end_s, 1013, 1e-9);
   for (const char* j : {"A", "B", "C"}) EXPECT_EQ(r.job(j).manager_state, "COMPLETED") << j;
   EXPECT_TRUE(std::filesystem::exists(test::temp_dir() + "/out/jobs.csv"));
+  // The documented columns (docs/slurm.md) keep their names whatever the core calls them (issue 42).
+  const std::string runs = test::read_file(test::temp_dir() + "/out/runs.csv");
+  EXPECT_EQ(runs.substr(0, runs.find('\n')), "slurm_id,end_reason,start_s,end_s,node,gpus,job_id,released_s,noticed_s");
+}
+
+// Issue 48: the outputs of a replay hold its own jobs; the others are counted as foreign_jobs.
+TEST(FakeBackend, OutputsLeaveForeignJobsOutAndCountThem) {
+  FakeRun r("fifo");
+  r.b->add("rm:name=A;duration=10", 16, 1000);
+  r.b->add("rm:name=X;duration=3", 4, 1001);  // not the replay's
+  r.b->add("rm:name=B;duration=5", 4, 1002);
+  EXPECT_EQ(r.loop(), 0);
+  const std::int64_t x = r.job("X").manager_id;
+  const std::string d = test::temp_dir() + "/own";
+  std::filesystem::remove_all(d);
+  r.s->write_outputs(d, [x](const LiveJob& l) { return l.manager_id != x; });
+  const std::string jobs = test::read_file(d + "/jobs.csv"), runs = test::read_file(d + "/runs.csv");
+  EXPECT_EQ(std::count(jobs.begin(), jobs.end(), '\n'), 3) << jobs;  // header, A, B
+  EXPECT_EQ(jobs.find("\nX,"), std::string::npos) << jobs;
+  EXPECT_EQ(runs.find(",X,"), std::string::npos) << runs;
+  EXPECT_NE(runs.find(",A,"), std::string::npos) << runs;
+  EXPECT_NE(test::read_file(d + "/summary.json").find("\"foreign_jobs\": 1"), std::string::npos);
+  // Without a filter (serve) every adopted job is the run's and no foreign_jobs key is written.
+  EXPECT_EQ(test::read_file(test::temp_dir() + "/out/summary.json").find("foreign_jobs"), std::string::npos);
 }
 
 TEST(FakeBackend, SrsfPreemptsAndTheWorkIsConserved) {

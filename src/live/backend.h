@@ -121,8 +121,11 @@ class Backend {
   virtual void apply(const Decisions& d, double now_s, float decision_us) = 0;
   // End of a step: its series row and the state, persisted.
   virtual void persist(double now_s) = 0;
-  // jobs.csv, summary.json, timeseries.csv and runs.csv of the adopted jobs, as `simulate` writes them.
-  virtual void write_outputs(const std::string& dir, const std::string& scheduler_name) const = 0;
+  // jobs.csv, summary.json, timeseries.csv and runs.csv of the adopted jobs, as `simulate` writes them. With
+  // `own` (replay: the jobs it submitted), the others are foreign: scheduled alongside, left out of jobs.csv,
+  // runs.csv and the summary's job figures, and counted in summary.json's `foreign_jobs`.
+  virtual void write_outputs(const std::string& dir, const std::string& scheduler_name,
+                             const std::function<bool(const LiveJob&)>& own = {}) const = 0;
   virtual std::string state_dir() const = 0;
   virtual const std::vector<float>& decision_us() const = 0;
   // Submit a job (replay); returns the manager's id. A backend that cannot submit throws InputError.

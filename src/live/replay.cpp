@@ -158,6 +158,7 @@ int run_replay(const ReplayArgs& a) {
   const double start = wall_now();
   std::size_t next = 0;
   std::map<std::int64_t, std::pair<std::string, double>> submitted;  // the manager's id -> trace id, when submitted
+  const auto own = [&submitted](const LiveJob& l) { return submitted.count(l.manager_id) > 0; };
   while (true) {
     const double now = wall_now();
     for (; next < subs.size() && subs[next].at_s <= now - start; ++next) {
@@ -177,21 +178,29 @@ int run_replay(const ReplayArgs& a) {
         break;
       }
     }
-    int left = 1;
     try {
-      left = sched.step(now);
+      sched.step(now);
     } catch (const BackendError& e) {
       o.log(b.manager() + " unreachable, retrying: " + e.what());
     }
-    if (next == subs.size() && left == 0 && b.jobs().size() == subs.size()) break;
+    // The replay ends with its own jobs (issue 48): every one submitted, adopted and ended (finished, failed,
+    // cancelled, or refused as unschedulable). Jobs of others in the partition compete for the GPUs, as under
+    // `serve`, but never hold the replay open.
+    std::size_t ended = 0;
+    for (const LiveJob& l : b.jobs()) ended += own(l) && (l.status == "finished" || l.status == "unschedulable");
+    if (next == subs.size() && ended == submitted.size()) break;
     if (now - start > a.timeout_s) {
-      sched.write_outputs(out.string());
+      sched.write_outputs(out.string(), own);
       o.log("timed out; partial outputs in " + out.string());
       return 1;
     }
     std::this_thread::sleep_for(std::chrono::duration<double>(a.serve.interval_s));
   }
-  sched.write_outputs(out.string());
+  sched.write_outputs(out.string(), own);
+  const std::size_t foreign = b.jobs().size() - static_cast<std::size_t>(std::count_if(b.jobs().begin(), b.jobs().end(), own));
+  if (foreign > 0)
+    o.log(fmt::format("{} job(s) of others in the partition were scheduled alongside: summary.json foreign_jobs, "
+                      "not in jobs.csv", foreign));
   const nlohmann::json lat = measure_latency(b, out, submitted);
   std::ofstream(out / "latency.json") << lat.dump(1) << "\n";
   const auto ms = [&](const char* k) { return 1000 * lat.at(k).at("mean").get<double>(); };

@@ -395,11 +395,18 @@ std::string TableBackend::metrics_text(bool manager_up) const {
   return t;
 }
 
-void TableBackend::write_outputs(const std::string& dir, const std::string& scheduler_name) const {
+void TableBackend::write_outputs(const std::string& dir, const std::string& scheduler_name,
+                                 const std::function<bool(const LiveJob&)>& own) const {
   RunRecord rec;
   std::vector<Unschedulable> unsched;
+  const auto ours = [&](std::size_t i) { return !own || own(live_[i]); };
+  std::int64_t foreign = 0;
   for (std::size_t i = 0; i < live_.size(); ++i) {
     const LiveJob& l = live_[i];
+    if (!ours(i)) {
+      ++foreign;
+      continue;
+    }
     if (l.status == "unschedulable") {  // refused (jobs.csv `unschedulable`, summary.json `unschedulable`)
       unsched.push_back({specs_[i], l.why, l.manager_state});
       continue;
@@ -420,8 +427,10 @@ void TableBackend::write_outputs(const std::string& dir, const std::string& sche
   rec.preemptions = preemptions_;
   rec.decision_us = decision_us_;
   std::int64_t failed = 0;
-  for (const auto& l : live_) failed += l.status == "finished" && !completed_state(l.manager_state);
+  for (std::size_t i = 0; i < live_.size(); ++i)
+    failed += ours(i) && live_[i].status == "finished" && !completed_state(live_[i].manager_state);
   rec.extra = {{"live_steps", static_cast<double>(steps_)}, {"jobs_not_completed", static_cast<double>(failed)}};
+  if (own) rec.extra.push_back({"foreign_jobs", static_cast<double>(foreign)});
   if (!step_ms_.empty()) {  // one scheduling step: observe, decide, apply, persist
     std::vector<double> v(step_ms_.begin(), step_ms_.end());
     rec.timing = {{"step_p50_ms", quantile(v, 0.5)}, {"step_p99_ms", quantile(v, 0.99)}, {"step_max_ms", quantile(v, 1.0)}};
@@ -431,7 +440,7 @@ void TableBackend::write_outputs(const std::string& dir, const std::string& sche
   std::ofstream runs(fs::path(dir) / "runs.csv");  // every stretch a job held GPUs, per node (times from time 0)
   // end_reason: why that stretch ended (LiveRun::end_reason); a job still holding GPUs has a last row `running`
   // that ends at the last step.
-  runs << "manager_id,end_reason,start_s,end_s,node,gpus,job_id,released_s,noticed_s\n";
+  runs << "slurm_id,end_reason,start_s,end_s,node,gpus,job_id,released_s,noticed_s\n";  // slurm_id: the manager's id (the documented column)
   const auto row = [&](std::size_t i, const LiveRun& r) {
     for (const auto& [node, k] : r.gpus)
       runs << live_[i].manager_id << "," << r.end_reason << "," << r.start_s - origin_s_ << "," << r.end_s - origin_s_
@@ -440,6 +449,7 @@ void TableBackend::write_outputs(const std::string& dir, const std::string& sche
            << (r.noticed_s >= 0 ? r.noticed_s - origin_s_ : -1) << "\n";
   };
   for (std::size_t i = 0; i < live_.size(); ++i) {
+    if (!ours(i)) continue;
     for (const auto& r : live_[i].runs) row(i, r);
     if (live_[i].status == "running" && live_[i].started_s >= 0) {
       std::vector<LiveRun> now;
