@@ -381,8 +381,9 @@ void TaskModel::snapshot(const Comp& c, Ns t, Snap& s) const {
       if (jobs_[id].comp != self) s.disc.push_back(jobs_[id].phase[w]);
   }
   for (int srv : c.servers) {  // flow start order on each NIC (AdaDUAL reads the first)
-    s.disc.push_back(static_cast<std::int32_t>(server_flows_[srv].size()));
-    s.disc.insert(s.disc.end(), server_flows_[srv].begin(), server_flows_[srv].end());
+    const std::vector<int>& on = net_.flows_on(srv);
+    s.disc.push_back(static_cast<std::int32_t>(on.size()));
+    s.disc.insert(s.disc.end(), on.begin(), on.end());
   }
   // FNV-1a over every value (records compare exactly, so equal records hash alike).
   std::uint64_t h = 1469598103934665603ULL;

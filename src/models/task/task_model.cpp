@@ -10,7 +10,6 @@
 namespace rm {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 // The authors' LWF workload charges communication at the 1 GbE beta (spec A.6.2, A.9 Q7).
 constexpr double kLwfBetaCompat = 7.8125;
 
@@ -26,8 +25,7 @@ Time us_of(std::int64_t ns) { return (ns + (ns >= 0 ? 500 : -500)) / 1000; }  //
 
 TaskModel::TaskModel(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs, task::TaskPolicy& policy,
                        TaskOptions opt)
-    : opt_(std::move(opt)), policy_(policy), cluster_(&cluster) {
-  double min_nic = kInf;
+    : opt_(std::move(opt)), policy_(policy), cluster_(&cluster), net_(cluster, opt_.compat) {
   for (const auto& s : cluster.servers) {
     std::vector<int> ids;
     for (int k = 0; k < s.gpus; ++k) {
@@ -40,20 +38,13 @@ TaskModel::TaskModel(const ClusterSpec& cluster, const std::vector<JobSpec>& job
     }
     server_gpus_.push_back(std::move(ids));
     max_server_gpus_ = std::max(max_server_gpus_, s.gpus);
-    min_nic = std::min(min_nic, s.nic_gbps);
   }
   total_gpus_ = static_cast<int>(gpus_.size());
   rt_.resize(gpus_.size());
-  server_flows_.resize(server_gpus_.size());
-  split_.assign(server_gpus_.size(), 0);
-  // One law for every NIC: the network's beta/eta, else 1 MB over the slowest NIC and eta = a * beta.
-  beta_ = cluster.network.beta_ms_per_mb > 0 ? cluster.network.beta_ms_per_mb
-                                             : (min_nic > 0 && std::isfinite(min_nic) ? 8.0 / min_nic : 0.8);
-  eta_ = cluster.network.eta_ms_per_mb > 0 ? cluster.network.eta_ms_per_mb : cluster.network.contention_a * beta_;
   ff_ = opt_.fast_forward && !opt_.compat && policy_.admission->stable();
   if (ff_) gpu_comp_.assign(gpus_.size(), -1);
   lwf_beta_ = policy_.placement->workload_beta() > 0 ? policy_.placement->workload_beta()
-                                                      : (opt_.compat ? kLwfBetaCompat : beta_);
+                                                      : (opt_.compat ? kLwfBetaCompat : net_.beta());
 
   jobs_.resize(jobs.size());
   for (std::size_t i = 0; i < jobs.size(); ++i) {
@@ -120,13 +111,7 @@ int TaskModel::eligible_count(double mem) const {
 }
 
 double TaskModel::probe_rest(int job, double /*t: now_*/, bool mutating) {
-  task::TFlow& x = jobs_[job].flow;
-  const double since = ms_from(now_ - x.last_ns);
-  if (mutating) {  // the authors' get_rest_size: stores the progress but leaves `last` alone
-    x.transferred += since * x.speed;
-    return x.size - x.transferred;
-  }
-  return x.size - (x.transferred + since * x.speed);
+  return net_.rest(jobs_[job].flow, now_, mutating);
 }
 
 void TaskModel::mark_dirty(int g) {
@@ -235,8 +220,7 @@ void TaskModel::release(Job& j) {
     auto& list = rt_[g].jobs;
     list.erase(std::find(list.begin(), list.end(), std::make_pair(j.v.id, static_cast<int>(i))));
   }
-  if (j.v.servers.size() > 1)
-    for (int s : j.v.servers) --split_[s];
+  net_.release(j.v.servers);
   j.released = true;
   if (ff_) {
     if (j.comp >= 0) lost_.push_back(j.comp);
@@ -267,8 +251,7 @@ bool TaskModel::try_place(Job& j, Ns t) {
     if (std::find(servers.begin(), servers.end(), gpus_[g].server) == servers.end())
       servers.push_back(gpus_[g].server);
   }
-  if (servers.size() > 1)
-    for (int s : servers) ++split_[s];
+  net_.place(servers);
   const double iters = static_cast<double>(j.v.iters);
   j.comm_once = servers.size() > 1 ? j.v.size * lwf_beta_ : 0.0;
   j.comm_ns = ns_of(j.comm_once);
@@ -296,44 +279,12 @@ bool TaskModel::try_place(Job& j, Ns t) {
 }
 
 void TaskModel::start_flow(Job& j, Ns t) {
-  task::TFlow& x = j.flow;
-  x.job = j.v.id;
-  x.size = j.v.size;
-  x.transferred = 0;
-  x.last_ns = t;
-  x.speed = 1.28;  // the authors' placeholder; P7 re-rates before anything uses it
-  x.end = ms_from(t) + x.size / 1.28;
-  x.end_ns = t + ns_of(x.size / 1.28);
-  for (int s : j.v.servers) {
-    server_flows_[s].push_back(j.v.id);
-    max_flows_ = std::max<std::int64_t>(max_flows_, static_cast<std::int64_t>(server_flows_[s].size()));
-  }
+  net_.start(j.flow, j.v.id, j.v.size, j.v.servers, t);
   j.in_comm = true;
   set_ready(j, false);
   insert_by_seq(comm_, j);
-  flows_changed_ = true;
   ++events_;
   changed_ = true;
-}
-
-// A.11 item 19, as exact double expressions (compat's times are whole ms, so t - last is exact in both
-// modes). Default mode rounds the end to the nanosecond.
-void TaskModel::rerate(Job& j, Ns t) {
-  int k = 0;
-  for (int s : j.v.servers) k = std::max(k, static_cast<int>(server_flows_[s].size()));
-  task::TFlow& x = j.flow;
-  x.transferred = x.transferred + ms_from(t - x.last_ns) * x.speed;
-  const double rest = x.size - x.transferred;
-  const double kd = static_cast<double>(k);
-  x.speed = 1.0 / ((kd - 1.0) * eta_ + beta_ * kd);
-  if (opt_.compat) {
-    x.end = ms_from(t) + rest / x.speed;
-    x.end_ns = ns_of(x.end);
-  } else {
-    x.end_ns = t + std::max<Ns>(0, ns_of(rest / x.speed));
-    x.end = ms_from(x.end_ns);
-  }
-  x.last_ns = t;
 }
 
 // P8: an idle GPU runs the next task of the first job with the smallest compute key.
@@ -387,16 +338,12 @@ void TaskModel::dispatch(int g, Ns t) {
   for (int id : comm_)
     if (flow_done(jobs_[id])) any_end = true;
   if (any_end) {
-    for (auto& flows : server_flows_)
-      for (int id : flows) {
-        Job& j = jobs_[id];
-        if (j.in_comm && flow_done(j)) sync(j, t);
-      }
-    for (auto& flows : server_flows_)
-      flows.erase(std::remove_if(flows.begin(), flows.end(), [&](int id) { return !jobs_[id].in_comm; }),
-                  flows.end());
+    net_.for_each_flow([&](int id) {
+      Job& j = jobs_[id];
+      if (j.in_comm && flow_done(j)) sync(j, t);
+    });
+    net_.drop_if([&](int id) { return !jobs_[id].in_comm; });
     comm_.erase(std::remove_if(comm_.begin(), comm_.end(), [&](int id) { return !jobs_[id].in_comm; }), comm_.end());
-    flows_changed_ = true;
   }
   // Default mode: a single-server job whose workers all wait syncs now (its all-reduce is free), so
   // its memory is released below at the same instant (compat syncs it in P5, releases next step).
@@ -469,7 +416,7 @@ void TaskModel::dispatch(int g, Ns t) {
 // rule is re-asked only when a job became ready or the flow set changed since the last pass.
 [[gnu::always_inline]] inline void TaskModel::admit_flows(Ns t) {
   const double t_ms = ms_from(t);  // compat: whole ms, exact
-  const bool p5 = opt_.compat || new_ready_ || flows_changed_ || !policy_.admission->stable();
+  const bool p5 = opt_.compat || new_ready_ || net_.changed() || !policy_.admission->stable();
   new_ready_ = false;
   if (!ready_.empty() && p5) {
     cands_.clear();
@@ -502,10 +449,10 @@ void TaskModel::step(Ns t) {
   place_queue(t);
   admit_flows(t);
   // P6-P7: re-rate the flows (every step in compat, at every change of the flow set otherwise).
-  if (opt_.compat || flows_changed_)
+  if (opt_.compat || net_.changed())
     for (int id : comm_)
-      if (!frozen(jobs_[id], t)) rerate(jobs_[id], t);  // a frozen flow's speed has not changed
-  flows_changed_ = false;
+      if (!frozen(jobs_[id], t)) net_.rerate(jobs_[id].flow, jobs_[id].v.servers, t);  // a frozen flow keeps its speed
+  net_.clear_changed();
   // P8: idle GPUs pick their next task.
   if (!dirty_.empty()) {
     std::sort(dirty_.begin(), dirty_.end());
@@ -616,8 +563,7 @@ void TaskModel::check_final() const {
     throw InvariantError("task engine: GPU busy time " + std::to_string(got) + " ms != work " + std::to_string(want));
   for (std::size_t g = 0; g < gpus_.size(); ++g)
     if (book_->free_gpu_mem_mb()[g] != gpus_[g].mem_total) throw InvariantError("task engine: GPU memory not returned");
-  for (const auto& f : server_flows_)
-    if (!f.empty()) throw InvariantError("task engine: a flow outlived its job");
+  if (!net_.idle()) throw InvariantError("task engine: a flow outlived its job");
 }
 
 double TaskModel::avg_jct_ms() const {
@@ -642,7 +588,7 @@ RunRecord TaskModel::record() const {
     jr.run_us = jr.finish - jr.first_start;
     // Alone on an idle cluster: its tasks back to back, plus one uncontended all-reduce per iteration when it
     // cannot fit one server.
-    const double comm = j.v.n > max_server_gpus_ ? j.v.size * beta_ : 0.0;
+    const double comm = j.v.n > max_server_gpus_ ? j.v.size * net_.beta() : 0.0;
     jr.ideal_us = us_of(ns_of(static_cast<double>(j.v.iters) * (j.v.fw + j.v.bw + comm)));
     jr.servers = static_cast<int>(j.v.servers.size());
     if (!j.v.servers.empty())
@@ -657,7 +603,7 @@ RunRecord TaskModel::record() const {
              {"makespan_ms", total_time_},
              {"authors_gpu_util", total_time_ > 0 ? gpu_active_ms() / total_gpus_ / total_time_ : 0.0},
              {"max_jobs_per_gpu", static_cast<double>(max_sharing_)},
-             {"max_flows_per_nic", static_cast<double>(max_flows_)}};
+             {"max_flows_per_nic", static_cast<double>(net_.max_flows())}};
   return r;
 }
 

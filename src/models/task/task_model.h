@@ -24,6 +24,7 @@
 #include "cluster/cluster.h"
 #include "exec/execution_model.h"
 #include "metrics/metrics.h"
+#include "models/task/flow_network.h"
 #include "policy/task/task_plugin.h"
 #include "workload/job.h"
 
@@ -60,7 +61,7 @@ class TaskModel final : public SteppingModel, public task::TaskView {
   double jct_ms(int job) const { return ms_from(jobs_[job].finish - jobs_[job].arrival); }
   double gpu_active_ms() const;  // sum over GPUs of busy time
   std::int64_t max_gpu_sharing() const { return max_sharing_; }  // most jobs ever on one GPU
-  std::int64_t max_link_flows() const { return max_flows_; }     // most flows ever on one NIC
+  std::int64_t max_link_flows() const { return net_.max_flows(); }  // most flows ever on one NIC
   struct FastForwardStats {
     std::int64_t jumps = 0, periods = 0, iterations = 0;  // jumps made, periods and job iterations skipped
     double skipped_ms = 0;                                // sum over jumps of the simulated time skipped
@@ -72,14 +73,14 @@ class TaskModel final : public SteppingModel, public task::TaskView {
   const std::vector<double>& free_mem() const override { return book_->free_gpu_mem_mb(); }
   int num_servers() const override { return static_cast<int>(server_gpus_.size()); }
   const std::vector<int>& server_gpus(int s) const override { return server_gpus_[s]; }
-  const std::vector<int>& server_flows(int s) const override { return server_flows_[s]; }
+  const std::vector<int>& server_flows(int s) const override { return net_.flows_on(s); }
   const task::TFlow& flow_of(int job) const override { return jobs_[job].flow; }
   const task::TJob& job(int id) const override { return jobs_[id].v; }
-  int server_split_jobs(int s) const override { return split_[s]; }
+  int server_split_jobs(int s) const override { return net_.split_jobs(s); }
   int eligible_count(double mem) const override;
   std::uint64_t workload_version() const override { return wl_version_; }
-  double beta() const override { return beta_; }
-  double eta() const override { return eta_; }
+  double beta() const override { return net_.beta(); }
+  double eta() const override { return net_.eta(); }
   bool compat() const override { return opt_.compat; }
   double probe_rest(int job, double t, bool mutating) override;
 
@@ -130,7 +131,6 @@ class TaskModel final : public SteppingModel, public task::TaskView {
   void release(Job& j);
   bool try_place(Job& j, Ns t);
   void start_flow(Job& j, Ns t);
-  void rerate(Job& j, Ns t);
   void dispatch(int g, Ns t);
   void mark_dirty(int g);
   void set_ready(Job& j, bool on);
@@ -207,12 +207,12 @@ class TaskModel final : public SteppingModel, public task::TaskView {
   const ClusterSpec* cluster_;
   int max_server_gpus_ = 0;
   int total_gpus_ = 0;
-  double beta_ = 0, eta_ = 0, lwf_beta_ = 0;
+  double lwf_beta_ = 0;
   Cluster* book_ = nullptr;  // the engine's cluster book: GPU memory, shared by the jobs placed on a GPU
   std::vector<task::TGpu> gpus_;
   std::vector<GpuRt> rt_;
-  std::vector<std::vector<int>> server_gpus_, server_flows_;
-  std::vector<int> split_;  // per server: placed multi-server jobs
+  std::vector<std::vector<int>> server_gpus_;
+  FlowNetwork net_;  // the all-reduces' flows on the NICs and their law
   std::vector<Job> jobs_;  // in arrival order (= JobSpec order)
 
   std::vector<int> queue_, running_, ready_, comm_, dirty_;
@@ -231,14 +231,14 @@ class TaskModel final : public SteppingModel, public task::TaskView {
     }
   };
   std::vector<std::pair<Ns, int>> ends_;
-  bool queue_sorted_ = true, flows_changed_ = false, changed_ = false, new_ready_ = false;
+  bool queue_sorted_ = true, changed_ = false, new_ready_ = false;
   std::uint64_t mem_version_ = 0, wl_version_ = 0, placed_at_version_ = ~std::uint64_t{0};
   std::uint64_t placed_at_wl_ = ~std::uint64_t{0};
   mutable std::vector<std::tuple<double, std::uint64_t, int>> eligible_cache_;
   std::vector<int> chosen_, cands_, scratch_;
   double total_time_ = 0;
   Ns now_ = 0;  // the instant being simulated
-  std::int64_t events_ = 0, max_sharing_ = 0, max_flows_ = 0;
+  std::int64_t events_ = 0, max_sharing_ = 0;
   std::vector<SeriesRow> series_;
   bool ff_ = false;
   std::vector<Comp> comps_;
