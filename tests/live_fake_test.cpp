@@ -81,7 +81,8 @@ TEST(FakeBackend, OutputsLeaveForeignJobsOutAndCountThem) {
   const std::int64_t x = r.job("X").manager_id;
   const std::string d = test::temp_dir() + "/own";
   std::filesystem::remove_all(d);
-  r.s->write_outputs(d, [x](const LiveJob& l) { return l.manager_id != x; });
+  const OutputScope scope{[x](const LiveJob& l) { return l.manager_id != x; }, {}};
+  r.s->write_outputs(d, &scope);
   const std::string jobs = test::read_file(d + "/jobs.csv"), runs = test::read_file(d + "/runs.csv");
   EXPECT_EQ(std::count(jobs.begin(), jobs.end(), '\n'), 3) << jobs;  // header, A, B
   EXPECT_EQ(jobs.find("\nX,"), std::string::npos) << jobs;
@@ -181,6 +182,28 @@ TEST(Backends, ServeAndReplayPickTheBackendByName) {
   const std::string jobs = test::read_file(d + "/rep/jobs.csv");
   for (const char* j : {"\na,", "\nb,", "\nc,"}) EXPECT_NE(jobs.find(j), std::string::npos) << jobs;
   EXPECT_EQ(jobs.find("unfinished"), std::string::npos) << jobs;
+}
+
+// Issue 48 goal 2: a trace job no node of the partition can take is refused, not submitted, and ends the replay's
+// account of it: the replay terminates and jobs.csv says `unschedulable`.
+TEST(Backends, ReplayCountsAnImpossibleJobUnschedulableAndEnds) {
+  const std::string d = test::temp_dir();
+  std::filesystem::remove_all(d + "/imp");
+  std::filesystem::remove_all(d + "/is");
+  const std::string trace = test::write_file(d, "imp.csv",
+                                             "job_id,submit_s,num_gpus,model,duration_s\na,0,4,resnet50,100\n"
+                                             "huge,10,64,resnet50,100\nc,20,2,resnet50,50\n");
+  auto rep = test::shell(std::string(RM_BINARY) + " replay --backend fake --trace " + trace +
+                         " --time-scale 100 --policy fifo --partition rm --state " + d + "/is --interval 20ms "
+                         "--timeout 60 --out " + d + "/imp");
+  ASSERT_EQ(rep.code, 0) << rep.text;
+  EXPECT_NE(rep.text.find("job huge cannot run on"), std::string::npos) << rep.text;
+  const std::string jobs = test::read_file(d + "/imp/jobs.csv");
+  EXPECT_EQ(std::count(jobs.begin(), jobs.end(), '\n'), 4) << jobs;  // header, a, huge, c
+  const auto row = jobs.find("\nhuge,");
+  ASSERT_NE(row, std::string::npos) << jobs;
+  EXPECT_NE(jobs.substr(row, jobs.find('\n', row + 1) - row).find("unschedulable"), std::string::npos) << jobs;
+  EXPECT_NE(test::read_file(d + "/imp/summary.json").find("\"foreign_jobs\": 0"), std::string::npos);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "cluster/cluster.h"
 #include "sched/decisions.h"
 #include "sched/job_state.h"
+#include "workload/trace.h"
 #include "workload/job.h"
 
 namespace rm::live {
@@ -100,6 +101,15 @@ struct Submission {
   int gpus = 1;
 };
 
+// What a run's outputs cover when it is not every adopted job (replay: the jobs it submitted).
+struct OutputScope {
+  // The run's own jobs; the others are foreign: scheduled alongside, left out of jobs.csv, runs.csv and the
+  // summary's job figures, and counted in summary.json's `foreign_jobs`.
+  std::function<bool(const LiveJob&)> own;
+  // Jobs of the run that were never submitted because they cannot run here: jobs.csv rows `unschedulable`.
+  std::vector<Unschedulable> not_submitted;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -121,11 +131,10 @@ class Backend {
   virtual void apply(const Decisions& d, double now_s, float decision_us) = 0;
   // End of a step: its series row and the state, persisted.
   virtual void persist(double now_s) = 0;
-  // jobs.csv, summary.json, timeseries.csv and runs.csv of the adopted jobs, as `simulate` writes them. With
-  // `own` (replay: the jobs it submitted), the others are foreign: scheduled alongside, left out of jobs.csv,
-  // runs.csv and the summary's job figures, and counted in summary.json's `foreign_jobs`.
+  // jobs.csv, summary.json, timeseries.csv and runs.csv of the adopted jobs, as `simulate` writes them; with a
+  // scope (replay's), only its jobs (OutputScope).
   virtual void write_outputs(const std::string& dir, const std::string& scheduler_name,
-                             const std::function<bool(const LiveJob&)>& own = {}) const = 0;
+                             const OutputScope* scope = nullptr) const = 0;
   virtual std::string state_dir() const = 0;
   virtual const std::vector<float>& decision_us() const = 0;
   // Submit a job (replay); returns the manager's id. A backend that cannot submit throws InputError.

@@ -21,9 +21,9 @@ class LiveScheduler {
   void connect(double now_s);
   // One step at now_s; returns the adopted jobs not finished. Throws BackendError.
   int step(double now_s);
-  // `own`: as Backend::write_outputs (replay's own jobs; the others are reported as foreign).
-  void write_outputs(const std::string& dir, const std::function<bool(const LiveJob&)>& own = {}) const {
-    backend_.write_outputs(dir, scheduler_->name(), own);
+  // `scope`: as Backend::write_outputs (replay's own jobs; the others are reported as foreign).
+  void write_outputs(const std::string& dir, const OutputScope* scope = nullptr) const {
+    backend_.write_outputs(dir, scheduler_->name(), scope);
   }
   Backend& backend() { return backend_; }
   const Backend& backend() const { return backend_; }

@@ -147,9 +147,14 @@ int run_replay(const ReplayArgs& a) {
   const Backend& b = *backend;
   LiveScheduler sched(*backend, o.policy, o.seed, o.log);
   sched.connect(wall_now());
-  std::vector<Unschedulable> unsched;
-  Workload w = load_workload(a.trace, b.cluster(), &unsched, nullptr);
-  if (!unsched.empty()) throw InputError(unsched.front().reason);
+  OutputScope scope;  // the replay's own jobs (issue 48)
+  SimConfig trace = a.trace;
+  trace.skip_unschedulable = true;  // refused and counted, as `serve` refuses a job no node can take
+  Workload w = load_workload(trace, b.cluster(), &scope.not_submitted, nullptr);
+  // A job that cannot run on the partition is not submitted; it ends the replay's account of it at once
+  // (jobs.csv `unschedulable`), as a refused submitted one does.
+  for (const auto& u : scope.not_submitted)
+    o.log("job " + u.job.name + " cannot run on " + b.describe() + ": " + u.reason + "; not submitted (unschedulable)");
   fs::create_directories(out / "work");
   const std::string bin = a.binary.empty() ? fs::read_symlink("/proc/self/exe").string() : a.binary;
   const std::vector<Sub> subs = write_scaled_inputs(w, b.cluster(), a.time_scale, out);
@@ -159,6 +164,7 @@ int run_replay(const ReplayArgs& a) {
   std::size_t next = 0;
   std::map<std::int64_t, std::pair<std::string, double>> submitted;  // the manager's id -> trace id, when submitted
   const auto own = [&submitted](const LiveJob& l) { return submitted.count(l.manager_id) > 0; };
+  scope.own = own;
   while (true) {
     const double now = wall_now();
     for (; next < subs.size() && subs[next].at_s <= now - start; ++next) {
@@ -190,13 +196,13 @@ int run_replay(const ReplayArgs& a) {
     for (const LiveJob& l : b.jobs()) ended += own(l) && (l.status == "finished" || l.status == "unschedulable");
     if (next == subs.size() && ended == submitted.size()) break;
     if (now - start > a.timeout_s) {
-      sched.write_outputs(out.string(), own);
+      sched.write_outputs(out.string(), &scope);
       o.log("timed out; partial outputs in " + out.string());
       return 1;
     }
     std::this_thread::sleep_for(std::chrono::duration<double>(a.serve.interval_s));
   }
-  sched.write_outputs(out.string(), own);
+  sched.write_outputs(out.string(), &scope);
   const std::size_t foreign = b.jobs().size() - static_cast<std::size_t>(std::count_if(b.jobs().begin(), b.jobs().end(), own));
   if (foreign > 0)
     o.log(fmt::format("{} job(s) of others in the partition were scheduled alongside: summary.json foreign_jobs, "

@@ -396,10 +396,11 @@ std::string TableBackend::metrics_text(bool manager_up) const {
 }
 
 void TableBackend::write_outputs(const std::string& dir, const std::string& scheduler_name,
-                                 const std::function<bool(const LiveJob&)>& own) const {
+                                 const OutputScope* scope) const {
   RunRecord rec;
   std::vector<Unschedulable> unsched;
-  const auto ours = [&](std::size_t i) { return !own || own(live_[i]); };
+  if (scope) unsched = scope->not_submitted;
+  const auto ours = [&](std::size_t i) { return !scope || !scope->own || scope->own(live_[i]); };
   std::int64_t foreign = 0;
   for (std::size_t i = 0; i < live_.size(); ++i) {
     const LiveJob& l = live_[i];
@@ -430,7 +431,7 @@ void TableBackend::write_outputs(const std::string& dir, const std::string& sche
   for (std::size_t i = 0; i < live_.size(); ++i)
     failed += ours(i) && live_[i].status == "finished" && !completed_state(live_[i].manager_state);
   rec.extra = {{"live_steps", static_cast<double>(steps_)}, {"jobs_not_completed", static_cast<double>(failed)}};
-  if (own) rec.extra.push_back({"foreign_jobs", static_cast<double>(foreign)});
+  if (scope) rec.extra.push_back({"foreign_jobs", static_cast<double>(foreign)});
   if (!step_ms_.empty()) {  // one scheduling step: observe, decide, apply, persist
     std::vector<double> v(step_ms_.begin(), step_ms_.end());
     rec.timing = {{"step_p50_ms", quantile(v, 0.5)}, {"step_p99_ms", quantile(v, 0.99)}, {"step_max_ms", quantile(v, 1.0)}};

@@ -26,7 +26,7 @@ class TableBackend : public Backend {
   std::string state_dir() const override { return opt_.state_dir; }
   const std::vector<float>& decision_us() const override { return decision_us_; }
   void write_outputs(const std::string& dir, const std::string& scheduler_name,
-                     const std::function<bool(const LiveJob&)>& own = {}) const override;
+                     const OutputScope* scope = nullptr) const override;
   const std::vector<std::string>& node_names() const { return node_names_; }
   std::string metrics_text(bool manager_up) const override;
 
