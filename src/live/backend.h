@@ -64,6 +64,7 @@ struct LiveJob {
   std::int64_t manager_id = 0;    // the cluster manager's job id (runs.csv's slurm_id column, kept by that name)
   // queued | starting (released, not yet RUNNING) | running | finished | unschedulable (never fits: refused)
   std::string status = "queued";
+  bool ended() const { return status == "finished" || status == "unschedulable"; }  // for good: ran or refused
   // The manager's last word for it, as the manager says it (logs; jobs.csv's slurm_state column, kept by that
   // name). Whether a final state is a success is the backend's to say (Backend::completed).
   std::string manager_state;

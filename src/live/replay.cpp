@@ -193,7 +193,7 @@ int run_replay(const ReplayArgs& a) {
     // cancelled, or refused as unschedulable). Jobs of others in the partition compete for the GPUs, as under
     // `serve`, but never hold the replay open.
     std::size_t ended = 0;
-    for (const LiveJob& l : b.jobs()) ended += own(l) && (l.status == "finished" || l.status == "unschedulable");
+    for (const LiveJob& l : b.jobs()) ended += own(l) && l.ended();
     if (next == subs.size() && ended == submitted.size()) break;
     if (now - start > a.timeout_s) {
       sched.write_outputs(out.string(), &scope);
@@ -203,7 +203,8 @@ int run_replay(const ReplayArgs& a) {
     std::this_thread::sleep_for(std::chrono::duration<double>(a.serve.interval_s));
   }
   sched.write_outputs(out.string(), &scope);
-  const std::size_t foreign = b.jobs().size() - static_cast<std::size_t>(std::count_if(b.jobs().begin(), b.jobs().end(), own));
+  std::size_t foreign = 0;
+  for (const LiveJob& l : b.jobs()) foreign += !own(l);
   if (foreign > 0)
     o.log(fmt::format("{} job(s) of others in the partition were scheduled alongside: summary.json foreign_jobs, "
                       "not in jobs.csv", foreign));

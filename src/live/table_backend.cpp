@@ -149,7 +149,7 @@ std::vector<JobId> TableBackend::refresh_views(double now_s, int& queued, int& r
   std::vector<JobId> order;
   for (std::size_t i = 0; i < live_.size(); ++i) {
     const LiveJob& l = live_[i];
-    if (l.status == "finished" || l.status == "unschedulable") continue;
+    if (l.ended()) continue;
     order.push_back(static_cast<JobId>(i));
     JobState& st = states_[i];
     const double ideal = st.ideal_iter_time > 0 ? st.ideal_iter_time : 1;
@@ -342,7 +342,7 @@ bool TableBackend::load() {
                         r.value("noticed_s", -1.0), r.at("gpus").get<std::vector<std::pair<std::string, int>>>(),
                         r.value("end_reason", std::string())});
     l.why = jj.value("why", "");
-    const bool finished = l.status == "finished" || l.status == "unschedulable";
+    const bool finished = l.ended();
     const double end_s = l.end_s;
     JobSpec r = s;
     if (l.status != "unschedulable") r = resolve_spec(s);  // an unschedulable one would not resolve: kept as read
@@ -441,7 +441,8 @@ void TableBackend::write_outputs(const std::string& dir, const std::string& sche
   std::ofstream runs(fs::path(dir) / "runs.csv");  // every stretch a job held GPUs, per node (times from time 0)
   // end_reason: why that stretch ended (LiveRun::end_reason); a job still holding GPUs has a last row `running`
   // that ends at the last step.
-  runs << "slurm_id,end_reason,start_s,end_s,node,gpus,job_id,released_s,noticed_s\n";  // slurm_id: the manager's id (the documented column)
+  // slurm_id: the manager's job id, under the column's documented name (docs/slurm.md).
+  runs << "slurm_id,end_reason,start_s,end_s,node,gpus,job_id,released_s,noticed_s\n";
   const auto row = [&](std::size_t i, const LiveRun& r) {
     for (const auto& [node, k] : r.gpus)
       runs << live_[i].manager_id << "," << r.end_reason << "," << r.start_s - origin_s_ << "," << r.end_s - origin_s_

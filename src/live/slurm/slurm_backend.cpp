@@ -302,7 +302,7 @@ void SlurmBackend::observe(const std::vector<SlurmJob>& listed, double now_s) {
     }
     LiveJob& l = live_[it->second];
     l.manager_state = j.state;
-    if (l.status == "finished" || l.status == "unschedulable") continue;
+    if (l.ended()) continue;
     const std::string sid = "job " + std::to_string(j.id);
     if (j.finished()) {
       const double end = j.end_s > 0 ? j.end_s : whole(now_s);
@@ -352,7 +352,7 @@ void SlurmBackend::observe(const std::vector<SlurmJob>& listed, double now_s) {
   read_allocations(newly_running);
   for (std::size_t i = 0; i < live_.size(); ++i) {
     LiveJob& l = live_[i];
-    if (l.status == "finished" || l.status == "unschedulable" || seen.count(l.manager_id)) continue;
+    if (l.ended() || seen.count(l.manager_id)) continue;
     stop(i, whole(now_s), "finished", "vanished");
     l.manager_state = "VANISHED";
     log("job " + std::to_string(l.manager_id) + ": no longer listed by Slurm; counted as ended now");
