@@ -50,25 +50,6 @@ void FlowNetwork::start(task::TFlow& x, int job, double size_mb, const std::vect
   changed_ = true;
 }
 
-// A.11 item 19, as exact double expressions (compat's times are whole ms, so t - last is exact in both
-// modes). Default mode rounds the end to the nanosecond.
-void FlowNetwork::rerate(task::TFlow& x, const std::vector<int>& servers, Ns t) const {
-  int k = 0;
-  for (int s : servers) k = std::max(k, static_cast<int>(flows_[static_cast<std::size_t>(s)].size()));
-  x.transferred = x.transferred + ms_from(t - x.last_ns) * x.speed;
-  const double rest = x.size - x.transferred;
-  const double kd = static_cast<double>(k);
-  x.speed = 1.0 / ((kd - 1.0) * eta_ + beta_ * kd);
-  if (compat_) {
-    x.end = ms_from(t) + rest / x.speed;
-    x.end_ns = ns_of(x.end);
-  } else {
-    x.end_ns = t + std::max<Ns>(0, ns_of(rest / x.speed));
-    x.end = ms_from(x.end_ns);
-  }
-  x.last_ns = t;
-}
-
 double FlowNetwork::rest(task::TFlow& x, Ns now, bool mutating) const {
   const double since = ms_from(now - x.last_ns);
   if (mutating) {  // the authors' get_rest_size: stores the progress but leaves `last` alone

@@ -4,6 +4,7 @@
 // task model (task_model.h) decides when a flow starts, and reads when it ends.
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -32,8 +33,25 @@ class FlowNetwork {
   // Job `job`'s all-reduce of `size_mb` starts at t on `servers` (its flow x; the authors' placeholder speed,
   // re-rated before anything uses it).
   void start(task::TFlow& x, int job, double size_mb, const std::vector<int>& servers, Ns t);
-  // x's transfer brought up to t and re-rated by the flows now on its busiest NIC.
-  void rerate(task::TFlow& x, const std::vector<int>& servers, Ns t) const;
+  // x's transfer brought up to t and re-rated by the flows now on its busiest NIC (A.11 item 19, as exact double
+  // expressions: compat's times are whole ms, so t - last is exact in both modes; default mode rounds the end to
+  // the nanosecond). Inline: compat re-rates every flow at every 1-ms step.
+  void rerate(task::TFlow& x, const std::vector<int>& servers, Ns t) const {
+    int k = 0;
+    for (int s : servers) k = std::max(k, static_cast<int>(flows_[static_cast<std::size_t>(s)].size()));
+    x.transferred = x.transferred + static_cast<double>(t - x.last_ns) / 1e6 * x.speed;
+    const double rest = x.size - x.transferred;
+    const double kd = static_cast<double>(k);
+    x.speed = 1.0 / ((kd - 1.0) * eta_ + beta_ * kd);
+    if (compat_) {
+      x.end = static_cast<double>(t) / 1e6 + rest / x.speed;
+      x.end_ns = std::llround(x.end * 1e6);
+    } else {
+      x.end_ns = t + std::max<Ns>(0, std::llround(rest / x.speed * 1e6));
+      x.end = static_cast<double>(x.end_ns) / 1e6;
+    }
+    x.last_ns = t;
+  }
   // What x has left to send at `now` (mutating: the authors' get_rest_size, which stores the progress but leaves
   // the last re-rate's time alone).
   double rest(task::TFlow& x, Ns now, bool mutating) const;

@@ -121,8 +121,8 @@ std::vector<int> TaskModel::link(const std::vector<int>& ids) {
     a = find(a), b = find(b);
     if (a != b) parent[std::max(a, b)] = std::min(a, b);
   };
-  link_gpu_.resize(gpus_.size(), -1);
-  link_nic_.resize(server_gpus_.size(), -1);
+  link_gpu_.resize(static_cast<std::size_t>(gpu_.count()), -1);
+  link_nic_.resize(static_cast<std::size_t>(gpu_.servers()), -1);
   for (std::size_t k = 0; k < ids.size(); ++k) {
     parent[k] = static_cast<int>(k);
     const Job& j = jobs_[ids[k]];
@@ -333,7 +333,7 @@ void TaskModel::split(Comp& c, Ns since) {
     Job& j = jobs_[id];
     bool busy = j.in_comm || j.ready, waiting_task = false;
     for (std::size_t w = 0; w < j.v.gpus.size(); ++w) {
-      const GpuRt& r = rt_[j.v.gpus[w]];
+      const GpuTasks::Gpu& r = gpu_.at(j.v.gpus[w]);
       busy = busy || (r.busy && r.job == id);
       waiting_task = waiting_task || j.phase[w] != WAIT;
     }
@@ -371,7 +371,7 @@ void TaskModel::snapshot(const Comp& c, Ns t, Snap& s) const {
   }
   const int self = jobs_[c.jobs.front()].comp;
   for (int g : c.gpus) {
-    const GpuRt& r = rt_[g];
+    const GpuTasks::Gpu& r = gpu_.at(g);
     s.disc.push_back(r.busy ? r.job : -1);
     if (r.busy) {
       s.disc.push_back(r.worker);
@@ -465,7 +465,7 @@ std::int64_t TaskModel::key_periods(const Comp& c, const std::vector<std::int64_
   };
   for (int g : c.gpus) {  // dispatch: the compute key of the jobs on a GPU
     keys.clear();
-    for (const auto& [id, w] : rt_[g].jobs) {
+    for (const auto& [id, w] : gpu_.at(g).jobs) {
       const Job& j = jobs_[id];
       if (j.comp == self) keys.push_back(of(id, policy_.compute));
       else if (j.phase[w] != WAIT)  // a detached job's waiting worker: its key is all that can move
@@ -532,8 +532,8 @@ bool TaskModel::harmless(const Job& p, const Comp& c, const std::vector<std::int
   const double low = p.v.key(key) - slack;
   for (int g : p.v.gpus) {
     if (gpu_comp_[g] != self) continue;
-    if (!rt_[g].busy || rt_[g].busy_since >= since) return false;  // it idled in the period
-    for (const auto& [q, w] : rt_[g].jobs) {
+    if (!gpu_.at(g).busy || gpu_.at(g).busy_since >= since) return false;  // it idled in the period
+    for (const auto& [q, w] : gpu_.at(g).jobs) {
       const Job& jq = jobs_[q];
       if (jq.comp != self) continue;
       const std::size_t k = index_in(c, q);
@@ -558,7 +558,7 @@ TaskModel::Ns TaskModel::outside_guard(const Comp& c, const std::vector<std::int
     guard = std::min(guard, sync_bound(p, t));
   };
   for (int g : c.gpus)
-    for (const auto& [id, w] : rt_[g].jobs)
+    for (const auto& [id, w] : gpu_.at(g).jobs)
       if (jobs_[id].comp != self) outside(id);
   if (!c.servers.empty())
     for (int id : running_) {
@@ -608,17 +608,17 @@ void TaskModel::apply_jump(Comp& c, const Snap& ref, Ns t, Ns period, std::int64
     add_exact(j.v.rem_service, j.service_ns, 0, -its * j.v.n * iter_ns);  // (default mode only)
     add_exact(j.v.rem_time, j.time_ns, 0, -its * iter_ns);
     for (int g : j.v.gpus) {
-      add_exact(rt_[g].active, rt_[g].active_ns, 0, its * iter_ns);
-      add_exact(gpus_[g].workload, rt_[g].wl_ns, 0, -its * (iter_ns + j.comm_ns));
+      gpu_.add_active(g, 0, its * iter_ns);
+      gpu_.add_workload(g, 0, -its * (iter_ns + j.comm_ns));
     }
   }
   for (int g : c.gpus) {
-    if (rt_[g].busy) rt_[g].end += shift;
-    if (rt_[g].busy_since >= ref.t) rt_[g].busy_since += shift;  // it idles in every period
+    GpuTasks::Gpu& r = gpu_.at(g);
+    if (r.busy) r.end += shift;
+    if (r.busy_since >= ref.t) r.busy_since += shift;  // it idles in every period
   }
   // One heap entry per busy GPU, at its end: re-time them all, heapify in linear time.
-  for (auto& e : ends_) e.first = rt_[e.second].end;
-  std::make_heap(ends_.begin(), ends_.end(), Later{});
+  gpu_.retime_ends();
   events_ += k * events;
   ++wl_version_;
   c.frozen_until = t + shift;
@@ -639,7 +639,7 @@ bool TaskModel::try_jump(Comp& c, const Snap& now) {
   if (period <= 0) return false;
   auto after = [&](std::int64_t k) { return after_periods(t, k, period, kNever); };
   for (int g : c.gpus)  // a detached job that ran next to it: wait for the merge
-    for (const auto& [id, w] : rt_[g].jobs)
+    for (const auto& [id, w] : gpu_.at(g).jobs)
       if (jobs_[id].woke) return false;
   if (!queue_.empty() && !policy_.placement->pure(opt_.compat)) return false;
   std::vector<std::int64_t> m(c.jobs.size());

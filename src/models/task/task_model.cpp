@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "core/error.h"
+#include "models/task/exact_sum.h"
 
 namespace rm {
 namespace {
@@ -25,24 +26,9 @@ Time us_of(std::int64_t ns) { return (ns + (ns >= 0 ? 500 : -500)) / 1000; }  //
 
 TaskModel::TaskModel(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs, task::TaskPolicy& policy,
                        TaskOptions opt)
-    : opt_(std::move(opt)), policy_(policy), cluster_(&cluster), net_(cluster, opt_.compat) {
-  for (const auto& s : cluster.servers) {
-    std::vector<int> ids;
-    for (int k = 0; k < s.gpus; ++k) {
-      ids.push_back(static_cast<int>(gpus_.size()));
-      task::TGpu g;
-      g.server = static_cast<int>(server_gpus_.size());
-      g.slot = k;
-      g.mem_total = s.gpu_mem_gb * 1024.0;
-      gpus_.push_back(g);
-    }
-    server_gpus_.push_back(std::move(ids));
-    max_server_gpus_ = std::max(max_server_gpus_, s.gpus);
-  }
-  total_gpus_ = static_cast<int>(gpus_.size());
-  rt_.resize(gpus_.size());
+    : opt_(std::move(opt)), policy_(policy), cluster_(&cluster), gpu_(cluster, opt_.compat), net_(cluster, opt_.compat) {
   ff_ = opt_.fast_forward && !opt_.compat && policy_.admission->stable();
-  if (ff_) gpu_comp_.assign(gpus_.size(), -1);
+  if (ff_) gpu_comp_.assign(static_cast<std::size_t>(gpu_.count()), -1);
   lwf_beta_ = policy_.placement->workload_beta() > 0 ? policy_.placement->workload_beta()
                                                       : (opt_.compat ? kLwfBetaCompat : net_.beta());
 
@@ -84,7 +70,7 @@ TaskModel::TaskModel(const ClusterSpec& cluster, const std::vector<JobSpec>& job
       v.rem_time = ms_from(j.time_ns);
     }
     int fit = 0;
-    for (const auto& g : gpus_) fit += g.mem_total >= v.mem;
+    for (const auto& g : gpu_.views()) fit += g.mem_total >= v.mem;
     if (fit < v.n)
       throw InputError(s.file, s.line, "num_gpus",
                        "job " + s.name + " needs " + std::to_string(v.n) + " GPUs with " + std::to_string(v.mem) +
@@ -114,13 +100,6 @@ double TaskModel::probe_rest(int job, double /*t: now_*/, bool mutating) {
   return net_.rest(jobs_[job].flow, now_, mutating);
 }
 
-void TaskModel::mark_dirty(int g) {
-  if (!rt_[g].dirty) {
-    rt_[g].dirty = true;
-    dirty_.push_back(g);
-  }
-}
-
 // Keeps `list` in placement order, the authors' `running` order (A.11 item 15).
 void TaskModel::insert_by_seq(std::vector<int>& list, const Job& j) {
   auto pos = std::upper_bound(list.begin(), list.end(), j.seq,
@@ -140,29 +119,23 @@ void TaskModel::set_ready(Job& j, bool on) {
 }
 
 // Default mode counts in whole nanoseconds (`exact`) and shows the plugins its value in ms (`shown`); compat
-// keeps the authors' float sums in `shown`.
+// keeps the authors' float sums in `shown` (models/task/exact_sum.h).
 void TaskModel::add_exact(double& shown, std::int64_t& exact, double ms, std::int64_t ns) const {
-  if (opt_.compat) {
-    shown += ms;
-  } else {
-    exact += ns;
-    shown = ms_from(exact);
-  }
+  task_sum::add(opt_.compat, shown, exact, ms, ns);
 }
 
 // P1, compute: the task on g ends; its worker moves FF -> BP or BP -> waiting for the all-reduce.
+// (GpuTasks::pop_ended has marked it idle and to be offered a task.)
 void TaskModel::retire_gpu(int g) {
-  GpuRt& r = rt_[g];
-  r.busy = false;
-  mark_dirty(g);
+  const GpuTasks::Gpu& r = gpu_.at(g);
   Job& j = jobs_[r.job];
   Phase& ph = j.phase[r.worker];
   if (ph == FF) {
-    add_exact(gpus_[g].workload, rt_[g].wl_ns, -j.v.fw, -j.fw_ns);
+    gpu_.add_workload(g, -j.v.fw, -j.fw_ns);
     add_exact(j.v.rem_service, j.service_ns, -j.v.fw, -j.fw_ns);
     ph = BP;
   } else {
-    add_exact(gpus_[g].workload, rt_[g].wl_ns, -j.v.bw, -j.bw_ns);
+    gpu_.add_workload(g, -j.v.bw, -j.bw_ns);
     add_exact(j.v.rem_service, j.service_ns, -j.v.bw, -j.bw_ns);
     ph = WAIT;
     if (++j.waiting == j.v.n) {
@@ -181,8 +154,8 @@ void TaskModel::sync(Job& j, Ns t) {
   j.in_comm = false;
   set_ready(j, false);
   for (int g : j.v.gpus) {
-    add_exact(gpus_[g].workload, rt_[g].wl_ns, -j.comm_once, -j.comm_ns);
-    mark_dirty(g);
+    gpu_.add_workload(g, -j.comm_once, -j.comm_ns);
+    gpu_.mark_dirty(g);
   }
   if (j.comm_once != 0) ++wl_version_;
   add_exact(j.v.rem_time, j.time_ns, -(j.v.fw + j.v.bw), -(j.fw_ns + j.bw_ns));
@@ -217,8 +190,7 @@ void TaskModel::release(Job& j) {
   for (std::size_t i = 0; i < j.v.gpus.size(); ++i) {
     const int g = j.v.gpus[i];
     book_->give_gpu_mem(j.v.id, g, j.v.mem);
-    auto& list = rt_[g].jobs;
-    list.erase(std::find(list.begin(), list.end(), std::make_pair(j.v.id, static_cast<int>(i))));
+    gpu_.release(g, j.v.id, static_cast<int>(i));
   }
   net_.release(j.v.servers);
   j.released = true;
@@ -245,11 +217,11 @@ bool TaskModel::try_place(Job& j, Ns t) {
   servers.clear();
   for (std::size_t i = 0; i < chosen_.size(); ++i) {
     const int g = chosen_[i];
-    if (g < 0 || g >= total_gpus_ || book_->free_gpu_mem_mb()[g] < j.v.mem ||
+    if (g < 0 || g >= gpu_.count() || book_->free_gpu_mem_mb()[g] < j.v.mem ||
         std::find(chosen_.begin(), chosen_.begin() + static_cast<long>(i), g) != chosen_.begin() + static_cast<long>(i))
       throw InvariantError("placement " + policy_.placement->name() + " chose a full or repeated GPU");
-    if (std::find(servers.begin(), servers.end(), gpus_[g].server) == servers.end())
-      servers.push_back(gpus_[g].server);
+    const int server = gpu_.views()[static_cast<std::size_t>(g)].server;
+    if (std::find(servers.begin(), servers.end(), server) == servers.end()) servers.push_back(server);
   }
   net_.place(servers);
   const double iters = static_cast<double>(j.v.iters);
@@ -260,12 +232,10 @@ bool TaskModel::try_place(Job& j, Ns t) {
   j.phase.assign(j.v.n, FF);
   for (int i = 0; i < j.v.n; ++i) {
     const int g = chosen_[i];
-    rt_[g].jobs.emplace_back(j.v.id, i);
-    max_sharing_ = std::max<std::int64_t>(max_sharing_, static_cast<std::int64_t>(rt_[g].jobs.size()));
-    add_exact(gpus_[g].workload, rt_[g].wl_ns, iters * (j.v.fw + j.v.bw) + comm_total,
-              j.v.iters * (j.fw_ns + j.bw_ns + j.comm_ns));
+    max_sharing_ = std::max<std::int64_t>(max_sharing_, static_cast<std::int64_t>(gpu_.place(g, j.v.id, i)));
+    gpu_.add_workload(g, iters * (j.v.fw + j.v.bw) + comm_total, j.v.iters * (j.fw_ns + j.bw_ns + j.comm_ns));
     book_->take_gpu_mem(j.v.id, g, j.v.mem);
-    mark_dirty(g);
+    gpu_.mark_dirty(g);
   }
   j.placed_at = t;
   j.seq = seq_++;
@@ -289,8 +259,7 @@ void TaskModel::start_flow(Job& j, Ns t) {
 
 // P8: an idle GPU runs the next task of the first job with the smallest compute key.
 void TaskModel::dispatch(int g, Ns t) {
-  GpuRt& r = rt_[g];
-  r.dirty = false;
+  const GpuTasks::Gpu& r = gpu_.at(g);
   if (r.busy) return;
   const task::Key key = policy_.compute;
   int best = -1;
@@ -312,14 +281,7 @@ void TaskModel::dispatch(int g, Ns t) {
   }
   const double dur = j.phase[worker] == FF ? j.v.fw : j.v.bw;
   const Ns dur_ns = j.phase[worker] == FF ? j.fw_ns : j.bw_ns;
-  r.busy = true;
-  r.job = job;
-  r.worker = worker;
-  if (r.end != t) r.busy_since = t;  // it idled since its last task ended
-  r.end = t + dur_ns;
-  add_exact(r.active, r.active_ns, dur, dur_ns);
-  ends_.emplace_back(r.end, g);
-  std::push_heap(ends_.begin(), ends_.end(), Later{});
+  gpu_.run(g, job, worker, t, dur, dur_ns);
   ++events_;
   changed_ = true;
 }
@@ -328,12 +290,7 @@ void TaskModel::dispatch(int g, Ns t) {
 [[gnu::always_inline]] inline void TaskModel::retire(Ns t) {
   const double t_ms = ms_from(t);  // compat: whole ms, exact
   auto flow_done = [&](const Job& j) { return opt_.compat ? t_ms >= j.flow.end : t >= j.flow.end_ns; };
-  while (!ends_.empty() && ends_.front().first <= t) {
-    const int g = ends_.front().second;
-    std::pop_heap(ends_.begin(), ends_.end(), Later{});
-    ends_.pop_back();
-    retire_gpu(g);
-  }
+  for (int g = gpu_.pop_ended(t); g >= 0; g = gpu_.pop_ended(t)) retire_gpu(g);
   bool any_end = false;
   for (int id : comm_)
     if (flow_done(jobs_[id])) any_end = true;
@@ -454,10 +411,8 @@ void TaskModel::step(Ns t) {
       if (!frozen(jobs_[id], t)) net_.rerate(jobs_[id].flow, jobs_[id].v.servers, t);  // a frozen flow keeps its speed
   net_.clear_changed();
   // P8: idle GPUs pick their next task.
-  if (!dirty_.empty()) {
-    std::sort(dirty_.begin(), dirty_.end());
-    scratch_.swap(dirty_);
-    dirty_.clear();
+  if (gpu_.any_dirty()) {
+    gpu_.take_dirty(scratch_);
     for (int g : scratch_) dispatch(g, t);
   }
 }
@@ -473,7 +428,7 @@ TaskModel::Ns TaskModel::next_step() {
 }
 
 TaskModel::Ns TaskModel::next_end() const {
-  Ns t = ends_.empty() ? kNever : ends_.front().first;
+  Ns t = gpu_.next_end(kNever);
   for (int id : comm_) t = std::min(t, jobs_[id].flow.end_ns);
   return t;
 }
@@ -503,7 +458,7 @@ void TaskModel::record_series(Ns now) {
   row.t = us_of(now);
   row.queued = queued;
   row.running = running;
-  for (const auto& r : rt_) row.busy_gpus += r.busy;
+  row.busy_gpus = gpu_.busy_count();
   series_.push_back(row);
 }
 
@@ -561,8 +516,9 @@ void TaskModel::check_final() const {
   got = gpu_active_ms();
   if (std::abs(want - got) > 1e-9 * (1 + want))
     throw InvariantError("task engine: GPU busy time " + std::to_string(got) + " ms != work " + std::to_string(want));
-  for (std::size_t g = 0; g < gpus_.size(); ++g)
-    if (book_->free_gpu_mem_mb()[g] != gpus_[g].mem_total) throw InvariantError("task engine: GPU memory not returned");
+  for (int g = 0; g < gpu_.count(); ++g)
+    if (book_->free_gpu_mem_mb()[static_cast<std::size_t>(g)] != gpu_.views()[static_cast<std::size_t>(g)].mem_total)
+      throw InvariantError("task engine: GPU memory not returned");
   if (!net_.idle()) throw InvariantError("task engine: a flow outlived its job");
 }
 
@@ -572,11 +528,7 @@ double TaskModel::avg_jct_ms() const {
   return jobs_.empty() ? 0 : sum / static_cast<double>(jobs_.size());
 }
 
-double TaskModel::gpu_active_ms() const {
-  double s = 0;
-  for (const auto& r : rt_) s += r.active;
-  return s;
-}
+double TaskModel::gpu_active_ms() const { return gpu_.active_ms(); }
 
 RunRecord TaskModel::record() const {
   RunRecord r;
@@ -588,7 +540,7 @@ RunRecord TaskModel::record() const {
     jr.run_us = jr.finish - jr.first_start;
     // Alone on an idle cluster: its tasks back to back, plus one uncontended all-reduce per iteration when it
     // cannot fit one server.
-    const double comm = j.v.n > max_server_gpus_ ? j.v.size * net_.beta() : 0.0;
+    const double comm = j.v.n > gpu_.max_server_gpus() ? j.v.size * net_.beta() : 0.0;
     jr.ideal_us = us_of(ns_of(static_cast<double>(j.v.iters) * (j.v.fw + j.v.bw + comm)));
     jr.servers = static_cast<int>(j.v.servers.size());
     if (!j.v.servers.empty())
@@ -596,12 +548,12 @@ RunRecord TaskModel::record() const {
     r.jobs.push_back(jr);
   }
   r.series = series_;
-  r.total_gpus = total_gpus_;
+  r.total_gpus = gpu_.count();
   r.busy_gpu_us = static_cast<Time>(std::llround(gpu_active_ms() * 1000.0));
   r.events = events_;
   r.extra = {{"avg_jct_ms", avg_jct_ms()},
              {"makespan_ms", total_time_},
-             {"authors_gpu_util", total_time_ > 0 ? gpu_active_ms() / total_gpus_ / total_time_ : 0.0},
+             {"authors_gpu_util", total_time_ > 0 ? gpu_active_ms() / gpu_.count() / total_time_ : 0.0},
              {"max_jobs_per_gpu", static_cast<double>(max_sharing_)},
              {"max_flows_per_nic", static_cast<double>(net_.max_flows())}};
   return r;

@@ -25,6 +25,7 @@
 #include "exec/execution_model.h"
 #include "metrics/metrics.h"
 #include "models/task/flow_network.h"
+#include "models/task/gpu_tasks.h"
 #include "policy/task/task_plugin.h"
 #include "workload/job.h"
 
@@ -69,10 +70,10 @@ class TaskModel final : public SteppingModel, public task::TaskView {
   const FastForwardStats& fast_forward_stats() const { return ff_stats_; }
 
   // TaskView
-  const std::vector<task::TGpu>& gpus() const override { return gpus_; }
+  const std::vector<task::TGpu>& gpus() const override { return gpu_.views(); }
   const std::vector<double>& free_mem() const override { return book_->free_gpu_mem_mb(); }
-  int num_servers() const override { return static_cast<int>(server_gpus_.size()); }
-  const std::vector<int>& server_gpus(int s) const override { return server_gpus_[s]; }
+  int num_servers() const override { return gpu_.servers(); }
+  const std::vector<int>& server_gpus(int s) const override { return gpu_.on_server(s); }
   const std::vector<int>& server_flows(int s) const override { return net_.flows_on(s); }
   const task::TFlow& flow_of(int job) const override { return jobs_[job].flow; }
   const task::TJob& job(int id) const override { return jobs_[id].v; }
@@ -109,15 +110,6 @@ class TaskModel final : public SteppingModel, public task::TaskView {
     Ns last_run = -1;
     task::TFlow flow;
   };
-  struct GpuRt {
-    bool busy = false, dirty = false;
-    Ns end = 0;
-    int job = -1, worker = -1;
-    std::vector<std::pair<int, int>> jobs;  // (job, worker) in placement order
-    double active = 0;  // busy time (ms)
-    std::int64_t wl_ns = 0, active_ns = 0;  // default mode: workload (shown in TGpu) and busy time, exact
-    Ns busy_since = 0;  // start of its current run of back-to-back tasks
-  };
 
   void step(Ns t);
   // step's phases (task_engine.cpp), in order
@@ -132,7 +124,6 @@ class TaskModel final : public SteppingModel, public task::TaskView {
   bool try_place(Job& j, Ns t);
   void start_flow(Job& j, Ns t);
   void dispatch(int g, Ns t);
-  void mark_dirty(int g);
   void set_ready(Job& j, bool on);
   void insert_by_seq(std::vector<int>& list, const Job& j);
   Ns next_step();         // the model's next instant: a task's or flow's end, a delivered job not yet admitted
@@ -205,17 +196,13 @@ class TaskModel final : public SteppingModel, public task::TaskView {
   TaskOptions opt_;
   task::TaskPolicy& policy_;
   const ClusterSpec* cluster_;
-  int max_server_gpus_ = 0;
-  int total_gpus_ = 0;
   double lwf_beta_ = 0;
   Cluster* book_ = nullptr;  // the engine's cluster book: GPU memory, shared by the jobs placed on a GPU
-  std::vector<task::TGpu> gpus_;
-  std::vector<GpuRt> rt_;
-  std::vector<std::vector<int>> server_gpus_;
+  GpuTasks gpu_;     // the GPUs: who is placed on each, the task each runs, the ends
   FlowNetwork net_;  // the all-reduces' flows on the NICs and their law
   std::vector<Job> jobs_;  // in arrival order (= JobSpec order)
 
-  std::vector<int> queue_, running_, ready_, comm_, dirty_;
+  std::vector<int> queue_, running_, ready_, comm_;
   std::vector<int> single_ready_;  // default mode: single-server jobs whose workers all wait
   std::size_t next_arrival_ = 0, delivered_ = 0;  // jobs admitted, and handed over by the engine
   Ns compat_next_ = 0, last_step_ = 0;             // compat's next 1-ms step; the last instant simulated
@@ -224,13 +211,6 @@ class TaskModel final : public SteppingModel, public task::TaskView {
   bool next_valid_ = false;
   std::int64_t last_report_ = 0;
   std::int64_t seq_ = 0, released_ = 0, unreleased_finished_ = 0;
-  // Task ends as a min-heap of (end, GPU) (std heap functions, so a jump can re-time it in place).
-  struct Later {
-    bool operator()(const std::pair<Ns, int>& a, const std::pair<Ns, int>& b) const {
-      return a.first > b.first || (a.first == b.first && a.second > b.second);
-    }
-  };
-  std::vector<std::pair<Ns, int>> ends_;
   bool queue_sorted_ = true, changed_ = false, new_ready_ = false;
   std::uint64_t mem_version_ = 0, wl_version_ = 0, placed_at_version_ = ~std::uint64_t{0};
   std::uint64_t placed_at_wl_ = ~std::uint64_t{0};
