@@ -46,7 +46,7 @@ int run_simulate(const SimConfig& cfg, const std::vector<std::string>& given, bo
   for (auto& plan : plans) {
     const std::string& p = plan.policy.text;
     ProgressBar bar(quiet, n > 1 ? fmt::format("policy {}/{}: {}", &plan - plans.data() + 1, n, p) : std::string());
-    plan.options.progress = [&bar](const ProgressInfo& p) { bar.update(p); };
+    plan.run.progress = [&bar](const ProgressInfo& p) { bar.update(p); };
     auto r = simulate(plan);
     bar.finish();
     const std::string dir = n == 1 ? out : out + "/" + dir_name(p);

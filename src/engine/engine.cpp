@@ -120,7 +120,7 @@ bool Engine::arrive_due() {
   return any;
 }
 
-// The one loop that moves simulated time (docs/design.md "The seam"): to the earliest of the next arrival, the
+// The one loop that moves simulated time (docs/design.md "The seam list"): to the earliest of the next arrival, the
 // model's next event (a completion, or a stepping model's own instant) and the scheduler's next wake-up.
 void Engine::run() {
   std::vector<JobState*> completed;

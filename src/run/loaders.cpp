@@ -33,7 +33,7 @@ const ModelCatalogue& load_catalogue(const std::string& path) {
   return cache.emplace(path, ModelCatalogue::parse(ss.str(), path)).first->second;
 }
 
-int trace_type_of(const SimConfig& cfg, const ClusterSpec& cluster) {
+int trace_type_of(const InputSpec& cfg, const ClusterSpec& cluster) {
   if (cfg.trace_gpu_type.empty()) return 0;
   const KnownGpuType* k = find_gpu_type(cfg.trace_gpu_type);
   if (!k) throw InputError("--trace-gpu-type", 0, cfg.trace_gpu_type, "unknown GPU type (known: " + known_gpu_type_list() + ")");
@@ -50,7 +50,7 @@ void set_pollux_work(Workload& w, const std::string& data_dir) {
   });
 }
 
-Workload load_workload(const SimConfig& cfg, const ClusterSpec& cluster, std::vector<Unschedulable>* unsched,
+Workload load_workload(const InputSpec& cfg, const ClusterSpec& cluster, std::vector<Unschedulable>* unsched,
                        std::vector<std::string>* errors, ModelMapping* mapping, const IdealTimes* ideal) {
   Workload w;
   if (!cfg.workload.empty()) {
@@ -148,7 +148,7 @@ void scale_arrivals(Workload& w, double scale, const std::string& option) {
   }
 }
 
-ClusterSpec load_config_cluster(const SimConfig& cfg) {
+ClusterSpec load_config_cluster(const InputSpec& cfg) {
   if (cfg.cluster != "yu2022") return load_cluster(cfg.cluster);
   GenOptions g = cfg.gen;
   g.seed = cfg.seed;

@@ -13,12 +13,12 @@
 namespace rm {
 
 // The cluster of a config: a preset, a YAML file, or "yu2022" (generated from --seed and --servers).
-ClusterSpec load_config_cluster(const SimConfig& cfg);
+ClusterSpec load_config_cluster(const InputSpec& cfg);
 
 // The workload of a config (reading, catalogue, resolution) without running it.
 // `ideal`: the ideal times a trace's durations are turned into iterations with (default: the analytic law on the
 // cluster's first GPU type).
-Workload load_workload(const SimConfig& cfg, const ClusterSpec& cluster, std::vector<Unschedulable>* unsched,
+Workload load_workload(const InputSpec& cfg, const ClusterSpec& cluster, std::vector<Unschedulable>* unsched,
                        std::vector<std::string>* errors = nullptr, ModelMapping* mapping = nullptr,
                        const IdealTimes* ideal = nullptr);
 // GPU-seconds the jobs demand at their ideal under `law`, and Workload::offered_load: that over the cluster's
@@ -29,7 +29,7 @@ double offered_load(double demand_gpu_s, const std::vector<JobSpec>& jobs, const
 // InputError naming `option` past the submit-time limit.
 void scale_arrivals(Workload& w, double scale, const std::string& option);
 // --trace-gpu-type as an index into the cluster's GPU types (0 when not given); InputError naming the option.
-int trace_type_of(const SimConfig& cfg, const ClusterSpec& cluster);
+int trace_type_of(const InputSpec& cfg, const ClusterSpec& cluster);
 
 const ModelCatalogue& load_catalogue(const std::string& path);
 

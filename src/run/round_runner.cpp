@@ -52,7 +52,7 @@ namespace {
 
 namespace {
 
-synergy::GenParams gen_params(const SimConfig& cfg, const std::array<int, 3>& split) {
+synergy::GenParams gen_params(const InputSpec& cfg, const std::array<int, 3>& split) {
   synergy::GenParams gp;
   gp.jobs_per_hour = cfg.load > 0 ? cfg.load : cfg.gen.load;
   gp.split = split;
@@ -67,7 +67,7 @@ synergy::GenParams gen_params(const SimConfig& cfg, const std::array<int, 3>& sp
   return gp;
 }
 
-std::unique_ptr<synergy::JobSource> generator(const SimConfig& cfg, const std::array<int, 3>& split,
+std::unique_ptr<synergy::JobSource> generator(const InputSpec& cfg, const std::array<int, 3>& split,
                                               const synergy::ProfileSet& profiles) {
   const auto gp = gen_params(cfg, split);
   return cfg.workload == "synergy-philly" ? synergy::philly_derived_source(gp, profiles)
@@ -79,7 +79,7 @@ std::unique_ptr<synergy::JobSource> generator(const SimConfig& cfg, const std::a
 namespace {
 
 // A Synergy replay CSV: --format synergy, or auto on a file of 5-field rows that is not a bundled trace.
-bool is_synergy_replay(const SimConfig& cfg) {
+bool is_synergy_replay(const InputSpec& cfg) {
   const bool mapped = !cfg.columns.empty() || !cfg.header.empty();  // any CSV through the canonical reader
   if (cfg.format == "synergy" && mapped)
     throw InputError(!cfg.columns.empty() ? "--columns" : "--header", 0, "",
@@ -102,7 +102,7 @@ struct ProfileRuleCount {
 // then each job gets a Synergy profile by the rule of workload/cpu_profile_map.h, and as many iterations of that
 // profile as fill its ideal duration on the cluster (iterations x ideal iteration time): at the
 // GPU-proportional share a job runs exactly as long as the trace says.
-std::vector<synergy::JobInit> jobs_from_trace(const SimConfig& cfg, SimResult& r, const synergy::ProfileSet& profiles,
+std::vector<synergy::JobInit> jobs_from_trace(const InputSpec& cfg, SimResult& r, const synergy::ProfileSet& profiles,
                                               ProfileRuleCount& count) {
   r.workload = load_workload(cfg, r.cluster, &r.unschedulable, cfg.errors, &r.models);
   if (cfg.errors && !cfg.errors->empty()) return {};
@@ -171,7 +171,6 @@ synergy::Vec round_capacity(const ClusterSpec& c) {
 }
 
 synergy::RoundOptions round_options(const RunPlan& plan, const RoundPolicy& pol) {
-  const SimConfig& cfg = plan.options;
   synergy::RoundOptions o;
   o.order_plugin = pol.order;
   o.order = pol.order->name();
@@ -179,13 +178,14 @@ synergy::RoundOptions round_options(const RunPlan& plan, const RoundPolicy& pol)
   o.matrix_speed = plan.matrix_speed;
   o.compat = plan.compat == Compat::Synergy;
   o.consolidated = pol.consolidated && (pol.placement_named || !o.compat);  // the authors place first-fit
-  o.is_static = cfg.is_static;
-  o.round_s = cfg.round_s == 0 ? 300 : cfg.round_s;  // 0: Synergy's and Blox's 300 s
+  o.is_static = plan.run.is_static;
+  o.round_s = plan.run.round_s == 0 ? 300 : plan.run.round_s;  // 0: Synergy's and Blox's 300 s
   if (!(o.round_s > 0) || !std::isfinite(o.round_s))
-    throw InputError("--round", 0, std::to_string(cfg.round_s), "the lease length must be a positive number of seconds");
+    throw InputError("--round", 0, std::to_string(plan.run.round_s),
+                     "the lease length must be a positive number of seconds");
   if (o.compat && o.round_s != 300)
-    throw InputError("--round", 0, std::to_string(cfg.round_s), "--compat synergy runs the authors' 300-s rounds");
-  o.progress = cfg.progress;
+    throw InputError("--round", 0, std::to_string(plan.run.round_s), "--compat synergy runs the authors' 300-s rounds");
+  o.progress = plan.run.progress;
   return o;
 }
 
@@ -194,25 +194,25 @@ synergy::RoundOptions round_options(const RunPlan& plan, const RoundPolicy& pol)
 std::unique_ptr<synergy::JobSource> round_source(const RunPlan& plan, SimResult& r, const synergy::ProfileSet& profiles,
                                                  synergy::RoundOptions& o, ProfileRuleCount& rule) {
   using namespace synergy;
-  const SimConfig& cfg = plan.options;
-  if (!cfg.workload.empty()) {
-    if (cfg.dry_run) return nullptr;
+  if (!plan.inputs.workload.empty()) {
+    if (plan.run.dry_run) return nullptr;
     const auto [lo, hi] = plan.measure_ids.value_or(std::pair<std::int64_t, std::int64_t>{4000, 4999});
     o.window_lo = lo;
     o.window_hi = hi;
-    return generator(cfg, plan.split, profiles);
+    return generator(plan.inputs, plan.split, profiles);
   }
   std::vector<JobInit> jobs;
-  if (is_synergy_replay(cfg)) {
-    jobs = read_replay(cfg.trace, cfg.errors);
-    if (cfg.max_jobs > 0 && static_cast<long>(jobs.size()) > cfg.max_jobs) jobs.resize(cfg.max_jobs);  // --max-jobs
-    if (cfg.arrival_scale != 1)  // --arrival-scale, as on every other trace
-      for (auto& ji : jobs) ji.arrival *= cfg.arrival_scale;
+  if (is_synergy_replay(plan.inputs)) {
+    jobs = read_replay(plan.inputs.trace, plan.inputs.errors);
+    const long keep = plan.inputs.max_jobs;  // --max-jobs
+    if (keep > 0 && static_cast<long>(jobs.size()) > keep) jobs.resize(static_cast<std::size_t>(keep));
+    if (plan.inputs.arrival_scale != 1)  // --arrival-scale, as on every other trace
+      for (auto& ji : jobs) ji.arrival *= plan.inputs.arrival_scale;
   } else {
-    jobs = jobs_from_trace(cfg, r, profiles, rule);
+    jobs = jobs_from_trace(plan.inputs, r, profiles, rule);
     o.synergy_gpu_counts = false;
   }
-  if (cfg.dry_run) {  // `validate`: every job's arrival checks, up front
+  if (plan.run.dry_run) {  // `validate`: every job's arrival checks, up front
     const int servers = static_cast<int>(r.cluster.servers.size()), gpus = r.cluster.servers[0].gpus;
     for (const auto& ji : jobs) check_job(ji, servers, gpus, profiles, o.synergy_gpu_counts);
     return nullptr;
@@ -287,10 +287,9 @@ void record_rounds(synergy::RoundResult& rr, const synergy::RoundOptions& o, con
 
 void run_round_model(const RunPlan& plan, SimResult& r) {
   using namespace synergy;
-  const SimConfig& cfg = plan.options;
-  const RoundPolicy pol = round_policy(plan.policy, cfg.seed);
+  const RoundPolicy pol = round_policy(plan.policy, plan.inputs.seed);
   const Vec P = round_capacity(r.cluster);
-  const ProfileSet profiles = ProfileSet::load(cpu_ratio_of(r.cluster, cfg.cpu_ratio), cfg.profiles);
+  const ProfileSet profiles = ProfileSet::load(cpu_ratio_of(r.cluster, plan.run.cpu_ratio), plan.run.profiles);
   RoundOptions o = round_options(plan, pol);
   ProfileRuleCount profile_rule;
   const std::unique_ptr<JobSource> src = round_source(plan, r, profiles, o, profile_rule);
@@ -299,7 +298,7 @@ void run_round_model(const RunPlan& plan, SimResult& r) {
     r.record.extra.push_back({"profiles_by_name", static_cast<double>(profile_rule.jobs - profile_rule.hashed)});
     r.record.extra.push_back({"profiles_by_hash", static_cast<double>(profile_rule.hashed)});
   }
-  if (is_measured_perf_model(cfg.perf_model)) {  // the measured slowdown of each lease's placement
+  if (is_measured_perf_model(plan.run.perf_model)) {  // the measured slowdown of each lease's placement
     PerfModel* perf = r.perf.get();
     const int per = r.cluster.servers[0].gpus;
     o.placement_factor = [perf, per](const Job& j) {
@@ -313,7 +312,7 @@ void run_round_model(const RunPlan& plan, SimResult& r) {
     };
   }
   RoundResult rr = run_rounds(static_cast<int>(r.cluster.servers.size()), r.cluster.servers[0].gpus, P, profiles, *src, o);
-  record_rounds(rr, o, cfg.workload.empty() ? cfg.trace : "workload:" + cfg.workload, r);
+  record_rounds(rr, o, plan.inputs.workload.empty() ? plan.inputs.trace : "workload:" + plan.inputs.workload, r);
 }
 
 }  // namespace rm

@@ -1,4 +1,4 @@
-// --exec round: builds the Synergy round simulator from a SimConfig and fills a SimResult (record, jobs,
+// --exec round: builds the Synergy round simulator from a RunPlan and fills a SimResult (record, jobs,
 // summary extras avg_jct_h / p99_jct_h / p999_jct_h computed exactly as the authors do).
 #pragma once
 #include <cstdint>

@@ -17,15 +17,15 @@
 
 namespace rm {
 
-bool RunPlan::synergy_workload() const { return is_synergy_workload(options.workload); }
+bool RunPlan::synergy_workload() const { return is_synergy_workload(inputs.workload); }
 
 std::string RunPlan::perf_model_label(ExecModel ran) const {
   if (const PeerEntry* peer = find_peer(compat)) return peer->perf_model;
   if (ran == ExecModel::Task) return "task-dag";
   if (ran == ExecModel::Round)
-    return is_measured_perf_model(options.perf_model) ? "synergy-profiles+" + options.perf_model : "synergy-profiles";
+    return is_measured_perf_model(run.perf_model) ? "synergy-profiles+" + run.perf_model : "synergy-profiles";
   if (policy.family == PolicyFamily::Planner) return planner.physical ? "analytic" : "yu2022";
-  return options.perf_model;
+  return run.perf_model;
 }
 
 std::string RunPlan::preempt_cost_label(ExecModel ran) const {
@@ -33,7 +33,7 @@ std::string RunPlan::preempt_cost_label(ExecModel ran) const {
   if (ran == ExecModel::Round) return "none: the round model re-allocates at round boundaries (Synergy's simulator)";
   if (ran == ExecModel::Task) return "none: the task model does not preempt";
   if (policy.family == PolicyFamily::Planner) return "none: the planners do not preempt";
-  return PreemptCost{options.preempt_overhead_s}.label();
+  return PreemptCost{run.preempt_overhead_s}.label();
 }
 
 std::string RunPlan::exec_label(ExecModel ran) const {
@@ -116,7 +116,7 @@ PlannerParams planner_params(const PolicySpec& spec, std::uint64_t seed) {
 
 // Which --compat runs with which execution model and policy, and the start delay's models.
 void check_combination(const RunPlan& p) {
-  const SimConfig& c = p.options;
+  const RunOptions& c = p.run;
   const bool planner = p.policy.family == PolicyFamily::Planner;
   if ((p.compat == Compat::Synergy || p.synergy_workload()) && p.exec != ExecModel::Round)
     throw InputError("--exec", 0, exec_name(p.exec), "Synergy workloads and --compat synergy need --exec round");
@@ -127,13 +127,14 @@ void check_combination(const RunPlan& p) {
   // Options a model does not model are refused by name, not ignored (issue 41).
   if (c.preempt_overhead_s >= 0 && (p.exec == ExecModel::Round || p.exec == ExecModel::Task || planner))
     throw InputError("--preempt-overhead", 0, "", p.preempt_cost_label(p.exec) + ": --preempt-overhead does not apply");
-  if (p.synergy_workload() && c.arrival_scale != 1)
+  if (p.synergy_workload() && p.inputs.arrival_scale != 1)
     throw InputError("--arrival-scale", 0, "", "the synergy-* workloads make their arrivals at --load jobs an hour: "
                                                "set --load instead");
   if (p.compat == Compat::Yu2022 && !planner)
-    throw InputError("--compat", 0, c.compat, "--compat yu2022 is for the planners (sjf-bco, ls, ff, rand)");
+    throw InputError("--compat", 0, compat_name(p.compat),
+                     "--compat yu2022 is for the planners (sjf-bco, ls, ff, rand)");
   if (p.compat == Compat::Wang2020 && p.exec != ExecModel::Task)
-    throw InputError("--compat", 0, c.compat, "--compat wang2020 needs --exec task");
+    throw InputError("--compat", 0, compat_name(p.compat), "--compat wang2020 needs --exec task");
   if (const std::string why = exec_refusal(p.policy, p.exec); !why.empty())
     throw InputError("--policy", 0, p.policy.text, "cannot run with --exec " + std::string(exec_name(p.exec)) + ": " + why);
   if (p.compat == Compat::Yu2022 && p.planner.physical)
@@ -155,7 +156,7 @@ void check_numbers(const SimConfig& c) {
 // model's placement slowdown on top (not trace: at its share it already runs the trace's durations; not under
 // --compat synergy, the authors' model).
 void check_perf_model(const RunPlan& p) {
-  const std::string& m = p.options.perf_model;
+  const std::string& m = p.run.perf_model;
   if (p.policy.family == PolicyFamily::Scheduler && is_gavel_scheduler(p.policy.parts.front().name) &&
       p.policy.parts.front().name.ends_with("-perf") && !is_measured_perf_model(m))
     throw InputError("--perf-model", 0, m,
@@ -183,13 +184,13 @@ void check_perf_model(const RunPlan& p) {
 // Builds the policy's plugins once (and drops them): their parameters are checked here, before any input is read.
 void check_policy_parameters(const RunPlan& p) {
   switch (p.policy.family) {
-    case PolicyFamily::Task: task::make_task_policy(p.policy, p.options.seed); break;
+    case PolicyFamily::Task: task::make_task_policy(p.policy, p.inputs.seed); break;
     case PolicyFamily::Peer: break;  // parse_tiresias_policy checked it
     case PolicyFamily::Planner: break;  // planner_params checked them
     case PolicyFamily::Scheduler:
     case PolicyFamily::Composed:
-      if (p.exec == ExecModel::Round) round_policy(p.policy, p.options.seed);
-      else make_scheduler(p.policy, p.options.seed);
+      if (p.exec == ExecModel::Round) round_policy(p.policy, p.inputs.seed);
+      else make_scheduler(p.policy, p.inputs.seed);
       break;
   }
 }
@@ -198,7 +199,8 @@ void check_policy_parameters(const RunPlan& p) {
 
 RunPlan make_run_plan(const SimConfig& cfg) {
   RunPlan p;
-  p.options = cfg;
+  p.inputs = cfg;
+  p.run = cfg;
   p.compat = parse_compat(cfg.compat);
   if (const PeerEntry* entry = find_peer(p.compat)) {  // a peer's own loop and policy names (run/peer_registry.h)
     const bool tiresias = p.compat == Compat::Tiresias;

@@ -1,6 +1,7 @@
 // The typed run plan: a SimConfig (the options as given) parsed and validated once, in one place.
-// Everything downstream (simulate, the round model, the planners' driver, sweep, validate) reads the plan's
-// typed fields; nothing re-splits the policy string or branches on the execution model's name.
+// Everything downstream (simulate, the round model, the planners' driver, the peers, sweep, validate) reads the
+// plan's typed fields; the texts it parsed (policy, exec, compat, speed model, measured window) are not kept, so
+// nothing re-splits the policy string or branches on the execution model's name.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -23,7 +24,8 @@ struct PlannerParams {
 };
 
 struct RunPlan {
-  SimConfig options;                  // as given; `policy`, `exec`, `compat`, ... are read through the fields below
+  InputSpec inputs;                   // what the run reads (run/loaders.h)
+  RunOptions run;                     // how it goes; checked (check_numbers, check_perf_model)
   PolicySpec policy;
   ExecModel exec = ExecModel::Rate;   // resolved from --exec (auto: by the policy and the workload's name)
   bool exec_auto = true;              // --exec auto: jobs with tensor/pipeline parallelism still pick graph

@@ -48,7 +48,7 @@ void add_trace_reading(SimResult& r) {
                                                    {"iterations_max_rel_diff", w.iterations_max_rel_diff}});
 }
 
-std::string trace_label(const SimConfig& cfg) { return cfg.workload.empty() ? cfg.trace : "workload:" + cfg.workload; }
+std::string trace_label(const InputSpec& cfg) { return cfg.workload.empty() ? cfg.trace : "workload:" + cfg.workload; }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -83,10 +83,10 @@ void refuse_mixed_types(const RunPlan& plan, const SimResult& r) {
 void run_task_model(const RunPlan& plan, SimResult& r) {
   TaskOptions to;
   to.compat = plan.compat == Compat::Wang2020;
-  to.progress = plan.options.progress;
-  to.fast_forward = plan.options.fast_forward;
+  to.progress = plan.run.progress;
+  to.fast_forward = plan.run.fast_forward;
   r.task = std::make_unique<TaskModel>(r.cluster, r.workload.jobs, *r.task_policy, to);
-  if (plan.options.dry_run) return;
+  if (plan.run.dry_run) return;
   r.task = run_task_model(r.cluster, r.workload.jobs, std::move(r.task));
   r.record = r.task->record();
   const auto& ff = r.task->fast_forward_stats();
@@ -98,11 +98,10 @@ void run_task_model(const RunPlan& plan, SimResult& r) {
 
 // The job-level engine under the rate or the graph law.
 void run_job_level(const RunPlan& plan, SimResult& r) {
-  const SimConfig& cfg = plan.options;
   EngineOptions eo;
-  const PreemptCost cost{cfg.preempt_overhead_s};
+  const PreemptCost cost{plan.run.preempt_overhead_s};
   eo.preempt_cost = [cost](const JobSpec& j) { return cost.cost_s(j); };
-  eo.start_delay = from_seconds(cfg.start_delay_s);
+  eo.start_delay = from_seconds(plan.run.start_delay_s);
   // gpus.csv: every stretch of a small run; of a large one, the stretches on the first servers, up to kStretchGpus
   // GPUs (whole servers, at least one), said in summary.json (gantt_servers of cluster_servers).
   eo.record_stretches = true;
@@ -113,21 +112,21 @@ void run_job_level(const RunPlan& plan, SimResult& r) {
       gpus += r.cluster.servers[servers++].gpus;
     eo.stretch_servers = servers;
   }
-  eo.progress = cfg.progress;
+  eo.progress = plan.run.progress;
   eo.perf = r.perf.get();
   eo.trace_type = r.trace_type;
   if (r.scheduler->allocates()) {
     r.cpu_profiles = std::make_unique<synergy::ProfileSet>(
-        synergy::ProfileSet::load(cpu_ratio_of(r.cluster, cfg.cpu_ratio), cfg.profiles));
+        synergy::ProfileSet::load(cpu_ratio_of(r.cluster, plan.run.cpu_ratio), plan.run.profiles));
     eo.cpu_profiles = r.cpu_profiles.get();
-    eo.seed = cfg.seed;
+    eo.seed = plan.inputs.seed;
     eo.matrix_speed = plan.matrix_speed || r.scheduler->matrix_speed();
   }
   r.engine = std::make_unique<Engine>(r.cluster, r.workload.jobs, *r.scheduler,
                                       r.exec == ExecModel::Graph ? make_graph_model(r.cluster, plan.trace_law, r.perf.get())
                                                                  : make_rate_model(r.cluster, nullptr, plan.trace_law, r.perf.get()),
                                       eo);
-  if (cfg.dry_run) return;
+  if (plan.run.dry_run) return;
   r.engine->run();
   r.record = record_of(*r.engine);
   if (eo.stretch_servers >= 0) {
@@ -139,14 +138,14 @@ void run_job_level(const RunPlan& plan, SimResult& r) {
 std::unique_ptr<SimResult> simulate_rounds(const RunPlan& plan, std::unique_ptr<SimResult> r,
                                            std::chrono::steady_clock::time_point t0) {
   // A measured model's placement slowdown on top of Synergy's profiles (run_plan.cpp: check_perf_model).
-  if (is_measured_perf_model(plan.options.perf_model))
-    r->perf = make_perf_model(plan.options.perf_model, plan.options.data_dir, r->cluster);
+  if (is_measured_perf_model(plan.run.perf_model))
+    r->perf = make_perf_model(plan.run.perf_model, plan.inputs.data_dir, r->cluster);
   run_round_model(plan, *r);  // fills record and summary
-  if (plan.options.dry_run) return r;
+  if (plan.run.dry_run) return r;
   if (r->perf) r->perf->report(r->summary.extra);
   add_model_mapping(*r);
-  r->info = {plan.policy.text, plan.policy.text + " (round model)", r->cluster.name, trace_label(plan.options),
-             plan.exec_label(r->exec), plan.options.seed, seconds_since(t0)};
+  r->info = {plan.policy.text, plan.policy.text + " (round model)", r->cluster.name, trace_label(plan.inputs),
+             plan.exec_label(r->exec), plan.inputs.seed, seconds_since(t0)};
   r->info.perf_model = plan.perf_model_label(r->exec);
   r->info.preempt_cost_model = plan.preempt_cost_label(r->exec);
   add_trace_reading(*r);
@@ -156,22 +155,22 @@ std::unique_ptr<SimResult> simulate_rounds(const RunPlan& plan, std::unique_ptr<
 }  // namespace
 
 std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
-  const SimConfig& cfg = plan.options;
   const auto t0 = std::chrono::steady_clock::now();
   if (const PeerEntry* peer = find_peer(plan.compat)) {  // a peer's own loop (run/peer_registry.h)
     auto r = std::make_unique<SimResult>(peer->run(plan));
     r->exec = plan.exec;
-    if (cfg.dry_run) return r;
+    if (plan.run.dry_run) return r;
     r->summary = summarize(r->record, r->unschedulable.size());
     r->info = {plan.policy.text, plan.policy.text + " (" + peer->simulator + ")",
-               r->cluster.name, trace_label(cfg), plan.exec_label(r->exec), cfg.seed, seconds_since(t0)};
+               r->cluster.name, trace_label(plan.inputs), plan.exec_label(r->exec), plan.inputs.seed,
+               seconds_since(t0)};
     r->info.perf_model = plan.perf_model_label(r->exec);
     r->info.preempt_cost_model = plan.preempt_cost_label(r->exec);
     return r;
   }
   auto r = std::make_unique<SimResult>();
   r->exec = plan.exec;
-  r->cluster = load_config_cluster(cfg);
+  r->cluster = load_config_cluster(plan.inputs);
   if (r->exec == ExecModel::Round) {
     refuse_mixed_types(plan, *r);
     return simulate_rounds(plan, std::move(r), t0);
@@ -179,14 +178,14 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
   std::string scheduler_name;
   switch (plan.policy.family) {
     case PolicyFamily::Task:
-      r->task_policy = std::make_unique<task::TaskPolicy>(task::make_task_policy(plan.policy, cfg.seed));
+      r->task_policy = std::make_unique<task::TaskPolicy>(task::make_task_policy(plan.policy, plan.inputs.seed));
       scheduler_name = r->task_policy->name;
       break;
     case PolicyFamily::Planner: scheduler_name = plan.policy.text + " (planned, yu2022 model)"; break;
     case PolicyFamily::Peer: break;  // simulate_peer below
     case PolicyFamily::Scheduler:
     case PolicyFamily::Composed:
-      r->scheduler = make_scheduler(plan.policy, cfg.seed);
+      r->scheduler = make_scheduler(plan.policy, plan.inputs.seed);
       scheduler_name = r->scheduler->name();
       break;
   }
@@ -194,26 +193,26 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
   // The performance model: the job-level engine's (--perf-model); the task model and the planners keep their
   // own laws, and turn durations into iterations with the analytic one.
   const bool job_level = r->exec != ExecModel::Task && plan.policy.family != PolicyFamily::Planner;
-  r->perf = make_perf_model(job_level ? cfg.perf_model : "analytic", cfg.data_dir, r->cluster);
-  r->trace_type = trace_type_of(cfg, r->cluster);
+  r->perf = make_perf_model(job_level ? plan.run.perf_model : "analytic", plan.inputs.data_dir, r->cluster);
+  r->trace_type = trace_type_of(plan.inputs, r->cluster);
   const IdealTimes ideal = r->perf->ideal_times(r->trace_type);
-  r->workload = load_workload(cfg, r->cluster, &r->unschedulable, cfg.errors, &r->models, &ideal);
-  if (cfg.errors && !cfg.errors->empty()) return r;
+  r->workload = load_workload(plan.inputs, r->cluster, &r->unschedulable, plan.inputs.errors, &r->models, &ideal);
+  if (plan.inputs.errors && !plan.inputs.errors->empty()) return r;
   check_perf_coverage(*r->perf, r->workload.jobs, r->cluster);
   r->perf->start_run();
   pick_graph_for_mixed_parallel(plan, *r);
   if (r->exec == ExecModel::Task) run_task_model(plan, *r);
   else if (plan.policy.family == PolicyFamily::Planner) {
-    if (cfg.dry_run) return r;
+    if (plan.run.dry_run) return r;
     run_planner(plan, *r);
   } else run_job_level(plan, *r);
-  if (cfg.dry_run) return r;
+  if (plan.run.dry_run) return r;
   r->summary = summarize(r->record, r->unschedulable.size());
   if (!std::isnan(r->workload.offered_load)) r->summary.extra.push_back({"offered_load", r->workload.offered_load});
   if (r->perf) r->perf->report(r->summary.extra);
   add_model_mapping(*r);
-  r->info = {plan.policy.text, scheduler_name, r->cluster.name, trace_label(cfg), plan.exec_label(r->exec), cfg.seed,
-             seconds_since(t0)};
+  r->info = {plan.policy.text, scheduler_name, r->cluster.name, trace_label(plan.inputs), plan.exec_label(r->exec),
+             plan.inputs.seed, seconds_since(t0)};
   r->info.perf_model = plan.perf_model_label(r->exec);
   r->info.preempt_cost_model = plan.preempt_cost_label(r->exec);
   add_trace_reading(*r);

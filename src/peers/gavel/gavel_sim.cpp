@@ -646,7 +646,7 @@ class GavelModel final : public SteppingModel {
 };
 
 // utils.parse_trace (utils.py:500-521): the rows read by workload/trace_gavel.h, kept in Gavel's float seconds.
-void read_trace(const SimConfig& cfg, std::vector<JobSpec>& specs, std::vector<GJob>& jobs) {
+void read_trace(const InputSpec& cfg, std::vector<JobSpec>& specs, std::vector<GJob>& jobs) {
   if (cfg.format != "auto" && cfg.format != "gavel")
     throw InputError("--format", 0, cfg.format, "--compat gavel reads Gavel's traces: --format gavel (or auto)");
   const std::string text = TableReader::load(cfg.trace);
@@ -692,9 +692,9 @@ std::vector<std::pair<std::string, std::string>> gavel_policies() {
   return out;
 }
 
-std::string gavel_throughputs_path(const SimConfig& cfg) {
-  return cfg.throughputs.empty() ? cfg.data_dir + "/philly-gavel-vc/throughputs/simulation_throughputs.json"
-                                 : cfg.throughputs;
+std::string gavel_throughputs_path(const RunPlan& plan) {
+  const std::string& given = plan.run.throughputs;
+  return given.empty() ? plan.inputs.data_dir + "/philly-gavel-vc/throughputs/simulation_throughputs.json" : given;
 }
 
 PolicySpec parse_gavel_policy(const std::string& text) {
@@ -708,28 +708,27 @@ PolicySpec parse_gavel_policy(const std::string& text) {
 
 SimResult run_gavel(const RunPlan& plan) {
   SimResult r;
-  const SimConfig& cfg = plan.options;
   const Pol pol = policy_of(plan.policy.parts.front().name);
-  const double round_s = cfg.round_s > 0 ? cfg.round_s : 360;  // --time_per_iteration
-  r.cluster = load_config_cluster(cfg);
+  const double round_s = plan.run.round_s > 0 ? plan.run.round_s : 360;  // --time_per_iteration
+  r.cluster = load_config_cluster(plan.inputs);
   // Per worker type, as Gavel's cluster_spec counts registered GPUs, in sorted name order.
   std::map<std::string, int> by_type;
   for (const auto& s : r.cluster.servers) {
     const KnownGpuType* k = find_gpu_type(s.gpu_type);
     if (!k || k->gavel.empty())
-      throw InputError("--cluster", 0, cfg.cluster,
+      throw InputError("--cluster", 0, plan.inputs.cluster,
                        "--compat gavel needs Gavel's worker types (v100, p100, k80), not '" + s.gpu_type + "'");
     by_type[k->gavel] += s.gpus;
   }
   std::vector<std::string> types;
   std::vector<int> gpus;
   for (const auto& [t, n] : by_type) types.push_back(t), gpus.push_back(n);
-  const GavelThroughputs table = GavelThroughputs::load(gavel_throughputs_path(cfg));
+  const GavelThroughputs table = GavelThroughputs::load(gavel_throughputs_path(plan));
   for (const auto& t : types)
     if (!table.has_type(t)) throw InputError(table.path(), 0, t, "the cluster's worker type is not in the table");
   std::vector<GJob> jobs;
-  read_trace(cfg, r.workload.jobs, jobs);
-  r.workload.source = cfg.trace;
+  read_trace(plan.inputs, r.workload.jobs, jobs);
+  r.workload.source = plan.inputs.trace;
   r.workload.format = "gavel";
   const int most = *std::max_element(gpus.begin(), gpus.end());
   for (std::size_t i = 0; i < jobs.size(); ++i) {
@@ -748,8 +747,8 @@ SimResult run_gavel(const RunPlan& plan) {
       g.alone.push_back(*x);
     }
   }
-  if (cfg.dry_run) return r;
-  Sim sim(jobs, types, gpus, table, pol, cfg.seed, round_s);
+  if (plan.run.dry_run) return r;
+  Sim sim(jobs, types, gpus, table, pol, plan.inputs.seed, round_s);
   VectorFeed feed(r.workload.jobs);
   Engine engine(r.cluster, feed, nullptr, std::make_unique<GavelModel>(sim));
   engine.run();

@@ -23,7 +23,7 @@ PolicySpec parse_gavel_policy(const std::string& text);
 std::vector<std::pair<std::string, std::string>> gavel_policies();
 
 // The throughput table the run reads: --throughputs, else Gavel's simulation_throughputs.json under --data-dir.
-std::string gavel_throughputs_path(const SimConfig& cfg);
+std::string gavel_throughputs_path(const RunPlan& plan);
 
 // Runs the plan (--compat gavel): the cluster (gavel:V:P:K[:G], or any cluster of v100/p100/k80 servers),
 // the trace (Gavel's 10- or 7-column TSV), records with exact times (RunRecord::exact_s).

@@ -718,18 +718,17 @@ PolicySpec parse_tiresias_policy(const std::string& text) {
 
 SimResult run_tiresias(const RunPlan& plan) {
   SimResult r;
-  const SimConfig& cfg = plan.options;
   const PartSpec& sp = *plan.policy.part(Point::Scheduler);
   const std::string scheme = plan.policy.part(Point::Placement)->name;
-  const Knobs k = knobs_of(sp, cfg.data_dir + "/tiresias/yarn-gput1000.csv", cfg.seed);
+  const Knobs k = knobs_of(sp, plan.inputs.data_dir + "/tiresias/yarn-gput1000.csv", plan.inputs.seed);
   ParsedSchedule ps = k.schedule;
   const bool ranked = ps.s == Schedule::Gittins || ps.s == Schedule::DlasGpuGittins;
   const std::string& cdf = k.cdf;
   const std::vector<long>& limits = k.limits;
-  r.cluster = read_tiresias_spec(cfg.cluster);
+  r.cluster = read_tiresias_spec(plan.inputs.cluster);
   const Spec spec(r.cluster);
-  r.workload = load_workload(cfg, r.cluster, &r.unschedulable, cfg.errors, &r.models);
-  if (cfg.dry_run) return r;
+  r.workload = load_workload(plan.inputs, r.cluster, &r.unschedulable, plan.inputs.errors, &r.models);
+  if (plan.run.dry_run) return r;
   std::deque<TiresiasJob> jobs;
   for (const auto& j : r.workload.jobs) {
     TiresiasJob t;
