@@ -1,14 +1,16 @@
 // The planners' driver (Yu et al. 2022: sjf-bco, ls, ff, rand): plan the whole offline job set, then let the
 // engine execute the plan under the same law; the engine's finish times must equal the planned ones.
 #pragma once
+#include <memory>
 
 namespace rm {
 
 struct RunPlan;
 struct SimResult;
 
-// Fills r.schedule (the planner's schedule), r.scheduler, r.engine and r.record (with the planners' summary keys). Throws InputError for a
-// job set the planners cannot take (a job submitted after 0, no schedule within the horizon).
-void run_planner(const RunPlan& plan, SimResult& r);
+// Runs the plan over r's loaded cluster and jobs and gives r back with the planner's schedule, its scheduler, the
+// engine and the record (with the planners' summary keys). Throws InputError for a job set the planners cannot
+// take (a job submitted after 0, no schedule within the horizon).
+std::unique_ptr<SimResult> run_planner(const RunPlan& plan, std::unique_ptr<SimResult> r);
 
 }  // namespace rm

@@ -285,22 +285,22 @@ void record_rounds(synergy::RoundResult& rr, const synergy::RoundOptions& o, con
 
 }  // namespace
 
-void run_round_model(const RunPlan& plan, SimResult& r) {
+std::unique_ptr<SimResult> run_round_model(const RunPlan& plan, std::unique_ptr<SimResult> r) {
   using namespace synergy;
   const RoundPolicy pol = round_policy(plan.policy, plan.inputs.seed);
-  const Vec P = round_capacity(r.cluster);
-  const ProfileSet profiles = ProfileSet::load(cpu_ratio_of(r.cluster, plan.run.cpu_ratio), plan.run.profiles);
+  const Vec P = round_capacity(r->cluster);
+  const ProfileSet profiles = ProfileSet::load(cpu_ratio_of(r->cluster, plan.run.cpu_ratio), plan.run.profiles);
   RoundOptions o = round_options(plan, pol);
   ProfileRuleCount profile_rule;
-  const std::unique_ptr<JobSource> src = round_source(plan, r, profiles, o, profile_rule);
-  if (!src) return;  // a dry run
+  const std::unique_ptr<JobSource> src = round_source(plan, *r, profiles, o, profile_rule);
+  if (!src) return r;  // a dry run
   if (profile_rule.jobs > 0) {
-    r.record.extra.push_back({"profiles_by_name", static_cast<double>(profile_rule.jobs - profile_rule.hashed)});
-    r.record.extra.push_back({"profiles_by_hash", static_cast<double>(profile_rule.hashed)});
+    r->record.extra.push_back({"profiles_by_name", static_cast<double>(profile_rule.jobs - profile_rule.hashed)});
+    r->record.extra.push_back({"profiles_by_hash", static_cast<double>(profile_rule.hashed)});
   }
   if (is_measured_perf_model(plan.run.perf_model)) {  // the measured slowdown of each lease's placement
-    PerfModel* perf = r.perf.get();
-    const int per = r.cluster.servers[0].gpus;
+    PerfModel* perf = r->perf.get();
+    const int per = r->cluster.servers[0].gpus;
     o.placement_factor = [perf, per](const Job& j) {
       JobSpec s;
       s.id = j.key;
@@ -311,8 +311,10 @@ void run_round_model(const RunPlan& plan, SimResult& r) {
       return perf->placement_factor(s, span_of(refs), 0).value_or(1.0);
     };
   }
-  RoundResult rr = run_rounds(static_cast<int>(r.cluster.servers.size()), r.cluster.servers[0].gpus, P, profiles, *src, o);
-  record_rounds(rr, o, plan.inputs.workload.empty() ? plan.inputs.trace : "workload:" + plan.inputs.workload, r);
+  const int servers = static_cast<int>(r->cluster.servers.size());
+  RoundResult rr = run_rounds(servers, r->cluster.servers[0].gpus, P, profiles, *src, o);
+  record_rounds(rr, o, plan.inputs.workload.empty() ? plan.inputs.trace : "workload:" + plan.inputs.workload, *r);
+  return r;
 }
 
 }  // namespace rm

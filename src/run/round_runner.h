@@ -22,8 +22,9 @@ synergy::RoundResult run_rounds(int servers, int gpus_per_server, const synergy:
                                 const synergy::ProfileSet& profiles, synergy::JobSource& source,
                                 const synergy::RoundOptions& opt);
 
-// Throws InputError (file:line:field) for inputs the round model cannot run.
-void run_round_model(const RunPlan& plan, SimResult& r);
+// Runs the plan over r's cluster and gives r back with the workload, the record and the summary. Throws
+// InputError (file:line:field) for inputs the round model cannot run.
+std::unique_ptr<SimResult> run_round_model(const RunPlan& plan, std::unique_ptr<SimResult> r);
 bool is_synergy_workload(const std::string& name);
 // The Synergy profile set for a cluster: `given` (--cpu-ratio) or its CPUs per GPU rounded, 3..6.
 

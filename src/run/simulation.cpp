@@ -80,24 +80,25 @@ void refuse_mixed_types(const RunPlan& plan, const SimResult& r) {
                          "job-level order with --exec rate or graph (list-policies) on a cluster of several types");
 }
 
-void run_task_model(const RunPlan& plan, SimResult& r) {
+std::unique_ptr<SimResult> run_task(const RunPlan& plan, std::unique_ptr<SimResult> r) {
   TaskOptions to;
   to.compat = plan.compat == Compat::Wang2020;
   to.progress = plan.run.progress;
   to.fast_forward = plan.run.fast_forward;
-  r.task = std::make_unique<TaskModel>(r.cluster, r.workload.jobs, *r.task_policy, to);
-  if (plan.run.dry_run) return;
-  r.task = run_task_model(r.cluster, r.workload.jobs, std::move(r.task));
-  r.record = r.task->record();
-  const auto& ff = r.task->fast_forward_stats();
+  r->task = std::make_unique<TaskModel>(r->cluster, r->workload.jobs, *r->task_policy, to);
+  if (plan.run.dry_run) return r;
+  r->task = run_task_model(r->cluster, r->workload.jobs, std::move(r->task));
+  r->record = r->task->record();
+  const auto& ff = r->task->fast_forward_stats();
   if (to.fast_forward && !to.compat)
-    r.record.timing.insert(r.record.timing.end(), {{"fast_forward_jumps", static_cast<double>(ff.jumps)},
+    r->record.timing.insert(r->record.timing.end(), {{"fast_forward_jumps", static_cast<double>(ff.jumps)},
                                                    {"fast_forward_iterations", static_cast<double>(ff.iterations)},
                                                    {"fast_forward_skipped_s", ff.skipped_ms / 1000.0}});
+  return r;
 }
 
 // The job-level engine under the rate or the graph law.
-void run_job_level(const RunPlan& plan, SimResult& r) {
+std::unique_ptr<SimResult> run_job_level(const RunPlan& plan, std::unique_ptr<SimResult> r) {
   EngineOptions eo;
   const PreemptCost cost{plan.run.preempt_overhead_s};
   eo.preempt_cost = [cost](const JobSpec& j) { return cost.cost_s(j); };
@@ -105,34 +106,35 @@ void run_job_level(const RunPlan& plan, SimResult& r) {
   // gpus.csv: every stretch of a small run; of a large one, the stretches on the first servers, up to kStretchGpus
   // GPUs (whole servers, at least one), said in summary.json (gantt_servers of cluster_servers).
   eo.record_stretches = true;
-  if (r.workload.jobs.size() > kStretchJobs) {
+  if (r->workload.jobs.size() > kStretchJobs) {
     int gpus = 0, servers = 0;
-    while (servers < static_cast<int>(r.cluster.servers.size()) &&
-           (servers == 0 || gpus + r.cluster.servers[servers].gpus <= kStretchGpus))
-      gpus += r.cluster.servers[servers++].gpus;
+    while (servers < static_cast<int>(r->cluster.servers.size()) &&
+           (servers == 0 || gpus + r->cluster.servers[servers].gpus <= kStretchGpus))
+      gpus += r->cluster.servers[servers++].gpus;
     eo.stretch_servers = servers;
   }
   eo.progress = plan.run.progress;
-  eo.perf = r.perf.get();
-  eo.trace_type = r.trace_type;
-  if (r.scheduler->allocates()) {
-    r.cpu_profiles = std::make_unique<synergy::ProfileSet>(
-        synergy::ProfileSet::load(cpu_ratio_of(r.cluster, plan.run.cpu_ratio), plan.run.profiles));
-    eo.cpu_profiles = r.cpu_profiles.get();
+  eo.perf = r->perf.get();
+  eo.trace_type = r->trace_type;
+  if (r->scheduler->allocates()) {
+    r->cpu_profiles = std::make_unique<synergy::ProfileSet>(
+        synergy::ProfileSet::load(cpu_ratio_of(r->cluster, plan.run.cpu_ratio), plan.run.profiles));
+    eo.cpu_profiles = r->cpu_profiles.get();
     eo.seed = plan.inputs.seed;
-    eo.matrix_speed = plan.matrix_speed || r.scheduler->matrix_speed();
+    eo.matrix_speed = plan.matrix_speed || r->scheduler->matrix_speed();
   }
-  r.engine = std::make_unique<Engine>(r.cluster, r.workload.jobs, *r.scheduler,
-                                      r.exec == ExecModel::Graph ? make_graph_model(r.cluster, plan.trace_law, r.perf.get())
-                                                                 : make_rate_model(r.cluster, nullptr, plan.trace_law, r.perf.get()),
-                                      eo);
-  if (plan.run.dry_run) return;
-  r.engine->run();
-  r.record = record_of(*r.engine);
+  std::unique_ptr<RateModel> model = r->exec == ExecModel::Graph
+                                         ? make_graph_model(r->cluster, plan.trace_law, r->perf.get())
+                                         : make_rate_model(r->cluster, nullptr, plan.trace_law, r->perf.get());
+  r->engine = std::make_unique<Engine>(r->cluster, r->workload.jobs, *r->scheduler, std::move(model), eo);
+  if (plan.run.dry_run) return r;
+  r->engine->run();
+  r->record = record_of(*r->engine);
   if (eo.stretch_servers >= 0) {
-    r.record.extra.push_back({"gantt_servers", static_cast<double>(eo.stretch_servers)});
-    r.record.extra.push_back({"cluster_servers", static_cast<double>(r.cluster.servers.size())});
+    r->record.extra.push_back({"gantt_servers", static_cast<double>(eo.stretch_servers)});
+    r->record.extra.push_back({"cluster_servers", static_cast<double>(r->cluster.servers.size())});
   }
+  return r;
 }
 
 std::unique_ptr<SimResult> simulate_rounds(const RunPlan& plan, std::unique_ptr<SimResult> r,
@@ -140,7 +142,7 @@ std::unique_ptr<SimResult> simulate_rounds(const RunPlan& plan, std::unique_ptr<
   // A measured model's placement slowdown on top of Synergy's profiles (run_plan.cpp: check_perf_model).
   if (is_measured_perf_model(plan.run.perf_model))
     r->perf = make_perf_model(plan.run.perf_model, plan.inputs.data_dir, r->cluster);
-  run_round_model(plan, *r);  // fills record and summary
+  r = run_round_model(plan, std::move(r));  // the record and the summary
   if (plan.run.dry_run) return r;
   if (r->perf) r->perf->report(r->summary.extra);
   add_model_mapping(*r);
@@ -201,11 +203,11 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
   check_perf_coverage(*r->perf, r->workload.jobs, r->cluster);
   r->perf->start_run();
   pick_graph_for_mixed_parallel(plan, *r);
-  if (r->exec == ExecModel::Task) run_task_model(plan, *r);
+  if (r->exec == ExecModel::Task) r = run_task(plan, std::move(r));
   else if (plan.policy.family == PolicyFamily::Planner) {
     if (plan.run.dry_run) return r;
-    run_planner(plan, *r);
-  } else run_job_level(plan, *r);
+    r = run_planner(plan, std::move(r));
+  } else r = run_job_level(plan, std::move(r));
   if (plan.run.dry_run) return r;
   r->summary = summarize(r->record, r->unschedulable.size());
   if (!std::isnan(r->workload.offered_load)) r->summary.extra.push_back({"offered_load", r->workload.offered_load});
