@@ -80,26 +80,6 @@ TaskModel::TaskModel(const ClusterSpec& cluster, const std::vector<JobSpec>& job
     if (jobs_[i].v.arrival < jobs_[i - 1].v.arrival) throw InvariantError("task engine: jobs not in arrival order");
 }
 
-int TaskModel::eligible_count(double mem) const {
-  for (auto& [m, ver, count] : eligible_cache_)
-    if (m == mem) {
-      if (ver != mem_version_) {
-        count = 0;
-        for (double f : book_->free_gpu_mem_mb()) count += f >= mem;
-        ver = mem_version_;
-      }
-      return count;
-    }
-  int count = 0;
-  for (double f : book_->free_gpu_mem_mb()) count += f >= mem;
-  eligible_cache_.emplace_back(mem, mem_version_, count);
-  return count;
-}
-
-double TaskModel::probe_rest(int job, double /*t: now_*/, bool mutating) {
-  return net_.rest(jobs_[job].flow, now_, mutating);
-}
-
 // Keeps `list` in placement order, the authors' `running` order (A.11 item 15).
 void TaskModel::insert_by_seq(std::vector<int>& list, const Job& j) {
   auto pos = std::upper_bound(list.begin(), list.end(), j.seq,
@@ -210,7 +190,7 @@ void TaskModel::release(Job& j) {
 // Placement and its side effects, in the order of A.11 item 10.
 bool TaskModel::try_place(Job& j, Ns t) {
   chosen_.clear();
-  if (!policy_.placement->place(j.v, *this, chosen_)) return false;
+  if (!policy_.placement->place(j.v, view_, chosen_)) return false;
   if (static_cast<int>(chosen_.size()) != j.v.n)
     throw InvariantError("placement " + policy_.placement->name() + " returned a wrong number of GPUs");
   auto& servers = j.v.servers;
@@ -394,7 +374,7 @@ void TaskModel::dispatch(int g, Ns t) {
       cands_[j] = id;
     }
     for (int id : cands_)
-      if (policy_.admission->admit(jobs_[id].v, t_ms, *this)) start_flow(jobs_[id], t);
+      if (policy_.admission->admit(jobs_[id].v, t_ms, view_)) start_flow(jobs_[id], t);
   }
 }
 

@@ -26,6 +26,7 @@
 #include "metrics/metrics.h"
 #include "models/task/flow_network.h"
 #include "models/task/gpu_tasks.h"
+#include "models/task/policy_view.h"
 #include "policy/task/task_plugin.h"
 #include "workload/job.h"
 
@@ -39,11 +40,13 @@ struct TaskOptions {
   ProgressFn progress;  // now and then while it runs; may be empty
 };
 
-class TaskModel final : public SteppingModel, public task::TaskView {
+class TaskModel final : public SteppingModel {
  public:
   // Throws InputError if a job cannot run in this model (compat needs whole milliseconds).
   TaskModel(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs, task::TaskPolicy& policy,
              TaskOptions opt = {});
+  TaskModel(const TaskModel&) = delete;  // the plugins' view refers to its members
+  TaskModel& operator=(const TaskModel&) = delete;
 
   // SteppingModel. Time is the engine's microseconds outside, nanoseconds inside: an engine instant T covers
   // the model's instants [T us, T+1 us).
@@ -68,22 +71,6 @@ class TaskModel final : public SteppingModel, public task::TaskView {
     double skipped_ms = 0;                                // sum over jumps of the simulated time skipped
   };
   const FastForwardStats& fast_forward_stats() const { return ff_stats_; }
-
-  // TaskView
-  const std::vector<task::TGpu>& gpus() const override { return gpu_.views(); }
-  const std::vector<double>& free_mem() const override { return book_->free_gpu_mem_mb(); }
-  int num_servers() const override { return gpu_.servers(); }
-  const std::vector<int>& server_gpus(int s) const override { return gpu_.on_server(s); }
-  const std::vector<int>& server_flows(int s) const override { return net_.flows_on(s); }
-  const task::TFlow& flow_of(int job) const override { return jobs_[job].flow; }
-  const task::TJob& job(int id) const override { return jobs_[id].v; }
-  int server_split_jobs(int s) const override { return net_.split_jobs(s); }
-  int eligible_count(double mem) const override;
-  std::uint64_t workload_version() const override { return wl_version_; }
-  double beta() const override { return net_.beta(); }
-  double eta() const override { return net_.eta(); }
-  bool compat() const override { return opt_.compat; }
-  double probe_rest(int job, double t, bool mutating) override;
 
  private:
   using Ns = std::int64_t;  // simulated time
@@ -214,7 +201,6 @@ class TaskModel final : public SteppingModel, public task::TaskView {
   bool queue_sorted_ = true, changed_ = false, new_ready_ = false;
   std::uint64_t mem_version_ = 0, wl_version_ = 0, placed_at_version_ = ~std::uint64_t{0};
   std::uint64_t placed_at_wl_ = ~std::uint64_t{0};
-  mutable std::vector<std::tuple<double, std::uint64_t, int>> eligible_cache_;
   std::vector<int> chosen_, cands_, scratch_;
   double total_time_ = 0;
   Ns now_ = 0;  // the instant being simulated
@@ -226,6 +212,8 @@ class TaskModel final : public SteppingModel, public task::TaskView {
   std::size_t dead_ = 0;  // dead groups in comps_
   std::vector<int> placed_, lost_;  // this step: jobs placed, groups that lost a job
   FastForwardStats ff_stats_;
+  // What the plugins see (last: it refers to the members above).
+  PolicyView<Job> view_{{gpu_, net_, book_, jobs_, mem_version_, wl_version_, now_, opt_.compat}};
 };
 
 }  // namespace rm
