@@ -1,6 +1,6 @@
 // The typed run plan: a SimConfig (the options as given) parsed and validated once, in one place.
 // Everything downstream (simulate, the round model, the planners' driver, the peers, sweep, validate) reads the
-// plan's typed fields; the texts it parsed (policy, exec, compat, speed model, measured window) are not kept, so
+// plan's typed fields; the texts it parsed (policy, exec, compat, speed model, measured window, split) are not kept, so
 // nothing re-splits the policy string or branches on the execution model's name.
 #pragma once
 #include <array>

@@ -28,7 +28,6 @@ struct InputSpec {
   double load = 0;                       // --load: a trace's offered load to rescale arrivals to, a generator's load (0: not given)
   long max_jobs = 0;                     // keep the first N jobs (0 = all)
   std::string models;                    // catalogue file; empty = built-in
-  std::string split = "20,70,10";        // synergy-* workloads: image,language,speech % (RunPlan::split parsed)
   std::string data_dir = "../shared/traces";  // the measured tables and profiles, read in place
   std::string trace_gpu_type;            // the GPU type of the trace's durations ("" = the cluster's first)
   std::string job_list;                  // synergy-philly: a trace whose kept jobs give the GPU demands
@@ -56,13 +55,14 @@ struct RunOptions {
 };
 
 // The options of one simulation as given: the inputs, the run's options and the texts make_run_plan parses
-// (the policy grammar, the execution model, the compat mode, the speed model, the measured window).
+// (the policy grammar, the execution model, the compat mode, the speed model, the measured window, the split).
 struct SimConfig : InputSpec, RunOptions {
   std::string policy = "fifo";
   std::string exec = "auto";             // rate | graph | task | round | auto
   std::string compat;                    // "" or a compat mode (wang2020, yu2022, synergy, tiresias, gavel)
   std::string measure_ids;               // FIRST:LAST job ids measured (generators default 4000:4999)
   std::string speed_model = "binary";    // binary (the authors' sigma) | matrix (T[c][m] of the allocation)
+  std::string split = "20,70,10";        // synergy-* workloads: image,language,speech % (RunPlan::split)
 };
 
 }  // namespace rm
