@@ -4,12 +4,9 @@
 #include <limits>
 
 namespace rm {
-namespace {
 
-double ms_from(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
-std::int64_t ns_of(double ms) { return std::llround(ms * 1e6); }
-
-}  // namespace
+using task_time::ms_from;
+using task_time::ns_of;
 
 FlowNetwork::FlowNetwork(const ClusterSpec& cluster, bool compat)
     : compat_(compat), flows_(cluster.servers.size()), split_(cluster.servers.size(), 0) {

@@ -4,11 +4,11 @@
 // task model (task_model.h) decides when a flow starts, and reads when it ends.
 #pragma once
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <vector>
 
 #include "cluster/cluster.h"
+#include "models/task/task_time.h"
 #include "sched/task_view.h"
 
 namespace rm {
@@ -39,16 +39,16 @@ class FlowNetwork {
   void rerate(task::TFlow& x, const std::vector<int>& servers, Ns t) const {
     int k = 0;
     for (int s : servers) k = std::max(k, static_cast<int>(flows_[static_cast<std::size_t>(s)].size()));
-    x.transferred = x.transferred + static_cast<double>(t - x.last_ns) / 1e6 * x.speed;
+    x.transferred = x.transferred + task_time::ms_from(t - x.last_ns) * x.speed;
     const double rest = x.size - x.transferred;
     const double kd = static_cast<double>(k);
     x.speed = 1.0 / ((kd - 1.0) * eta_ + beta_ * kd);
     if (compat_) {
-      x.end = static_cast<double>(t) / 1e6 + rest / x.speed;
-      x.end_ns = std::llround(x.end * 1e6);
+      x.end = task_time::ms_from(t) + rest / x.speed;
+      x.end_ns = task_time::ns_of(x.end);
     } else {
-      x.end_ns = t + std::max<Ns>(0, std::llround(rest / x.speed * 1e6));
-      x.end = static_cast<double>(x.end_ns) / 1e6;
+      x.end_ns = t + std::max<Ns>(0, task_time::ns_of(rest / x.speed));
+      x.end = task_time::ms_from(x.end_ns);
     }
     x.last_ns = t;
   }

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cluster/cluster.h"
-#include "models/task/exact_sum.h"
+#include "models/task/task_time.h"
 #include "sched/task_view.h"
 
 namespace rm {
@@ -41,9 +41,9 @@ class GpuTasks {
 
   // g's workload (what LWF reads) and busy time, by ms (compat) or ns (default).
   void add_workload(int g, double ms, std::int64_t ns) {
-    task_sum::add(compat_, views_[static_cast<std::size_t>(g)].workload, at(g).wl_ns, ms, ns);
+    task_time::add(compat_, views_[static_cast<std::size_t>(g)].workload, at(g).wl_ns, ms, ns);
   }
-  void add_active(int g, double ms, std::int64_t ns) { task_sum::add(compat_, at(g).active, at(g).active_ns, ms, ns); }
+  void add_active(int g, double ms, std::int64_t ns) { task_time::add(compat_, at(g).active, at(g).active_ns, ms, ns); }
   // Worker `worker` of `job` placed on (released from) g; place returns how many share g now.
   std::size_t place(int g, int job, int worker);
   void release(int g, int job, int worker);

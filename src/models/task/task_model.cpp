@@ -3,10 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <tuple>
 
 #include "core/error.h"
-#include "models/task/exact_sum.h"
+#include "models/task/task_time.h"
 
 namespace rm {
 namespace {
@@ -19,7 +18,7 @@ double ms_of(double s) { return std::round(s * 1000.0 * 1e6) / 1e6; }
 
 bool whole(double x) { return std::floor(x) == x; }
 
-std::int64_t ns_of(double ms) { return std::llround(ms * 1e6); }
+using task_time::ns_of;
 Time us_of(std::int64_t ns) { return (ns + (ns >= 0 ? 500 : -500)) / 1000; }  // nearest microsecond
 
 }  // namespace
@@ -99,9 +98,9 @@ void TaskModel::set_ready(Job& j, bool on) {
 }
 
 // Default mode counts in whole nanoseconds (`exact`) and shows the plugins its value in ms (`shown`); compat
-// keeps the authors' float sums in `shown` (models/task/exact_sum.h).
+// keeps the authors' float sums in `shown` (models/task/task_time.h).
 void TaskModel::add_exact(double& shown, std::int64_t& exact, double ms, std::int64_t ns) const {
-  task_sum::add(opt_.compat, shown, exact, ms, ns);
+  task_time::add(opt_.compat, shown, exact, ms, ns);
 }
 
 // P1, compute: the task on g ends; its worker moves FF -> BP or BP -> waiting for the all-reduce.

@@ -75,7 +75,7 @@ class TaskModel final : public SteppingModel {
  private:
   using Ns = std::int64_t;  // simulated time
   static constexpr Ns kNever = std::numeric_limits<Ns>::max() / 4;
-  static double ms_from(Ns ns) { return static_cast<double>(ns) / 1e6; }
+  static double ms_from(Ns ns) { return task_time::ms_from(ns); }
   enum Phase : std::uint8_t { FF, BP, WAIT };
   struct Job {
     task::TJob v;
