@@ -16,6 +16,8 @@
 #  6. The live core speaks no manager's language: outside src/live/<backend>/ only live/backends.cpp (the
 #     --backend table) includes a backend's folder, and no core file names a manager's job state (the backend
 #     maps its own: Backend::completed_state). status.cpp reads a state file from before issue 42 by Slurm's word.
+#  7. The task model stays apart (issue 42, goal 3): no file of src/models/task/ over 500 lines, and the retired
+#     task_fast_forward.cpp (the jump as methods of the model) is not back.
 set -euo pipefail
 cd "$(dirname "$0")/../src"
 bad=0
@@ -86,5 +88,12 @@ while IFS= read -r hit; do fail "$hit (a manager's state names belong to its bac
   < <(grep -nE '"(COMPLETED|PENDING|RUNNING|FAILED|CANCELLED)"' live/*.cpp live/*.h | grep -v '^live/status\.cpp:' || true)
 for d in live/slurm live/fake; do [ -d "$d" ] || fail "src/$d is missing (docs/design.md names it)"; done
 
-[ "$bad" = 0 ] && echo "layout: every include follows the layer table; every model has one home; only the engine loop moves time; the live core is neutral"
+# 7. The task model's units.
+for f in models/task/*; do
+  n=$(wc -l < "$f")
+  [ "$n" -le 500 ] || fail "src/$f has $n lines (a task model unit stays under 500: docs/design.md)"
+done
+[ ! -e models/task/task_fast_forward.cpp ] || fail "src/models/task/task_fast_forward.cpp is back (the jump is its own unit)"
+
+[ "$bad" = 0 ] && echo "layout: every include follows the layer table; every model has one home; only the engine loop moves time; the live core is neutral; the task model's units are small"
 exit "$bad"

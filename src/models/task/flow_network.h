@@ -1,7 +1,7 @@
 // The task model's network (spec A.6; Wang et al. 2020): an all-reduce of a job that spans servers is one flow on
 // the NIC of every server it uses, progressing at 1 / (k beta + (k-1) eta) MB/ms with k the flow count on the
 // job's busiest NIC (A.11 item 19). This unit keeps the flows per NIC, the split jobs per server and the law; the
-// task model (task_model.h) decides when a flow starts, and reads when it ends.
+// task model (task_step.h) decides when a flow starts, and reads when it ends.
 #pragma once
 #include <algorithm>
 #include <cstdint>

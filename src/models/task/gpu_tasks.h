@@ -1,7 +1,7 @@
 // The task model's GPUs (spec A.6, A.11 items 8 and 15): each GPU is shared by the workers placed on it (in
 // placement order) and runs one task at a time; the policies see each GPU's workload (task::TGpu). This unit keeps
 // the GPUs as the policies see them, who is placed on each, the task each runs and until when (a min-heap of ends),
-// and the GPUs to offer a task next (dirty); the task model (task_model.h) decides which task a GPU runs. The
+// and the GPUs to offer a task next (dirty); the task model (task_step.h) decides which task a GPU runs. The
 // calls made per task are inline (out of line they cost the task model a few per cent; docs/performance.md).
 #pragma once
 #include <algorithm>

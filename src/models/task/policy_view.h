@@ -1,6 +1,6 @@
 // What the task model's plugins see (sched/task_view.h: task::TaskView), apart from the model: the GPUs and their
 // workloads, the GPU memory free in the engine's book, the NICs' flows and the law, each job's view and flow. The
-// model (task_model.h) owns the state; this view reads it through references and keeps only its own cache of
+// model (task_step.h) owns the state; this view reads it through references and keeps only its own cache of
 // eligible-GPU counts. A template over the model's job record, which stays private to the model.
 #pragma once
 #include <cstdint>

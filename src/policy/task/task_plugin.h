@@ -27,7 +27,7 @@ class TaskPlacement {
   virtual double workload_beta() const { return 0; }
   // True if an attempt changes no state of the plugin and fails only for want of GPUs with enough free
   // memory: a refused job stays refused until memory is released, whatever the GPU workloads. Lets the
-  // event-driven engine fast-forward the steady state while jobs wait (src/models/task/task_fast_forward.cpp).
+  // event-driven engine fast-forward the steady state while jobs wait (src/models/task/fast_forward.cpp).
   virtual bool pure(bool /*compat*/) const { return false; }
 };
 

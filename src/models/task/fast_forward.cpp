@@ -47,21 +47,26 @@
 //     placement or release (never while a group is frozen: jumps end by the horizon) re-links the group
 //     that lost a job and merges or resets the groups a new job touches; guards resting on other groups
 //     are dropped.
+#include "models/task/fast_forward.h"
+
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "core/error.h"
-#include "models/task/task_model.h"
+#include "models/task/task_time.h"
 
 namespace rm {
 namespace {
 
+constexpr TaskJob::Phase FF = TaskJob::FF, BP = TaskJob::BP, WAIT = TaskJob::WAIT;
+
 constexpr std::int64_t kMany = std::numeric_limits<std::int64_t>::max() / 4;
-constexpr std::size_t kMaxRecords = 4096;  // records kept per group: periods of up to 4095 records
 constexpr int kSplitEvery = 32;            // records without a match after which a group may split
-constexpr int kMaxStride = 16;             // anchor syncs between records of a group that does not recur
+// Syncs of a group's other jobs without one of its anchor after which the anchor moves to the next
+// job to sync (a starved anchor would never let the group record).
+constexpr int kAnchorPatience = 1024;
 
 // Periods k >= 1 for which two keys keep their order. A key is linear in the periods: it is x now and
 // falls by dx per period (keys only fall), and it may sit up to rx lower at any time (a detached job's
@@ -109,259 +114,49 @@ std::int64_t after_periods(std::int64_t t, std::int64_t k, std::int64_t p, std::
 
 }  // namespace
 
-// Classes of `ids` linked by a shared GPU or (both multi-server) a shared NIC, labelled 0, 1, ... in
-// the order of their first member.
-std::vector<int> TaskModel::link(const std::vector<int>& ids) {
-  std::vector<int> parent(ids.size());
-  auto find = [&](int x) {
-    while (parent[x] != x) x = parent[x] = parent[parent[x]];
-    return x;
-  };
-  auto unite = [&](int a, int b) {
-    a = find(a), b = find(b);
-    if (a != b) parent[std::max(a, b)] = std::min(a, b);
-  };
-  link_gpu_.resize(static_cast<std::size_t>(gpu_.count()), -1);
-  link_nic_.resize(static_cast<std::size_t>(gpu_.servers()), -1);
-  for (std::size_t k = 0; k < ids.size(); ++k) {
-    parent[k] = static_cast<int>(k);
-    const Job& j = jobs_[ids[k]];
-    for (int g : j.v.gpus) {
-      if (link_gpu_[g] < 0) link_gpu_[g] = static_cast<int>(k);
-      else unite(link_gpu_[g], static_cast<int>(k));
-    }
-    if (j.v.servers.size() > 1)
-      for (int s : j.v.servers) {
-        if (link_nic_[s] < 0) link_nic_[s] = static_cast<int>(k);
-        else unite(link_nic_[s], static_cast<int>(k));
-      }
-  }
-  for (int id : ids) {
-    for (int g : jobs_[id].v.gpus) link_gpu_[g] = -1;
-    for (int s : jobs_[id].v.servers) link_nic_[s] = -1;
-  }
-  std::vector<int> label(ids.size()), index(ids.size(), -1);
-  int n = 0;
-  for (std::size_t k = 0; k < ids.size(); ++k) {
-    const int root = find(static_cast<int>(k));
-    if (index[root] < 0) index[root] = n++;
-    label[k] = index[root];
-  }
-  return label;
-}
+FastForward::FastForward(std::vector<TaskJob>& jobs, GpuTasks& gpu, const FlowNetwork& net,
+                         const task::TaskPolicy& policy)
+    : jobs_(jobs), gpu_(gpu), net_(net), policy_(policy), groups_(jobs, gpu) {}
 
-// A group ends: its GPUs are nobody's until the groups replacing it take them.
-void TaskModel::retire_group(Comp& c) {
-  for (int g : c.gpus) gpu_comp_[g] = -1;
-  c.dead = true;
-  ++dead_;
-  c.jobs.clear();
-  clear_records(c);
-}
-
-void TaskModel::add_record(Comp& c, Snap&& s) {
-  c.by_hash[s.hash].push_back(c.base + static_cast<std::int64_t>(c.hist.size()));
-  c.hist.push_back(std::move(s));
-  if (c.hist.size() > kMaxRecords) drop_oldest_record(c);
-}
-
-void TaskModel::drop_oldest_record(Comp& c) {
-  const auto it = c.by_hash.find(c.hist.front().hash);
-  it->second.erase(it->second.begin());  // the oldest with that hash
-  if (it->second.empty()) c.by_hash.erase(it);
-  c.hist.pop_front();
-  ++c.base;
-}
-
-// Forgets the recorded cycle and what was derived from it: the anchor (the next job to sync) and the
-// key-order bound.
-void TaskModel::clear_records(Comp& c) {
-  c.hist.clear();
-  c.by_hash.clear();
-  c.base = 0;
-  c.unmatched = 0;
-  c.anchor = -1;
-  c.key_until = -1;
-}
-
-// The latest record equal to `now` (same discrete state, pending times within tol), or -1.
-std::ptrdiff_t TaskModel::find_record(const Comp& c, const Snap& now) const {
-  const auto it = c.by_hash.find(now.hash);
-  if (it == c.by_hash.end()) return -1;
-  for (auto n = it->second.rbegin(); n != it->second.rend(); ++n) {
-    const Snap& h = c.hist[static_cast<std::size_t>(*n - c.base)];
-    if (h.disc == now.disc && h.rel == now.rel && h.flow == now.flow) return static_cast<std::ptrdiff_t>(*n - c.base);
+// The group's anchor is the first of its jobs to sync; a starved anchor passes to the next job to sync.
+void FastForward::synced(int id) {
+  const int ci = groups_.member(id).group;
+  if (ci < 0) return;
+  FfGroup& c = groups_[ci];
+  if (c.anchor < 0) c.anchor = id;
+  if (c.anchor == id) {
+    c.other_syncs = 0;
+  } else if (++c.other_syncs > kAnchorPatience) {  // records start afresh at this job
+    c.forget();
+    c.anchor = id;
+    c.other_syncs = 0;
+    c.stride = 1;
+    c.skipped = 0;
   }
-  return -1;
-}
-
-// New groups for `ids` (in placement order), one per class that link() finds.
-void TaskModel::regroup(const std::vector<int>& ids) {
-  const std::vector<int> lab = link(ids);
-  std::vector<std::vector<int>> groups;
-  for (std::size_t k = 0; k < ids.size(); ++k) {
-    if (lab[k] >= static_cast<int>(groups.size())) groups.resize(lab[k] + 1);
-    groups[lab[k]].push_back(ids[k]);
-  }
-  for (const auto& g : groups) add_group(g);
-}
-
-int TaskModel::add_group(const std::vector<int>& ids) {
-  const int ci = static_cast<int>(comps_.size());
-  comps_.emplace_back();
-  Comp& c = comps_.back();
-  c.jobs = ids;
-  for (int id : ids) {
-    Job& j = jobs_[id];
-    j.comp = ci;
-    c.gpus.insert(c.gpus.end(), j.v.gpus.begin(), j.v.gpus.end());
-    if (j.v.servers.size() > 1) c.servers.insert(c.servers.end(), j.v.servers.begin(), j.v.servers.end());
-  }
-  for (auto* v : {&c.gpus, &c.servers}) {
-    std::sort(v->begin(), v->end());
-    v->erase(std::unique(v->begin(), v->end()), v->end());
-  }
-  // It owns its jobs' GPUs that no other group owns; a worker of its jobs on another group's GPU waits
-  // behind that group's cycle (a foreign worker).
-  c.gpus.erase(std::remove_if(c.gpus.begin(), c.gpus.end(), [&](int g) { return gpu_comp_[g] >= 0; }), c.gpus.end());
-  for (int g : c.gpus) gpu_comp_[g] = ci;
-  return ci;
-}
-
-// A placement or a release (no group is frozen then: every jump ends by the horizon). A group that lost
-// a job re-links what is left; a job placed and already running merges the groups it touches; one not
-// running yet is detached, and the groups it touches start their records afresh (it competes there now).
-// Every guard is dropped: one may rest on a group that changed.
-void TaskModel::structural_update(Ns t) {
-  std::sort(lost_.begin(), lost_.end());
-  lost_.erase(std::unique(lost_.begin(), lost_.end()), lost_.end());
-  for (int ci : lost_) {
-    Comp& c = comps_[ci];
-    if (c.dead) continue;
-    std::vector<int> keep;
-    for (int id : c.jobs)
-      if (!jobs_[id].finished) keep.push_back(id);
-    retire_group(c);
-    regroup(keep);
-  }
-  lost_.clear();
-  for (int id : placed_) {
-    Job& j = jobs_[id];
-    if (j.finished || j.released) continue;
-    j.detached = true;
-    if (j.ran) {
-      j.woke = true;
-      merge_around(id, t);
-    } else {
-      for (int ci : touching(j)) {
-        Comp& c = comps_[ci];
-        clear_records(c);
-        c.self_guard = false;  // its guard is dropped below
-      }
-    }
-  }
-  placed_.clear();
-  for (Comp& c : comps_) {
-    if (c.self_guard) continue;  // its cycle rests on nothing that changed
-    c.guard = -1;
-    clear_records(c);  // a cycle recorded before the change may have rested on what changed
+  if (c.anchor == id && !c.synced) {
+    c.synced = true;
+    synced_groups_.push_back(ci);
   }
 }
 
-// Drops the dead groups once they outnumber the live ones.
-void TaskModel::compact_groups() {
-  if (comps_.size() < 64 || 2 * dead_ <= comps_.size()) return;
-  const std::size_t live = comps_.size() - dead_;
-  dead_ = 0;
-  std::vector<Comp> kept;
-  kept.reserve(live);
-  for (Comp& c : comps_) {
-    if (c.dead) continue;
-    const int ci = static_cast<int>(kept.size());
-    for (int id : c.jobs) jobs_[id].comp = ci;
-    for (int g : c.gpus) gpu_comp_[g] = ci;
-    kept.push_back(std::move(c));
-  }
-  comps_.swap(kept);
+void FastForward::released(int id) {
+  FfMember& m = groups_.member(id);
+  if (m.group >= 0) lost_.push_back(m.group);
+  else
+    for (int c : groups_.touching(jobs_[id])) lost_.push_back(c);
+  m.group = -1;
+  m.detached = m.woke = false;
 }
 
-// The groups a job's GPUs and (multi-server) NICs are in.
-std::vector<int> TaskModel::touching(const Job& p) const {
-  std::vector<int> out;
-  for (int g : p.v.gpus)
-    if (gpu_comp_[g] >= 0) out.push_back(gpu_comp_[g]);
-  if (p.v.servers.size() > 1)
-    for (std::size_t ci = 0; ci < comps_.size(); ++ci) {
-      const Comp& c = comps_[ci];
-      if (c.dead) continue;
-      for (int s : p.v.servers)
-        if (std::binary_search(c.servers.begin(), c.servers.end(), s)) out.push_back(static_cast<int>(ci));
-    }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
-}
-
-// A job ran a task on a GPU its group does not own (a detached job: on any GPU): it links the groups it
-// touches again. The live ones merge with its group; a frozen one stays apart, the job's workers on its
-// GPUs waiting behind its cycle (its guard saw to that), until it thaws and runs one of them.
-void TaskModel::merge_around(int id, Ns t) {
-  Job& p = jobs_[id];
-  if (p.released || p.finished || !p.woke) return;
-  std::vector<int> olds = touching(p);
-  if (p.comp >= 0) olds.push_back(p.comp);
-  std::sort(olds.begin(), olds.end());
-  olds.erase(std::unique(olds.begin(), olds.end()), olds.end());
-  std::vector<int> ids{id};
-  for (int ci : olds) {
-    Comp& c = comps_[ci];
-    if (c.dead || c.frozen_until > t) continue;
-    for (int x : c.jobs)
-      if (x != id) ids.push_back(x);
-    retire_group(c);
-  }
-  std::sort(ids.begin(), ids.end(), [&](int a, int b) { return jobs_[a].seq < jobs_[b].seq; });
-  p.detached = p.woke = false;
-  add_group(ids);
-}
-
-// A group that does not recur detaches the jobs that did not run over its records, and splits.
-void TaskModel::split(Comp& c, Ns since) {
-  std::vector<int> keep;
-  bool any = false;
-  for (int id : c.jobs) {
-    Job& j = jobs_[id];
-    bool busy = j.in_comm || j.ready, waiting_task = false;
-    for (std::size_t w = 0; w < j.v.gpus.size(); ++w) {
-      const GpuTasks::Gpu& r = gpu_.at(j.v.gpus[w]);
-      busy = busy || (r.busy && r.job == id);
-      waiting_task = waiting_task || j.phase[w] != WAIT;
-    }
-    if (!busy && waiting_task && j.last_run < since) {
-      j.detached = true;
-      j.comp = -1;
-      any = true;
-    } else {
-      keep.push_back(id);
-    }
-  }
-  if (!any) {  // nothing to detach: a cycle too long or none; record it less often (still every cycle of
-                // up to 32 strides shows up, as a multiple of itself)
-    c.stride = std::min(c.stride * 2, kMaxStride);
-    return;
-  }
-  retire_group(c);
-  regroup(keep);  // may reallocate comps_: c is not used after
-}
-
-void TaskModel::snapshot(const Comp& c, Ns t, Snap& s) const {
+// The group's state at t, relative to t (step 2 above).
+void FastForward::record(const FfGroup& c, Ns t, CycleRecord& s) const {
   s.t = t;
   for (int id : c.jobs) {
-    const Job& j = jobs_[id];
+    const TaskJob& j = jobs_[id];
     s.iter.push_back(j.iter);
     s.disc.push_back(j.waiting);
     s.disc.push_back(j.in_comm + 2 * j.ready);
-    for (Phase p : j.phase) s.disc.push_back(p);
+    for (TaskJob::Phase p : j.phase) s.disc.push_back(p);
     if (j.in_comm) {
       s.rel.push_back(j.flow.end_ns - t);
       s.rel.push_back(j.flow.last_ns - t);
@@ -369,7 +164,7 @@ void TaskModel::snapshot(const Comp& c, Ns t, Snap& s) const {
       s.flow.push_back(j.flow.transferred);
     }
   }
-  const int self = jobs_[c.jobs.front()].comp;
+  const int self = group_of(c);
   for (int g : c.gpus) {
     const GpuTasks::Gpu& r = gpu_.at(g);
     s.disc.push_back(r.busy ? r.job : -1);
@@ -378,62 +173,58 @@ void TaskModel::snapshot(const Comp& c, Ns t, Snap& s) const {
       s.rel.push_back(r.end - t);
     }
     for (const auto& [id, w] : r.jobs)  // the detached jobs' workers here
-      if (jobs_[id].comp != self) s.disc.push_back(jobs_[id].phase[w]);
+      if (groups_.member(id).group != self) s.disc.push_back(jobs_[id].phase[w]);
   }
   for (int srv : c.servers) {  // flow start order on each NIC (AdaDUAL reads the first)
     const std::vector<int>& on = net_.flows_on(srv);
     s.disc.push_back(static_cast<std::int32_t>(on.size()));
     s.disc.insert(s.disc.end(), on.begin(), on.end());
   }
-  // FNV-1a over every value (records compare exactly, so equal records hash alike).
-  std::uint64_t h = 1469598103934665603ULL;
-  auto mix = [&](std::uint64_t x) { h = (h ^ x) * 1099511628211ULL; };
-  for (std::int32_t x : s.disc) mix(static_cast<std::uint32_t>(x));
-  for (Ns x : s.rel) mix(static_cast<std::uint64_t>(x));
-  for (double x : s.flow) mix(std::bit_cast<std::uint64_t>(x));
-  s.hash = h;
+  s.seal();
 }
 
-void TaskModel::after_step(Ns t) {
+FastForward::Credit FastForward::after_step(Ns t, const Around& around) {
+  Credit credit;
   if (!placed_.empty() || !lost_.empty()) {
-    for (const Comp& c : comps_)
+    for (const FfGroup& c : groups_.all())
       if (!c.dead && c.frozen_until > t)
         throw InvariantError("task engine: a placement or release at t=" + std::to_string(t) +
                              " ns reached a group fast-forwarded to " + std::to_string(c.frozen_until) + " ns");
-    structural_update(t);
+    groups_.update(lost_, placed_, t);
+    lost_.clear();
+    placed_.clear();
   }
-  for (int id : woken_) merge_around(id, t);
+  for (int id : woken_) groups_.merge_around(id, t);
   woken_.clear();
-  for (std::size_t n = 0; n < synced_comps_.size(); ++n) {
-    const int ci = synced_comps_[n];
-    comps_[ci].synced = false;
-    if (comps_[ci].dead) continue;
-    Comp& c = comps_[ci];
+  for (std::size_t n = 0; n < synced_groups_.size(); ++n) {
+    const int ci = synced_groups_[n];
+    groups_[ci].synced = false;
+    if (groups_[ci].dead) continue;
+    FfGroup& c = groups_[ci];
     if (++c.skipped < c.stride) continue;
     c.skipped = 0;
-    Snap now;
-    snapshot(c, t, now);
-    const std::ptrdiff_t found = find_record(c, now);
-    const std::size_t matched = found < 0 ? c.hist.size() : static_cast<std::size_t>(found);
-    if (matched < c.hist.size()) {
-      for (std::size_t i = 0; i < matched; ++i) drop_oldest_record(c);  // before the cycle
+    CycleRecord now;
+    record(c, t, now);
+    const std::ptrdiff_t found = c.records.find(now);
+    const std::size_t matched = found < 0 ? c.records.size() : static_cast<std::size_t>(found);
+    if (matched < c.records.size()) {
+      for (std::size_t i = 0; i < matched; ++i) c.records.drop_oldest();  // before the cycle
       c.unmatched = 0;
-      add_record(c, std::move(now));
-      try_jump(c, c.hist.back());
+      c.records.add(std::move(now));
+      try_jump(c, c.records.back(), around, credit);
       continue;
     }
     c.guard = -1;
-    add_record(c, std::move(now));
-    if (++c.unmatched % kSplitEvery == 0) {
-      split(c, c.hist[c.hist.size() - kSplitEvery].t);
-    }
+    c.records.add(std::move(now));
+    if (++c.unmatched % kSplitEvery == 0) groups_.split(ci, c.records[c.records.size() - kSplitEvery].t);
   }
-  synced_comps_.clear();
-  compact_groups();
+  synced_groups_.clear();
+  groups_.compact();
+  return credit;
 }
 
 // The position of group job `id` in c.jobs (placement order).
-std::size_t TaskModel::index_in(const Comp& c, int id) const {
+std::size_t FastForward::index_in(const FfGroup& c, int id) const {
   const auto it = std::lower_bound(c.jobs.begin(), c.jobs.end(), jobs_[id].seq,
                                    [&](int x, std::int64_t seq) { return jobs_[x].seq < seq; });
   return static_cast<std::size_t>(it - c.jobs.begin());
@@ -441,17 +232,18 @@ std::size_t TaskModel::index_in(const Comp& c, int id) const {
 
 // How far a detached job's compute key may fall while it cannot sync because a worker of it waits on
 // c's GPUs: the rest of its current iteration on its other GPUs.
-double TaskModel::key_slack(const Job& p, const Comp& c) const {
+double FastForward::key_slack(const TaskJob& p, const FfGroup& c) const {
   if (policy_.compute != task::Key::SRSF) return 0;  // SRTF falls at syncs; the others are constant
   double r = 0;
-  const int self = jobs_[c.jobs.front()].comp;
+  const int self = group_of(c);
   for (std::size_t w = 0; w < p.v.gpus.size(); ++w)
-    if (gpu_comp_[p.v.gpus[w]] != self) r += p.phase[w] == FF ? p.v.fw + p.v.bw : p.phase[w] == BP ? p.v.bw : 0;
+    if (groups_.gpu_group(p.v.gpus[w]) != self)
+      r += p.phase[w] == FF ? p.v.fw + p.v.bw : p.phase[w] == BP ? p.v.bw : 0;
   return r;
 }
 
-std::int64_t TaskModel::key_periods(const Comp& c, const std::vector<std::int64_t>& m) const {
-  const int self = jobs_[c.jobs.front()].comp;
+std::int64_t FastForward::key_periods(const FfGroup& c, const std::vector<std::int64_t>& m) const {
+  const int self = group_of(c);
   std::int64_t k = kMany;
   struct K { double x, dx, rx; };
   std::vector<K> keys;
@@ -466,8 +258,8 @@ std::int64_t TaskModel::key_periods(const Comp& c, const std::vector<std::int64_
   for (int g : c.gpus) {  // dispatch: the compute key of the jobs on a GPU
     keys.clear();
     for (const auto& [id, w] : gpu_.at(g).jobs) {
-      const Job& j = jobs_[id];
-      if (j.comp == self) keys.push_back(of(id, policy_.compute));
+      const TaskJob& j = jobs_[id];
+      if (groups_.member(id).group == self) keys.push_back(of(id, policy_.compute));
       else if (j.phase[w] != WAIT)  // a detached job's waiting worker: its key is all that can move
         keys.push_back(K{j.v.key(policy_.compute), 0, key_slack(j, c)});
     }
@@ -486,26 +278,27 @@ std::int64_t TaskModel::key_periods(const Comp& c, const std::vector<std::int64_
 
 // No sync of detached job p (all of its workers done) before this: each worker still to run waits
 // behind a group whose cycle is known to hold until its guard, or may run now.
-TaskModel::Ns TaskModel::sync_bound(const Job& p, Ns t) const {
+FastForward::Ns FastForward::sync_bound(const TaskJob& p, Ns t) const {
   Ns b = t;
   for (std::size_t w = 0; w < p.v.gpus.size(); ++w) {
     if (p.phase[w] == WAIT) continue;
-    const int y = gpu_comp_[p.v.gpus[w]];
-    if (y >= 0 && comps_[y].guard > t) b = std::max(b, comps_[y].guard);
+    const int y = groups_.gpu_group(p.v.gpus[w]);
+    if (y >= 0 && groups_[y].guard > t) b = std::max(b, groups_[y].guard);
   }
   return b;
 }
 
-TaskModel::Ns TaskModel::horizon(const Comp& c, Ns t) const {
-  Ns h = next_arrival_ < jobs_.size() ? jobs_[next_arrival_].arrival : kNever;
-  for (const Comp& d : comps_)
+FastForward::Ns FastForward::horizon(const FfGroup& c, Ns t, const Around& around) const {
+  Ns h = around.next_arrival;
+  for (const FfGroup& d : groups_.all())
     if (!d.dead && &d != &c && d.guard > t) h = std::min(h, d.earliest_change);
-  for (int id : running_) {
-    const Job& j = jobs_[id];
+  for (int id : around.running) {
+    const TaskJob& j = jobs_[id];
     if (j.finished) continue;
-    if (j.comp >= 0 && (&comps_[j.comp] == &c || comps_[j.comp].guard > t)) continue;
-    Ns b = t + rest_bound(j.time_ns, j.fw_ns + j.bw_ns);
-    if (j.detached) b = std::max(b, sync_bound(j, t));  // it must sync first
+    const FfMember& jm = groups_.member(id);
+    if (jm.group >= 0 && (&groups_[jm.group] == &c || groups_[jm.group].guard > t)) continue;
+    Ns b = t + rest_bound(j.time_ns, j.iter_ns());
+    if (jm.detached) b = std::max(b, sync_bound(j, t));  // it must sync first
     h = std::min(h, b);
   }
   return h;
@@ -516,26 +309,26 @@ TaskModel::Ns TaskModel::horizon(const Comp& c, Ns t) const {
 // p's lowest key: once p syncs, its workers there wait behind c's jobs for good, so it syncs at most
 // once more, its key falling by at most the rest of its current iteration and one more on its other
 // GPUs (SRSF), or one iteration (SRTF).
-bool TaskModel::harmless(const Job& p, const Comp& c, const std::vector<std::int64_t>& m, Ns since) const {
+bool FastForward::harmless(const TaskJob& p, const FfGroup& c, const std::vector<std::int64_t>& m, Ns since) const {
   if (p.v.servers.size() > 1)  // its all-reduce would start on c's NICs
     for (int s : p.v.servers)
       if (std::binary_search(c.servers.begin(), c.servers.end(), s)) return false;
-  const int self = jobs_[c.jobs.front()].comp;
+  const int self = group_of(c);
   const task::Key key = policy_.compute;
   const double iter = p.v.fw + p.v.bw;
   double slack = 0;
   if (key == task::Key::SRTF) slack = iter;
   if (key == task::Key::SRSF) {
     slack = key_slack(p, c);
-    for (int g : p.v.gpus) slack += gpu_comp_[g] != self ? iter : 0;
+    for (int g : p.v.gpus) slack += groups_.gpu_group(g) != self ? iter : 0;
   }
   const double low = p.v.key(key) - slack;
   for (int g : p.v.gpus) {
-    if (gpu_comp_[g] != self) continue;
+    if (groups_.gpu_group(g) != self) continue;
     if (!gpu_.at(g).busy || gpu_.at(g).busy_since >= since) return false;  // it idled in the period
     for (const auto& [q, w] : gpu_.at(g).jobs) {
-      const Job& jq = jobs_[q];
-      if (jq.comp != self) continue;
+      if (groups_.member(q).group != self) continue;
+      const TaskJob& jq = jobs_[q];
       const std::size_t k = index_in(c, q);
       if (m[k] > 0 && !(jq.v.key(key) + key_drop(key, jq.v, m[k]) < low)) return false;
     }
@@ -544,26 +337,26 @@ bool TaskModel::harmless(const Job& p, const Comp& c, const std::vector<std::int
 }
 
 // The guard lowered to the syncs of detached jobs that touch group c and could change its decisions.
-TaskModel::Ns TaskModel::outside_guard(const Comp& c, const std::vector<std::int64_t>& m, Ns ref_t, Ns t, Ns guard) {
-  const int self = jobs_[c.jobs.front()].comp;
-  std::vector<int>& seen = scratch_;
-  seen.clear();
+FastForward::Ns FastForward::outside_guard(const FfGroup& c, const std::vector<std::int64_t>& m, Ns ref_t, Ns t,
+                                           Ns guard, const Around& around) {
+  const int self = group_of(c);
+  seen_.clear();
   auto outside = [&](int id) {
-    if (std::find(seen.begin(), seen.end(), id) != seen.end()) return;
-    seen.push_back(id);
-    const Job& p = jobs_[id];
+    if (std::find(seen_.begin(), seen_.end(), id) != seen_.end()) return;
+    seen_.push_back(id);
+    const TaskJob& p = jobs_[id];
     for (std::size_t x = 0; x < p.v.gpus.size(); ++x)
-      if (p.phase[x] != WAIT && gpu_comp_[p.v.gpus[x]] == self) return;
+      if (p.phase[x] != WAIT && groups_.gpu_group(p.v.gpus[x]) == self) return;
     if (harmless(p, c, m, ref_t)) return;
     guard = std::min(guard, sync_bound(p, t));
   };
   for (int g : c.gpus)
     for (const auto& [id, w] : gpu_.at(g).jobs)
-      if (jobs_[id].comp != self) outside(id);
+      if (groups_.member(id).group != self) outside(id);
   if (!c.servers.empty())
-    for (int id : running_) {
-      const Job& p = jobs_[id];
-      if (p.comp == self || p.finished || p.v.servers.size() < 2) continue;
+    for (int id : around.running) {
+      const TaskJob& p = jobs_[id];
+      if (groups_.member(id).group == self || p.finished || p.v.servers.size() < 2) continue;
       for (int s : p.v.servers)
         if (std::binary_search(c.servers.begin(), c.servers.end(), s)) {
           outside(id);
@@ -573,7 +366,8 @@ TaskModel::Ns TaskModel::outside_guard(const Comp& c, const std::vector<std::int
   return guard;
 }
 
-void TaskModel::set_earliest_change(Comp& c, const std::vector<std::int64_t>& m, Ns t, Ns period, Ns guard) {
+void FastForward::set_earliest_change(FfGroup& c, const std::vector<std::int64_t>& m, Ns t, Ns period,
+                                      Ns guard) const {
   // No job of the group finishes before its guard, nor sooner after it than its remaining iterations alone.
   if (guard >= kNever) {
     c.earliest_change = kNever;
@@ -581,32 +375,31 @@ void TaskModel::set_earliest_change(Comp& c, const std::vector<std::int64_t>& m,
     const std::int64_t guard_periods = (guard - t + period - 1) / period;
     Ns change = kNever;
     for (std::size_t i = 0; i < c.jobs.size(); ++i) {
-      const Job& j = jobs_[c.jobs[i]];
-      const Ns iter_ns = j.fw_ns + j.bw_ns;
+      const TaskJob& j = jobs_[c.jobs[i]];
+      const Ns iter_ns = j.iter_ns();
       change = std::min(change, rest_bound(j.time_ns - guard_periods * m[i] * iter_ns, iter_ns));
     }
     c.earliest_change = guard + change;
   }
-
 }
 
 // Jumps group c k periods ahead (m[i] iterations of its job i per period): iterations, remaining service and
-// time, GPU workloads and busy times, flows and heap entries shifted, in exact sums.
-void TaskModel::apply_jump(Comp& c, const Snap& ref, Ns t, Ns period, std::int64_t k, const std::vector<std::int64_t>& m,
-                            std::int64_t events, std::int64_t per_period) {
+// time, GPU workloads and busy times, flows and heap entries shifted, in exact sums (default mode only).
+void FastForward::apply_jump(FfGroup& c, const CycleRecord& ref, Ns t, Ns period, std::int64_t k,
+                             const std::vector<std::int64_t>& m) {
   const Ns shift = k * period;
   for (std::size_t i = 0; i < c.jobs.size(); ++i) {
-    Job& j = jobs_[c.jobs[i]];
+    TaskJob& j = jobs_[c.jobs[i]];
     if (j.in_comm) {
       j.flow.last_ns += shift;
       j.flow.end_ns += shift;
-      j.flow.end = ms_from(j.flow.end_ns);
+      j.flow.end = task_time::ms_from(j.flow.end_ns);
     }
     if (m[i] == 0) continue;
-    const std::int64_t its = k * m[i], iter_ns = j.fw_ns + j.bw_ns;
+    const std::int64_t its = k * m[i], iter_ns = j.iter_ns();
     j.iter += its;
-    add_exact(j.v.rem_service, j.service_ns, 0, -its * j.v.n * iter_ns);  // (default mode only)
-    add_exact(j.v.rem_time, j.time_ns, 0, -its * iter_ns);
+    task_time::add(false, j.v.rem_service, j.service_ns, 0, -its * j.v.n * iter_ns);
+    task_time::add(false, j.v.rem_time, j.time_ns, 0, -its * iter_ns);
     for (int g : j.v.gpus) {
       gpu_.add_active(g, 0, its * iter_ns);
       gpu_.add_workload(g, 0, -its * (iter_ns + j.comm_ns));
@@ -619,35 +412,26 @@ void TaskModel::apply_jump(Comp& c, const Snap& ref, Ns t, Ns period, std::int64
   }
   // One heap entry per busy GPU, at its end: re-time them all, heapify in linear time.
   gpu_.retime_ends();
-  events_ += k * events;
-  ++wl_version_;
   c.frozen_until = t + shift;
-  for (Snap& s : c.hist) {
-    s.t += shift;
-    for (std::size_t i = 0; i < m.size(); ++i) s.iter[i] += k * m[i];
-  }
-  ++ff_stats_.jumps;
-  ff_stats_.periods += k;
-  ff_stats_.iterations += k * per_period;
-  ff_stats_.skipped_ms += ms_from(shift);
+  c.records.shift(k, period, m);
 }
 
-bool TaskModel::try_jump(Comp& c, const Snap& now) {
-  const Snap& ref = c.hist.front();
+bool FastForward::try_jump(FfGroup& c, const CycleRecord& now, const Around& around, Credit& credit) {
+  const CycleRecord& ref = c.records.front();
   const Ns t = now.t, period = t - ref.t;
   c.guard = -1;
   if (period <= 0) return false;
   auto after = [&](std::int64_t k) { return after_periods(t, k, period, kNever); };
   for (int g : c.gpus)  // a detached job that ran next to it: wait for the merge
     for (const auto& [id, w] : gpu_.at(g).jobs)
-      if (jobs_[id].woke) return false;
-  if (!queue_.empty() && !policy_.placement->pure(opt_.compat)) return false;
+      if (groups_.member(id).woke) return false;
+  if (!around.queue.empty() && !policy_.placement->pure(false)) return false;
   std::vector<std::int64_t> m(c.jobs.size());
-  const int self = jobs_[c.jobs.front()].comp;
+  const int self = group_of(c);
   std::int64_t per_period = 0, events = 0;
   std::int64_t k_free = kMany;
   for (std::size_t i = 0; i < c.jobs.size(); ++i) {
-    const Job& j = jobs_[c.jobs[i]];
+    const TaskJob& j = jobs_[c.jobs[i]];
     m[i] = now.iter[i] - ref.iter[i];
     if (m[i] < 0) return false;
     if (m[i] == 0) continue;
@@ -660,12 +444,12 @@ bool TaskModel::try_jump(Comp& c, const Snap& now) {
   // that worker waits there; the group's cycle holds while it waits, until that group's guard.
   Ns foreign = kNever;
   for (std::size_t i = 0; i < c.jobs.size(); ++i) {
-    const Job& j = jobs_[c.jobs[i]];
+    const TaskJob& j = jobs_[c.jobs[i]];
     for (std::size_t w = 0; w < j.v.gpus.size(); ++w) {
-      const int y = gpu_comp_[j.v.gpus[w]];
+      const int y = groups_.gpu_group(j.v.gpus[w]);
       if (y == self) continue;
       if (m[i] > 0) return false;
-      if (j.phase[w] != WAIT) foreign = std::min(foreign, y >= 0 && comps_[y].guard > t ? comps_[y].guard : t);
+      if (j.phase[w] != WAIT) foreign = std::min(foreign, y >= 0 && groups_[y].guard > t ? groups_[y].guard : t);
     }
   }
   // The key orders hold until an absolute time, the same at every later match of the same cycle (a
@@ -677,20 +461,26 @@ bool TaskModel::try_jump(Comp& c, const Snap& now) {
   // syncs, and a split one would start its all-reduce on the group's NICs; one with a worker still to
   // run here cannot sync while the cycle holds (key_periods).
   Ns guard = std::min(foreign, after(k_free));
-  guard = outside_guard(c, m, ref.t, t, guard);
+  guard = outside_guard(c, m, ref.t, t, guard, around);
   c.guard = guard;
   c.self_guard = guard == after(k_free);
   set_earliest_change(c, m, t, period, guard);
   if (guard - t < period) return false;  // not a whole period: spare the horizon
   // An arrival or a finish at the horizon's instant comes before the group's dispatches there (P3 before
   // P8), so the jump stops short of it: the group's decisions at its new time must be those recorded.
-  const Ns hz = horizon(c, t);
+  const Ns hz = horizon(c, t, around);
   std::int64_t k = k_free;
   if (guard < kNever) k = std::min(k, (guard - t) / period);
   if (hz < kNever) k = std::min(k, (hz - t - 1) / period);
   if (k < 1) return false;
 
-  apply_jump(c, ref, t, period, k, m, events, per_period);
+  apply_jump(c, ref, t, period, k, m);
+  credit.events += k * events;
+  ++credit.jumps;
+  ++stats_.jumps;
+  stats_.periods += k;
+  stats_.iterations += k * per_period;
+  stats_.skipped_ms += task_time::ms_from(k * period);
   return true;
 }
 
