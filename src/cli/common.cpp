@@ -160,7 +160,7 @@ void add_input_options(CLI::App* sim, SimConfig& cfg, std::vector<std::string>& 
 // The round model, Synergy's workloads and profiles, luo2025's generator.
 void add_round_options(CLI::App* sim, SimConfig& cfg) {
   sim->add_option("--round", cfg.round_s,
-                  "round model: lease length R in seconds (default: the model's; Synergy, Blox: 300; --compat gavel: 360)")
+                  "round model: lease length R in seconds (default: the model's; Synergy, Blox: 300; --compat gavel: 360; --compat pollux: 60, its --interval)")
       ->check(CLI::Range(1e-3, 1e7));
   sim->add_flag("--static", cfg.is_static, "round model, replay: first round at t = 1 s (the Synergy authors' --static)");
   sim->add_option("--split", cfg.split, "synergy-* workloads: image,language,speech job shares in %")
@@ -175,6 +175,10 @@ void add_round_options(CLI::App* sim, SimConfig& cfg) {
                   "job without one runs analytic and is counted) or trace (the trace's duration whatever the placement); "
                   "--exec rate or graph")
       ->capture_default_str();
+  sim->add_option("--interference", cfg.interference,
+                  "--compat pollux: the share of goodput a distributed job loses on a node that another distributed job "
+                  "also uses (Pollux's --interference; default 0)")
+      ->check(CLI::Range(0.0, 1.0));
   sim->add_option("--throughputs", cfg.throughputs,
                   "--compat gavel: Gavel's throughput table (default: philly-gavel-vc/throughputs/"
                   "simulation_throughputs.json under --data-dir)");

@@ -238,6 +238,26 @@ const std::vector<ClusterPreset>& cluster_presets() {
   return presets;
 }
 
+// pollux:N[:G]: the Pollux simulator's cluster (--min-nodes N, --num-gpus G, default 4): N nodes of G T4 GPUs
+// (the GPUs its traces were measured on, shared/traces/pollux/README.md).
+ClusterSpec pollux_cluster(const std::string& arg) {
+  const std::string usage = "expected pollux:N[:G] (N nodes of G T4 GPUs, 1 <= G <= 4)";
+  const std::string body = arg.substr(arg.find(':') + 1);
+  const auto colon = body.find(':');
+  auto num = [&](const std::string& x) {
+    if (x.empty() || x.size() > 4 || x.find_first_not_of("0123456789") != std::string::npos)
+      throw InputError("--cluster", 0, arg, usage);
+    return std::stol(x);
+  };
+  const long n = num(body.substr(0, colon));
+  const long g = colon == std::string::npos ? 4 : num(body.substr(colon + 1));
+  if (n < 1 || g < 1 || g > 4) throw InputError("--cluster", 0, arg, usage);
+  const std::string yaml = "name: \"" + arg + "\"\nservers:\n  - {count: " + std::to_string(n) + ", gpus: " +
+                           std::to_string(g) + ", gpu_type: t4, gpu_mem_gb: 16, cpus: " + std::to_string(8 * g) +
+                           ", dram_gb: " + std::to_string(64 * g) + "}\n";
+  return parse_cluster_yaml(yaml, arg);
+}
+
 ClusterSpec gavel_cluster(const std::string& arg) {
   const std::string body = arg.substr(arg.find(':') + 1);
   std::vector<long> n;
@@ -273,6 +293,7 @@ ClusterSpec gavel_cluster(const std::string& arg) {
 
 ClusterSpec load_cluster(const std::string& arg) {
   if (arg.rfind("gavel:", 0) == 0) return gavel_cluster(arg);
+  if (arg.rfind("pollux:", 0) == 0) return pollux_cluster(arg);
   for (const auto& p : cluster_presets())
     if (p.name == arg) return parse_cluster_yaml(p.yaml, "preset:" + p.name);
   std::ifstream in(arg);

@@ -3,6 +3,7 @@
 #include "run/peer_registry.h"
 
 #include "peers/gavel/gavel_sim.h"
+#include "peers/pollux/pollux_sim.h"
 #include "peers/tiresias/tiresias_sim.h"
 
 namespace rm {
@@ -13,6 +14,8 @@ const std::vector<PeerEntry>& peer_registry() {
        "tiresias+compat=tiresias", "trace", tiresias_policies, parse_tiresias_policy, run_tiresias},
       {Compat::Gavel, "gavel", "Gavel's simulator", "NAME", "gavel-rounds+compat=gavel", "gavel-throughputs",
        gavel_policies, parse_gavel_policy, run_gavel},
+      {Compat::Pollux, "pollux", "Pollux's simulator", "NAME", "pollux-rounds+compat=pollux", "pollux-traces",
+       pollux_policies, parse_pollux_policy, run_pollux},
   };
   return v;
 }

@@ -58,7 +58,7 @@ Compat parse_compat(const std::string& s) {
   if (s == "synergy") return Compat::Synergy;
   if (const PeerEntry* peer = find_peer(s)) return peer->compat;
   throw InputError("--compat", 0, s,
-                   "unknown compatibility mode '" + s + "' (available: wang2020, yu2022, synergy, tiresias, gavel)");
+                   "unknown compatibility mode '" + s + "' (available: wang2020, yu2022, synergy, tiresias, gavel, pollux)");
 }
 
 // --exec auto: the round model for Synergy workloads, --compat synergy, the synergy-* presets and an order with
@@ -130,6 +130,8 @@ void check_combination(const RunPlan& p) {
   if (p.synergy_workload() && p.inputs.arrival_scale != 1)
     throw InputError("--arrival-scale", 0, "", "the synergy-* workloads make their arrivals at --load jobs an hour: "
                                                "set --load instead");
+  if (c.interference != 0 && p.compat != Compat::Pollux)
+    throw InputError("--interference", 0, "", "only --compat pollux models interference between distributed jobs");
   if (p.compat == Compat::Yu2022 && !planner)
     throw InputError("--compat", 0, compat_name(p.compat),
                      "--compat yu2022 is for the planners (sjf-bco, ls, ff, rand)");

@@ -46,6 +46,7 @@ struct RunOptions {
   // The round model (--exec round, Synergy):
   bool is_static = false;                // replay: first round at t = 1 s (the authors' --static)
   double round_s = 0;                    // lease length R; 0 = the model's (Synergy and Blox: 300 s; Gavel: 360 s)
+  double interference = 0;               // --compat pollux: the goodput lost by a distributed job on a shared node (Pollux's --interference)
   std::string throughputs;               // Gavel's throughput table ("" = simulation_throughputs.json under data_dir)
   int cpu_ratio = 0;                     // profile set 3..6 (0 = the cluster's CPUs per GPU)
   std::string profiles;                  // Synergy profiles folder/CSV; empty = bundled

@@ -17,6 +17,7 @@
 #include "core/error.h"
 #include "core/suggest.h"
 #include "engine/engine.h"
+#include "peers/named_policies.h"
 #include "policy/gavel_lp.h"
 #include "exec/execution_model.h"
 #include "sched/job_feed.h"
@@ -36,8 +37,8 @@ constexpr int kMaxFailedAttempts = 5;           // MAX_FAILED_ATTEMPTS (schedule
 enum class Pol { Fifo, FifoPerf, Isolated, Gandiva, MaxMin, MaxMinPerf, MaxSumPerf, Ftf, FtfPerf, MinDur, MinDurPerf };
 
 // Gavel's policies under --compat gavel, in its names (scheduler/policies/), each with what it does.
-const std::vector<std::tuple<std::string, Pol, std::string>>& policy_table() {
-  static const std::vector<std::tuple<std::string, Pol, std::string>> v = {
+const std::vector<NamedPolicy<Pol>>& policy_table() {
+  static const std::vector<NamedPolicy<Pol>> v = {
       {"fifo", Pol::Fifo, "first in, first out; a job's worker type drawn by Gavel's seeded RNG (golden-exact)"},
       {"fifo_perf", Pol::FifoPerf, "FIFO onto the fastest free worker type by throughput (golden-exact)"},
       {"isolated", Pol::Isolated, "each job an equal share of every type (golden-exact)"},
@@ -53,18 +54,7 @@ const std::vector<std::tuple<std::string, Pol, std::string>>& policy_table() {
   return v;
 }
 
-Pol policy_of(const std::string& name) {
-  std::vector<std::string> names;
-  for (const auto& [n, pol, help] : policy_table()) {
-    if (n == name) return pol;
-    names.push_back(n);
-  }
-  std::string all;
-  for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
-  throw InputError("--policy", 0, name,
-                   "unknown Gavel policy '" + name + "' under --compat gavel" + did_you_mean(name, names) + " (" + all +
-                       "; ringmaster list-policies --compat gavel)");
-}
+Pol policy_of(const std::string& name) { return named_policy(policy_table(), name, "Gavel", "gavel"); }
 
 // A job, or two jobs packed on the same GPUs (Gavel's JobIdPair: a < b; b = -1 for a single job).
 struct Combo {
@@ -686,11 +676,7 @@ void read_trace(const InputSpec& cfg, std::vector<JobSpec>& specs, std::vector<G
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> gavel_policies() {
-  std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& [n, pol, help] : policy_table()) out.emplace_back(n, help);
-  return out;
-}
+std::vector<std::pair<std::string, std::string>> gavel_policies() { return policy_list(policy_table()); }
 
 std::string gavel_throughputs_path(const RunPlan& plan) {
   const std::string& given = plan.run.throughputs;
@@ -698,12 +684,8 @@ std::string gavel_throughputs_path(const RunPlan& plan) {
 }
 
 PolicySpec parse_gavel_policy(const std::string& text) {
-  PolicySpec s;
-  s.text = text;
-  s.family = PolicyFamily::Peer;
   policy_of(text);  // checked here
-  s.parts.push_back({Point::Scheduler, text, {}});
-  return s;
+  return named_policy_spec(text);
 }
 
 SimResult run_gavel(const RunPlan& plan) {
