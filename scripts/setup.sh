@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 BUILD=${1:-build}
 shift || true
 PKGS="cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libyaml-cpp-dev libfmt-dev libfccp-dev
-      libgtest-dev libbenchmark-dev libxgboost-dev coinor-libcbc-dev libqhull-dev liblapack-dev pkg-config time slurm-wlm munge
+      libgtest-dev libbenchmark-dev libxgboost-dev coinor-libcbc-dev libqhull-dev liblapack-dev liblbfgsb-dev pkg-config time slurm-wlm munge
       python3-matplotlib python3-dev pybind11-dev python3-pybind11 python3-pandas"
 missing=()
 for p in $PKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

@@ -1,0 +1,243 @@
+#include "exec/goodput.h"
+
+#include <cfloat>
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <string>
+
+#include "core/error.h"
+
+extern "C" {
+// L-BFGS-B 3.0 (Debian's liblbfgsb), Fortran calling convention with gfortran's hidden string lengths.
+void setulb_(const int* n, const int* m, double* x, const double* l, const double* u, const int* nbd, double* f,
+             double* g, const double* factr, const double* pgtol, double* wa, int* iwa, char* task, const int* iprint,
+             char* csave, int* lsave, int* isave, double* dsave, std::size_t task_len, std::size_t csave_len);
+}
+
+namespace rm::pollux {
+namespace {
+
+// numpy's sum of a float64 vector (add.reduce: pairwise in blocks of 8 up to 128, halves above).
+double pairwise(const double* a, std::size_t n) {
+  if (n < 8) {
+    double r = 0.;
+    for (std::size_t i = 0; i < n; ++i) r += a[i];
+    return r;
+  }
+  if (n <= 128) {
+    double r[8];
+    for (int j = 0; j < 8; ++j) r[j] = a[j];
+    std::size_t i = 8;
+    for (; i < n - (n % 8); i += 8)
+      for (int j = 0; j < 8; ++j) r[j] += a[i + static_cast<std::size_t>(j)];
+    double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) res += a[i];
+    return res;
+  }
+  std::size_t n2 = n / 2;
+  n2 -= n2 % 8;
+  return pairwise(a, n2) + pairwise(a + n2, n - n2);
+}
+double np_mean(const std::vector<double>& v) { return (0.0 + pairwise(v.data(), v.size())) / static_cast<double>(v.size()); }
+
+double network_time(const PerfParams& p, int nodes, int replicas) {
+  const double bottleneck = nodes > 1 ? p.alpha_n : replicas > 1 ? p.alpha_r : 1e-8;
+  const double retro = nodes > 1 ? p.beta_n : replicas > 1 ? p.beta_r : 1e-8;
+  return bottleneck + retro * std::max(static_cast<double>(replicas - 2), 1e-8);
+}
+
+// numpy.geomspace(start, stop) (50 points): 10 ** linspace(log10(start), log10(stop)), its ends set exactly.
+std::vector<double> geomspace(double start, double stop) {
+  constexpr int kNum = 50;
+  const double ls = std::log10(start), le = std::log10(stop), delta = le - ls, step = delta / (kNum - 1);
+  std::vector<double> y(kNum);
+  for (int i = 0; i < kNum; ++i) y[static_cast<std::size_t>(i)] = step == 0 ? (i / double(kNum - 1)) * delta + ls : i * step + ls;
+  y[kNum - 1] = le;
+  for (double& v : y) v = std::pow(10.0, v);
+  y.front() = start;
+  y.back() = stop;
+  return y;
+}
+
+}  // namespace
+
+double GoodputFunction::throughput(int nodes, int replicas, int atomic_bsz, int accum_steps) const {
+  const double accum_time = perf_.alpha_c + perf_.beta_c * atomic_bsz;
+  const double net = network_time(perf_, nodes, replicas);
+  const double optim = std::exp(std::log(std::pow(accum_time, perf_.gamma) + std::pow(net, perf_.gamma)) / perf_.gamma);
+  const double total = accum_steps * accum_time + optim;
+  const double batch = static_cast<double>(replicas) * atomic_bsz * (accum_steps + 1);
+  return batch / total;
+}
+
+double GoodputFunction::efficiency(double batch_size) const {
+  const double scale = batch_size / init_;
+  const double denom = grad_.var / scale + grad_.sqr;
+  const double gain = denom > 0 ? (grad_.var + grad_.sqr) / denom : 1.0;
+  return gain / scale;
+}
+
+double GoodputFunction::evaluate(int nodes, int replicas, int atomic_bsz, int accum_steps) const {
+  const double batch = static_cast<double>(replicas) * atomic_bsz * (accum_steps + 1);
+  return throughput(nodes, replicas, atomic_bsz, accum_steps) * efficiency(batch);
+}
+
+BatchChoice GoodputFunction::optimize(int nodes, int replicas, int max_batch_size, int min_atomic, int max_atomic,
+                                      bool accumulation) const {
+  if (nodes < 1 || nodes > replicas || init_ > max_batch_size)
+    throw InvariantError("goodput: optimize needs 1 <= nodes <= GPUs and init batch <= max batch");
+  if (min_atomic <= 0) min_atomic = 1;
+  if (max_atomic <= 0) max_atomic = max_batch_size;
+  constexpr double kEps = 1e-8;
+  const double lo = std::max<double>(init_, static_cast<double>(min_atomic) * replicas);
+  BatchChoice best;
+  bool first = true;
+  for (double batch : geomspace(lo, max_batch_size)) {
+    const double local = batch / replicas;
+    int accum = 0;
+    if (accumulation) {
+      accum = static_cast<int>(std::ceil(local / max_atomic - kEps) - 1);
+      if (replicas == 1 && local > init_ + kEps) accum = std::max(accum, 1);
+    }
+    const int atomic = static_cast<int>(std::ceil(local / (accum + 1) - kEps));
+    double g = evaluate(nodes, replicas, atomic, accum);
+    if (!(min_atomic <= atomic && atomic <= max_atomic)) g = 0.0;
+    if (first || g > best.goodput) best = {g, atomic, accum};  // numpy's argmax: the first maximum
+    first = false;
+  }
+  return best;
+}
+
+SpeedupFunction::SpeedupFunction(GoodputFunction fn, int max_batch_size, int min_atomic, int max_atomic,
+                                 bool accumulation)
+    : fn_(fn), max_batch_(max_batch_size), min_atomic_(min_atomic), max_atomic_(max_atomic), accumulation_(accumulation) {
+  base_ = fn_.optimize(1, 1, max_batch_, min_atomic_, max_atomic_, accumulation_).goodput;
+}
+
+double SpeedupFunction::operator()(int nodes, int replicas) const {
+  if (nodes == 0 && replicas == 0) return 0.0;
+  return fn_.optimize(nodes, replicas, max_batch_, min_atomic_, max_atomic_, accumulation_).goodput / base_;
+}
+
+double fit_objective(const std::array<double, 7>& x, const std::vector<StepSample>& s, std::array<double, 7>* grad) {
+  const double ac = x[0], bc = x[1], an = x[2], bn = x[3], ar = x[4], br = x[5], g = x[6];
+  const std::size_t n = s.size();
+  std::vector<double> e1(n), e2(n), sq1(n), sq2(n), pa(n), pn(n), S(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    pa[i] = ac + bc * s[i].atomic_bsz;
+    const double bottleneck = s[i].nodes > 1 ? an : s[i].replicas > 1 ? ar : 1e-8;
+    const double retro = s[i].nodes > 1 ? bn : s[i].replicas > 1 ? br : 1e-8;
+    pn[i] = bottleneck + retro * std::max(static_cast<double>(s[i].replicas - 2), 1e-8);
+    S[i] = std::pow(pa[i], g) + std::pow(pn[i], g);
+    const double log_optim = std::log(S[i]) / g;
+    e1[i] = std::log(pa[i]) - std::log(s[i].accum_step_time);
+    e2[i] = log_optim - std::log(s[i].optim_step_time);
+    sq1[i] = e1[i] * e1[i];
+    sq2[i] = e2[i] * e2[i];
+  }
+  const double err1 = std::sqrt(np_mean(sq1)), err2 = std::sqrt(np_mean(sq2));
+  const double reg1 = 1e-3 * ((g - 1) * (g - 1));
+  const double reg2 = 1e-2 * ((bn / an) * (bn / an) + (br / ar) * (br / ar));
+  if (grad) {
+    std::array<double, 7> d{};
+    const double k1 = 1.0 / (static_cast<double>(n) * err1), k2 = 1.0 / (static_cast<double>(n) * err2);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double w1 = k1 * e1[i] / pa[i];  // d err1 / d pa_i
+      d[0] += w1;
+      d[1] += w1 * s[i].atomic_bsz;
+      const double dl_dpa = std::pow(pa[i], g - 1) / S[i], dl_dpn = std::pow(pn[i], g - 1) / S[i];
+      const double dl_dg = (std::pow(pa[i], g) * std::log(pa[i]) + std::pow(pn[i], g) * std::log(pn[i])) / S[i] / g -
+                           std::log(S[i]) / (g * g);
+      const double w2 = k2 * e2[i];
+      d[0] += w2 * dl_dpa;
+      d[1] += w2 * dl_dpa * s[i].atomic_bsz;
+      const double rr = std::max(static_cast<double>(s[i].replicas - 2), 1e-8);
+      if (s[i].nodes > 1) {
+        d[2] += w2 * dl_dpn;
+        d[3] += w2 * dl_dpn * rr;
+      } else if (s[i].replicas > 1) {
+        d[4] += w2 * dl_dpn;
+        d[5] += w2 * dl_dpn * rr;
+      }
+      d[6] += w2 * dl_dg;
+    }
+    d[6] += 2e-3 * (g - 1);
+    d[2] += -2e-2 * bn * bn / (an * an * an);
+    d[3] += 2e-2 * bn / (an * an);
+    d[4] += -2e-2 * br * br / (ar * ar * ar);
+    d[5] += 2e-2 * br / (ar * ar);
+    *grad = d;
+  }
+  return err1 + err2 + reg1 + reg2;
+}
+
+PerfParams fit_perf_params(const std::vector<StepSample>& s) {
+  if (s.empty()) throw InvariantError("goodput: fit_perf_params needs at least one sample");
+  std::array<double, 7> x = {1e-1, 1e-2, 1e-1, 1e-2, 1e-1, 1e-2, 1.0 + 1e-3};
+  std::array<double, 7> lo = {1e-8, 1e-8, 1e-8, 1e-8, 1e-8, 1e-8, 1.0};
+  std::array<double, 7> hi = {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, 10.0};
+  bool one_bsz = true, multi_node = false, single_node_multi = false, over_two = false;
+  std::vector<double> accum;
+  for (const auto& p : s) {
+    one_bsz = one_bsz && p.atomic_bsz == s.front().atomic_bsz;
+    multi_node = multi_node || p.nodes > 1;
+    single_node_multi = single_node_multi || (p.nodes == 1 && p.replicas > 1);
+    over_two = over_two || p.replicas > 2;
+    accum.push_back(p.accum_step_time);
+  }
+  if (one_bsz) x[0] = hi[0] = lo[0] = np_mean(accum) / 2;
+  auto fix = [&](int i) { x[i] = hi[i] = lo[i]; };
+  if (!multi_node) fix(2), fix(3);
+  if (!single_node_multi) fix(4), fix(5);
+  if (!over_two) fix(3), fix(5);
+  // scipy.optimize.minimize(method L-BFGS-B, jac given): m 10, factr = ftol / eps, pgtol 1e-5, at most 15,000
+  // iterations and evaluations, x0 clipped to the bounds, variables with equal bounds kept (nbd 2).
+  const int n = 7, m = 10, iprint = -1;
+  const double factr = 2.2204460492503131e-09 / DBL_EPSILON, pgtol = 1e-5;
+  int nbd[7];
+  double l[7], u[7];
+  for (int i = 0; i < n; ++i) {
+    x[i] = std::min(std::max(x[i], lo[i]), hi[i]);
+    l[i] = lo[i];
+    u[i] = std::isinf(hi[i]) ? 0.0 : hi[i];
+    nbd[i] = std::isinf(hi[i]) ? 1 : 2;
+  }
+  double f = 0, g[7] = {0};
+  std::vector<double> wa(2 * m * n + 5 * n + 11 * m * m + 8 * m);
+  std::vector<int> iwa(3 * n);
+  char task[60], csave[60];
+  int lsave[4] = {0}, isave[44] = {0};
+  double dsave[29] = {0};
+  auto set = [](char* b, const char* text) {
+    std::memset(b, ' ', 60);
+    std::memcpy(b, text, std::strlen(text));
+  };
+  set(task, "START");
+  set(csave, "");
+  long iterations = 0, evaluations = 0;
+  for (;;) {
+    setulb_(&n, &m, x.data(), l, u, nbd, &f, g, &factr, &pgtol, wa.data(), iwa.data(), task, &iprint, csave, lsave,
+            isave, dsave, 60, 60);
+    if (std::strncmp(task, "FG", 2) == 0) {
+      std::array<double, 7> d{};
+      f = fit_objective(x, s, &d);
+      for (int i = 0; i < n; ++i) g[i] = d[i];
+      ++evaluations;
+    } else if (std::strncmp(task, "NEW_X", 5) == 0) {
+      ++iterations;
+      if (iterations >= 15000) set(task, "STOP: TOTAL NO. of ITERATIONS REACHED LIMIT");
+      else if (evaluations > 15000) set(task, "STOP: TOTAL NO. of f AND g EVALUATIONS EXCEEDS LIMIT");
+    } else {
+      break;
+    }
+  }
+  PerfParams p{x[0], x[1], x[2], x[3], x[4], x[5], x[6]};
+  if (!multi_node) {  // the prior: inter-node at least 1.1 x intra-node
+    p.alpha_n = std::max(p.alpha_n, p.alpha_r * 1.1);
+    p.beta_n = std::max(p.beta_n, p.beta_r * 1.1);
+  }
+  return p;
+}
+
+}  // namespace rm::pollux
