@@ -68,30 +68,28 @@ TEST(Goodput, FromTheAuthorsParametersEveryNumberAsTheirCode) {
   }
 }
 
-// fit_perf_params. The objective is the authors' to the last bit (at their starting point too); L-BFGS-B is the
-// same Fortran code driven as scipy drives it. Where the samples determine the parameters (cifar10, one sample, two
-// free parameters) the fit equals the authors' within 1e-6; with more free parameters the two runs end in the same
-// valley (objective within 1e-4 relative: imagenet's ours is lower, yolov3's higher) at parameters that differ along
-// its flat directions (imagenet's beta_n: 1e-8 vs 3e-4): the gradients differ from autograd's in the last bits
-// (another order of operations), and L-BFGS-B's stopping rule (relative decrease below 2.2e-9) amplifies that. The
-// issue's 1e-6 gate on the parameters is met for cifar10 only (docs/policies.md says so).
-TEST(Goodput, FitReachesTheAuthorsObjective) {
+// fit_perf_params: the authors' objective and its gradient to the last bit (reverse mode in autograd's order), driven
+// through the same L-BFGS-B as scipy drives it: the fitted parameters equal the authors' bit for bit on three of
+// the four profiles. On yolov3's (three single-node samples whose step times the model fits to 1e-7) autograd's
+// own forward pass computes the mean squared error of the step times one unit in the last place away from numpy's
+// (4.772849622846263e-15 against ...2625e-15; the cause is inside autograd, not found yet), and the two runs part:
+// the same valley (objective within 1e-4 relative), parameters within 1.2 %.
+TEST(Goodput, FitEqualsTheAuthorsBitForBit) {
   for (const Case& c : cases()) {
     std::array<double, 7> d{};
     const std::array<double, 7> x0 = {1e-1, 1e-2, 1e-1, 1e-2, 1e-1, 1e-2, 1.0 + 1e-3};
     if (c.name == "imagenet_three") {  // the authors' objective and gradient at the start, from autograd
       EXPECT_EQ(fit_objective(x0, c.samples, &d), 1.5404957216703075);
-      EXPECT_TRUE(near(d[1], 174.97893785712424, 1e-15)) << d[1];
-      EXPECT_TRUE(near(d[6], -0.211231118821913, 1e-14)) << d[6];
+      EXPECT_EQ(d[1], 174.97893785712424);
+      EXPECT_EQ(d[6], -0.211231118821913);
     }
     const auto got = fit_perf_params(c.samples).as_array();
-    const double ours = fit_objective(got, c.samples, nullptr), theirs = fit_objective(c.params, c.samples, nullptr);
-    EXPECT_TRUE(near(ours, theirs, 1e-4)) << c.name << ": " << ours << " vs " << theirs;
-    for (int i = 0; i < 7; ++i) {
-      EXPECT_GE(got[i], 1e-8) << c.name << " " << i;  // inside the bounds
-      if (c.name == "cifar10_one") EXPECT_TRUE(near(got[i], c.params[i], 1e-6)) << i << ": " << got[i] << " vs " << c.params[i];
+    if (c.name == "yolov3_single_node") {
+      EXPECT_TRUE(near(fit_objective(got, c.samples, nullptr), fit_objective(c.params, c.samples, nullptr), 1e-4));
+      for (int i = 0; i < 7; ++i) EXPECT_TRUE(near(got[i], c.params[i], 0.012)) << i;
+      continue;
     }
-    EXPECT_LE(got[6], 10.0);
+    for (int i = 0; i < 7; ++i) EXPECT_EQ(got[i], c.params[i]) << c.name << " parameter " << i;
   }
 }
 

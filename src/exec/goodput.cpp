@@ -140,33 +140,44 @@ double fit_objective(const std::array<double, 7>& x, const std::vector<StepSampl
   const double reg1 = 1e-3 * ((g - 1) * (g - 1));
   const double reg2 = 1e-2 * ((bn / an) * (bn / an) + (br / ar) * (br / ar));
   if (grad) {
-    std::array<double, 7> d{};
-    const double k1 = 1.0 / (static_cast<double>(n) * err1), k2 = 1.0 / (static_cast<double>(n) * err2);
+    // Reverse mode in autograd's order (its vjps and the order in which backward_pass adds a node's
+    // contributions), so that L-BFGS-B sees the authors' gradient to the last bit.
+    const double nn = static_cast<double>(n);
+    const double g_m1 = (1.0 * 0.5) * std::pow(np_mean(sq1), -0.5), g_m2 = (1.0 * 0.5) * std::pow(np_mean(sq2), -0.5);
+    std::vector<double> g_pa(n), g_pn(n), c_div(n), c_pow_pn(n), c_pow_pa(n), g_bc(n);
     for (std::size_t i = 0; i < n; ++i) {
-      const double w1 = k1 * e1[i] / pa[i];  // d err1 / d pa_i
-      d[0] += w1;
-      d[1] += w1 * s[i].atomic_bsz;
-      const double dl_dpa = std::pow(pa[i], g - 1) / S[i], dl_dpn = std::pow(pn[i], g - 1) / S[i];
-      const double dl_dg = (std::pow(pa[i], g) * std::log(pa[i]) + std::pow(pn[i], g) * std::log(pn[i])) / S[i] / g -
-                           std::log(S[i]) / (g * g);
-      const double w2 = k2 * e2[i];
-      d[0] += w2 * dl_dpa;
-      d[1] += w2 * dl_dpa * s[i].atomic_bsz;
-      const double rr = std::max(static_cast<double>(s[i].replicas - 2), 1e-8);
-      if (s[i].nodes > 1) {
-        d[2] += w2 * dl_dpn;
-        d[3] += w2 * dl_dpn * rr;
-      } else if (s[i].replicas > 1) {
-        d[4] += w2 * dl_dpn;
-        d[5] += w2 * dl_dpn * rr;
-      }
-      d[6] += w2 * dl_dg;
+      const double g_d1 = ((g_m1 / nn) * 2) * e1[i];
+      const double g_pl = ((g_m2 / nn) * 2) * e2[i];
+      const double log_s = std::log(S[i]);
+      const double g_s = (g_pl / g) / S[i];
+      c_div[i] = ((-g_pl) * log_s) / (g * g);
+      g_pn[i] = (g_s * g) * std::pow(pn[i], g - 1);
+      c_pow_pn[i] = (g_s * std::log(pn[i])) * std::pow(pn[i], g);
+      c_pow_pa[i] = (g_s * std::log(pa[i])) * std::pow(pa[i], g);
+      g_pa[i] = (g_s * g) * std::pow(pa[i], g - 1) + g_d1 / pa[i];
+      g_bc[i] = s[i].atomic_bsz * g_pa[i];
     }
-    d[6] += 2e-3 * (g - 1);
-    d[2] += -2e-2 * bn * bn / (an * an * an);
-    d[3] += 2e-2 * bn / (an * an);
-    d[4] += -2e-2 * br * br / (ar * ar * ar);
-    d[5] += 2e-2 * br / (ar * ar);
+    auto sum = [](const std::vector<double>& v) { return 0.0 + pairwise(v.data(), v.size()); };
+    std::array<double, 7> d{};
+    d[0] = sum(g_pa);
+    d[1] = sum(g_bc);
+    // reg2's terms first, then each GPU count's network contribution, last sample first.
+    const double q1 = bn / an, q2 = br / ar, g_q1 = (1e-2 * 2) * q1, g_q2 = (1e-2 * 2) * q2;
+    d[2] = ((-g_q1) * bn) / (an * an);
+    d[3] = g_q1 / an;
+    d[4] = ((-g_q2) * br) / (ar * ar);
+    d[5] = g_q2 / ar;
+    for (std::size_t k = n; k-- > 0;) {
+      const double rr = std::max(static_cast<double>(s[k].replicas - 2), 1e-8);
+      if (s[k].nodes > 1) {
+        d[2] = d[2] + g_pn[k];
+        d[3] = d[3] + rr * g_pn[k];
+      } else if (s[k].replicas > 1) {
+        d[4] = d[4] + g_pn[k];
+        d[5] = d[5] + rr * g_pn[k];
+      }
+    }
+    d[6] = (((1e-3 * 2) * (g - 1) + sum(c_div)) + sum(c_pow_pn)) + sum(c_pow_pa);
     *grad = d;
   }
   return err1 + err2 + reg1 + reg2;
