@@ -285,7 +285,8 @@ const PolluxApp& pollux_app(const std::string& traces_dir, const std::string& na
   const Entry* e = nullptr;
   for (const auto& x : table)
     if (name == x.name) e = &x;
-  if (!e) throw InputError("--trace", 0, name, "not one of Pollux's applications (bert, cifar10, ncf, imagenet, deepspeech2, yolov3)");
+  if (!e)
+    throw InputError("'" + name + "' is not one of Pollux's applications (bert, cifar10, ncf, imagenet, deepspeech2, yolov3)");
   std::lock_guard<std::mutex> lock(mu);
   auto& slot = cache[{traces_dir, name}];
   if (!slot) slot = std::make_unique<PolluxApp>(traces_dir + "/" + name, name, e->epochs, e->max_local);
