@@ -12,7 +12,7 @@
 namespace rm::fuzz {
 
 // The targets: trace_canonical, trace_philly, trace_tiresias, trace_gavel, trace_synergy, trace_wang2020,
-// cluster_yaml, policy.
+// trace_pollux (--compat pollux), cluster_yaml, policy.
 const std::vector<std::string>& targets();
 
 // Runs one input through `target`. Returns normally when the input was rejected cleanly or simulated; throws

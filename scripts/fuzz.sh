@@ -19,7 +19,7 @@ scripts/setup.sh build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelW
   -DRINGMASTER_TESTS=OFF -DRINGMASTER_BENCH=OFF
 TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] && TARGETS=(trace_canonical trace_philly trace_tiresias trace_gavel trace_synergy trace_wang2020
-                                    cluster_yaml policy)
+                                    trace_pollux cluster_yaml policy)
 mkdir -p build-fuzz/artifacts build-fuzz/logs
 run() {
   local t=$1
