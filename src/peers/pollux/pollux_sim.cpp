@@ -7,14 +7,19 @@
 #include <cfenv>
 #include <cmath>
 #include <cstdio>
+#include <functional>
+#include <map>
 #include <optional>
+#include <fstream>
 
 #include "cluster/cluster_config.h"
 #include "core/error.h"
 #include "core/pandas_float.h"
+#include "nlohmann/json.hpp"
 #include "engine/engine.h"
 #include "peers/named_policies.h"
 #include "exec/execution_model.h"
+#include "exec/goodput.h"
 #include "exec/pollux_app.h"
 #include "run/loaders.h"
 #include "sched/job_feed.h"
@@ -23,7 +28,7 @@
 namespace rm {
 namespace {
 
-enum class Pol { Tiresias, Optimus };
+enum class Pol { Tiresias, Optimus, Replay };
 
 const std::vector<NamedPolicy<Pol>>& policy_table() {
   static const std::vector<NamedPolicy<Pol>> t = {
@@ -54,6 +59,12 @@ struct PJob {
   std::vector<int> placement;  // GPUs per node, in allocation order
   int atomic = 0, accum = 0, epoch = 0, restarts = -1;
   double progress = 0, attained = 0;
+  // A Pollux job (no fixed batch: target_batch 0) re-chooses its batch by the goodput model fitted to its profile.
+  bool adaptive = false;
+  bool profiles = false;  // keeps a profile and fits the throughput model (every job under Pollux; none of the baselines, whose decisions never read it)
+  std::vector<pollux::StepSample> profile;  // one per (nodes, GPUs, atomic batch) seen, in the order seen
+  std::optional<pollux::PerfParams> perf;
+  pollux::GradParams grad;
 
   int gpus() const {
     int n = 0;
@@ -61,14 +72,23 @@ struct PJob {
     return n;
   }
 
-  // Job.update_local_bsz with a fixed target batch (P:simulator.py:64-83).
+  // Job.update_local_bsz (P:simulator.py:64-83): a fixed target batch split over the GPUs, or for a Pollux job
+  // the best configuration of the goodput model once fitted (before: the smallest batch the GPUs allow).
   void update_local_bsz() {
     const int r = gpus();
-    const int b = target_batch;
-    const int local = py_ceil(static_cast<double>(b) / r - 1e-8);
-    accum = py_ceil(static_cast<double>(local) / app->max_local_bsz() - 1e-8) - 1;
-    if (r == 1 && b > app->init_batch_size()) accum = std::max(1, accum);
-    atomic = py_ceil(static_cast<double>(local) / (accum + 1) - 1e-8);
+    if (adaptive && perf) {
+      const pollux::GoodputFunction fn(*perf, grad, app->init_batch_size());
+      const pollux::BatchChoice c =
+          fn.optimize(static_cast<int>(placement.size()), r, app->max_batch_size(), app->min_local_bsz(), app->max_local_bsz(), true);
+      atomic = c.atomic_bsz;
+      accum = c.accum_steps;
+    } else {
+      const int b = adaptive ? std::max(app->init_batch_size(), app->min_local_bsz() * r) : target_batch;
+      const int local = py_ceil(static_cast<double>(b) / r - 1e-8);
+      accum = py_ceil(static_cast<double>(local) / app->max_local_bsz() - 1e-8) - 1;
+      if (r == 1 && b > app->init_batch_size()) accum = std::max(1, accum);
+      atomic = py_ceil(static_cast<double>(local) / (accum + 1) - 1e-8);
+    }
     const int count = r * (accum + 1);
     atomic = std::min(atomic, static_cast<int>(static_cast<double>(app->max_batch_size()) / count));
   }
@@ -93,6 +113,7 @@ struct PJob {
       const double accum_time = step - sync;
       const auto [sqr, var] = app->grad_stats(batch, epoch);
       const double gain = (var + sqr) / (var / scale + sqr);
+      if (profiles) update_params(static_cast<int>(placement.size()), r, step, sync, sqr, var);
       const double total = step + accum_time * accum;
       const double goodput = gain / total * (1.0 - interference);
       const double next = app->progress(epoch + 1);
@@ -114,6 +135,16 @@ struct PJob {
       update_local_bsz();
     }
     current += seconds;
+  }
+
+  // Job.update_params (P:simulator.py:85-98): the true gradient statistics; a new (nodes, GPUs, atomic batch) point
+  // joins the profile and the throughput model is fitted again over all of them.
+  void update_params(int nodes, int r, double step, double sync, double sqr, double var) {
+    grad = {sqr, var};
+    for (const auto& p : profile)
+      if (p.nodes == nodes && p.replicas == r && p.atomic_bsz == atomic) return;
+    profile.push_back({nodes, r, atomic, step - sync, step});
+    perf = pollux::fit_perf_params(profile);
   }
 
   // Job.reallocate (P:simulator.py:159-170).
@@ -314,6 +345,10 @@ class Sim {
   }
   long now() const { return now_; }
   long rounds() const { return rounds_; }
+  // Pol::Replay: the allocations decided at each round's end (by job; none: no GPU), as a log recorded them.
+  void replay(const std::map<long, Alloc>* log) { log_ = log; }
+  // Called after each round's decision (the state a log record shows).
+  std::function<void(long now)> on_round;
   double busy_gpu_s() const { return busy_gpu_s_; }
 
   // Cluster.step (P:simulator.py:206-271).
@@ -338,14 +373,18 @@ class Sim {
     std::vector<int> active;
     for (std::size_t k = 0; k < jobs_.size(); ++k)
       if (now_ >= jobs_[k].submit && !jobs_[k].completion) active.push_back(static_cast<int>(k));
-    if (active.empty()) return;
+    if (active.empty()) {  // nothing to decide; the round is still recorded (P:simulator.py:252)
+      if (on_round) on_round(now_);
+      return;
+    }
     std::vector<char> in(jobs_.size(), 0);
     for (int k : active) in[static_cast<std::size_t>(k)] = 1;
     for (std::size_t k = 0; k < jobs_.size(); ++k)
       if (!in[k]) alloc_[k].reset();
     Alloc next = alloc_;
     if (pol_ == Pol::Tiresias) tiresias_.optimize(active, jobs_, now_, nodes_, per_node_, next);
-    else optimus_.optimize(active, jobs_, nodes_, per_node_, next);
+    else if (pol_ == Pol::Optimus) optimus_.optimize(active, jobs_, nodes_, per_node_, next);
+    else next = logged(in);
     for (std::size_t k = 0; k < jobs_.size(); ++k) {
       if (next[k] == alloc_[k]) continue;
       std::vector<int> placement;  // runs of equal node ids
@@ -357,9 +396,20 @@ class Sim {
       jobs_[k].reallocate(placement, now_);
     }
     alloc_ = std::move(next);
+    if (on_round) on_round(now_);
   }
 
  private:
+  Alloc logged(const std::vector<char>& active) const {
+    Alloc out(jobs_.size());
+    const auto it = log_ ? log_->find(now_) : decltype(log_->end()){};
+    if (!log_ || it == log_->end())
+      throw InputError("pollux log", 0, "timestamp", "no record at t = " + std::to_string(now_) + " s to replay");
+    for (std::size_t k = 0; k < jobs_.size(); ++k)
+      if (active[k] && it->second[k] && !it->second[k]->empty()) out[k] = it->second[k];
+    return out;
+  }
+
   static int distinct(const std::vector<int>& a) {
     std::vector<int> s = a;
     std::sort(s.begin(), s.end());
@@ -372,6 +422,7 @@ class Sim {
   long interval_;
   double interference_;
   Alloc alloc_;
+  const std::map<long, Alloc>* log_ = nullptr;
   Tiresias tiresias_;
   Optimus optimus_;
   long now_ = 0, rounds_ = 0;
@@ -516,6 +567,68 @@ SimResult run_pollux(const RunPlan& plan) {
   ex.push_back({"pollux_restarts", static_cast<double>(restarts)});
   ex.push_back({"pollux_avg_jct_s", jobs.empty() ? 0.0 : jct / static_cast<double>(jobs.size())});
   return r;
+}
+
+std::vector<PolluxRound> replay_pollux_log(const RunPlan& plan, const std::string& log_path) {
+  SimResult r;
+  r.cluster = load_config_cluster(plan.inputs);
+  const auto [nodes, per_node] = cluster_shape(r.cluster, plan.inputs.cluster);
+  const long interval = plan.run.round_s > 0 ? static_cast<long>(plan.run.round_s) : 60;
+  std::vector<PJob> jobs;
+  read_workload(plan.inputs, plan.inputs.data_dir + "/pollux/traces", r.workload.jobs, jobs);
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    jobs[i].spec = &r.workload.jobs[i];
+    index[r.workload.jobs[i].name] = i;
+    // Pollux's jobs choose their batch, but ncf's is fixed at 32,768 (P:simulator.py:189-192).
+    jobs[i].adaptive = jobs[i].app->name() != "ncf";
+    jobs[i].profiles = true;
+    jobs[i].target_batch = jobs[i].adaptive ? 0 : 32768;
+  }
+  std::ifstream in(log_path);
+  if (!in) throw InputError(log_path, 0, "", "cannot read the Pollux log");
+  std::map<long, Alloc> log;
+  std::string line;
+  long n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (line.empty()) continue;
+    nlohmann::json rec;
+    try {
+      rec = nlohmann::json::parse(line);
+    } catch (const std::exception& e) {
+      throw InputError(log_path, n, "", std::string("not a JSON record: ") + e.what());
+    }
+    Alloc a(jobs.size());
+    for (const auto& j : rec.at("submitted_jobs")) {
+      const auto it = index.find(j.at("name").get<std::string>());
+      if (it == index.end()) throw InputError(log_path, n, "name", "a job the workload does not have");
+      const auto nodes_of = j.at("allocation").get<std::vector<int>>();
+      if (!nodes_of.empty()) a[it->second] = nodes_of;
+    }
+    log[rec.at("timestamp").get<long>()] = std::move(a);
+  }
+  std::fesetround(FE_TONEAREST);
+  Sim sim(jobs, Pol::Replay, nodes, per_node, interval, plan.run.interference);
+  sim.replay(&log);
+  std::vector<PolluxRound> out;
+  sim.on_round = [&](long now) {
+    PolluxRound round;
+    round.t = now;
+    for (const auto& j : jobs) {
+      if (j.submit > now) continue;
+      PolluxRoundJob x{j.spec->name, j.epoch, j.progress, j.restarts, j.atomic * (j.accum + 1) * j.gpus(), j.accum,
+                       j.completion ? *j.completion : -1};
+      x.profiled = static_cast<int>(j.profile.size());
+      x.fitted = j.perf.has_value();
+      if (j.perf) x.perf = j.perf->as_array();
+      round.jobs.push_back(std::move(x));
+    }
+    out.push_back(std::move(round));
+  };
+  const long last = log.empty() ? 0 : log.rbegin()->first;
+  while (!sim.done() && sim.now() < last) sim.step();
+  return out;
 }
 
 }  // namespace rm

@@ -8,6 +8,7 @@
 // time). Time is whole seconds, as in the peer. It runs under the engine as a deciding model
 // (exec/execution_model.h), as the Tiresias and Gavel peers do.
 #pragma once
+#include <array>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,5 +27,26 @@ std::vector<std::pair<std::string, std::string>> pollux_policies();
 // artifact (name, time, application, num_replicas, batch_size), the applications' traces under
 // --data-dir/pollux/traces; records with exact whole-second times (RunRecord::exact_s).
 SimResult run_pollux(const RunPlan& plan);
+
+// The replay check of issue 43 (goal 5a): the allocations a run of the authors' simulator chose, read from its log
+// (JSON lines; shared/goldens/peers/pollux/README.md section 3), fed round by round into the job model with Pollux's
+// jobs (each re-choosing its batch by the goodput model fitted to its own profile; ncf at 32,768), and each round's
+// state as the log records it: after the jobs advanced to t and the re-allocation decided at t.
+struct PolluxRoundJob {
+  std::string name;
+  int epoch = 0;
+  double progress = 0;
+  int restarts = -1;  // -1: never started (the log's null)
+  int batch_size = 0, accum_steps = 0;
+  long completion = -1;  // -1: not complete
+  int profiled = 0;      // distinct (nodes, GPUs, atomic batch) points in its profile
+  bool fitted = false;   // its throughput model has been fitted (perf below)
+  std::array<double, 7> perf{};  // alpha_c, beta_c, alpha_n, beta_n, alpha_r, beta_r, gamma
+};
+struct PolluxRound {
+  long t = 0;
+  std::vector<PolluxRoundJob> jobs;  // submitted by t, in workload order
+};
+std::vector<PolluxRound> replay_pollux_log(const RunPlan& plan, const std::string& log_path);
 
 }  // namespace rm
