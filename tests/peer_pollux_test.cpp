@@ -14,7 +14,7 @@
 #include "core/pandas_float.h"
 #include "exec/delaunay.h"
 #include "exec/pollux_app.h"
-#include "nlohmann/json.hpp"
+#include <nlohmann/json.hpp>
 #include "peers/pollux/pollux_sim.h"
 #include "run/run_plan.h"
 #include "run/simulation.h"

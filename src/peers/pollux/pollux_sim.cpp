@@ -15,7 +15,7 @@
 #include "cluster/cluster_config.h"
 #include "core/error.h"
 #include "core/pandas_float.h"
-#include "nlohmann/json.hpp"
+#include <nlohmann/json.hpp>
 #include "engine/engine.h"
 #include "peers/named_policies.h"
 #include "exec/execution_model.h"
