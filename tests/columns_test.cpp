@@ -40,8 +40,8 @@ TEST(Columns, TheContractCsvWithAndWithoutItsDeadline) {
   EXPECT_DOUBLE_EQ(s["avg_lateness_s"].get<double>(), 430.0);
   EXPECT_DOUBLE_EQ(s["max_lateness_s"].get<double>(), 860.0);
   const std::string jobs = test::read_file(d + "/b/jobs.csv");
-  EXPECT_NE(jobs.find(",deadline_s,lateness_s\n"), std::string::npos) << jobs;
-  EXPECT_NE(jobs.find(",1000.000000,860.000000\n"), std::string::npos) << jobs;
+  EXPECT_NE(jobs.find(",deadline_s,lateness_s,gpus_min,gpus_max,gpu_seconds,reallocations\n"), std::string::npos) << jobs;
+  EXPECT_NE(jobs.find(",1000.000000,860.000000,"), std::string::npos) << jobs;
   // Without --columns the canonical reader stays strict.
   r = sim("--cluster philly2400 --trace " + t + " --policy fifo --out " + d + "/c");
   EXPECT_EQ(r.code, 2);

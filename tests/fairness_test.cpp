@@ -24,11 +24,12 @@ TEST(Fairness, FinishTimeFairnessQueueQuantilesJainAndUsersCsvByHand) {
   // of 4 GPUs is 2: 4-GPU jobs run at half speed, 200 s); c 2 (b and itself: its 1 GPU fits a 1/2 share, 100 s).
   // rho: a 100/200, b 200/200, c 150/100.
   const std::string jobs = test::read_file(d + "/o/jobs.csv");
-  EXPECT_NE(jobs.find(",gpu_type,ftf_rho,preempt_overhead_s\n"), std::string::npos) << jobs;
+  EXPECT_NE(jobs.find(",gpu_type,ftf_rho,preempt_overhead_s,gpus_min,gpus_max,gpu_seconds,reallocations\n"), std::string::npos) << jobs;
   EXPECT_NE(jobs.find("\na,0.000000,4,resnet50,"), std::string::npos);
-  EXPECT_NE(jobs.find(",default,0.500000,0.000000\n"), std::string::npos) << jobs;
-  EXPECT_NE(jobs.find(",default,1.000000,0.000000\n"), std::string::npos) << jobs;
-  EXPECT_NE(jobs.find(",default,1.500000,0.000000\n"), std::string::npos) << jobs;
+  // (then gpus_min, gpus_max, GPU-seconds held: a and b 4 GPUs for 100 s, c 1 GPU for 100 s; no reallocation)
+  EXPECT_NE(jobs.find(",default,0.500000,0.000000,4,4,400.000000,0\n"), std::string::npos) << jobs;
+  EXPECT_NE(jobs.find(",default,1.000000,0.000000,4,4,400.000000,0\n"), std::string::npos) << jobs;
+  EXPECT_NE(jobs.find(",default,1.500000,0.000000,1,1,100.000000,0\n"), std::string::npos) << jobs;
   const auto s = nlohmann::json::parse(test::read_file(d + "/o/summary.json"));
   EXPECT_DOUBLE_EQ(s["ftf_rho_mean"].get<double>(), 1.0);
   EXPECT_DOUBLE_EQ(s["ftf_rho_max"].get<double>(), 1.5);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -346,3 +347,4 @@ TEST(PeerPollux, ReplayOfASeededPolluxRunRoundByRound) {
 
 }  // namespace
 }  // namespace rm
+

@@ -58,16 +58,17 @@ TEST(PerfModel, SiaWorkloadOnSia64UnderSiasTables) {
   ASSERT_EQ(out.code, 0) << out.text;
   for (const char* p : {"fifo", "tiresias"}) {
     const std::string jobs = test::read_file(dir + "/o/" + p + "/jobs.csv");
-    EXPECT_NE(jobs.find("ideal_s,stretch,servers,gpu_type,ftf_rho,preempt_overhead_s\n"), std::string::npos);
+    EXPECT_NE(jobs.find("ideal_s,stretch,servers,gpu_type,ftf_rho,preempt_overhead_s,gpus_min,gpus_max,gpu_seconds,reallocations\n"), std::string::npos);
     std::set<std::string> types;
     std::istringstream in(jobs);
     std::string line;
     std::getline(in, line);
     int rows = 0;
     while (std::getline(in, line)) {
-      std::string head = line.substr(0, line.rfind(','));  // gpu_type, then ftf_rho, preempt_overhead_s
-      head = head.substr(0, head.rfind(','));
-      types.insert(head.substr(head.rfind(',') + 1));
+      std::vector<std::string> f;  // gpu_type is the 16th column
+      std::stringstream ss(line);
+      for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+      types.insert(f.at(15));
       ++rows;
     }
     EXPECT_EQ(rows, 160);

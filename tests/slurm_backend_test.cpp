@@ -195,7 +195,7 @@ TEST(SlurmBackend, RequestsNoNodeCanEverHoldAreRefusedVisiblyAndCountAsEnded) {
   h.s->write_outputs(out);
   const std::string jobs = test::read_file(out + "/jobs.csv");
   EXPECT_NE(jobs.find("\n7,"), std::string::npos) << jobs;
-  EXPECT_NE(jobs.find(",0,unschedulable,,,,,,,PENDING\n"), std::string::npos) << jobs;  // manager_state last
+  EXPECT_NE(jobs.find(",0,unschedulable,,,,,,,PENDING,,,,\n"), std::string::npos) << jobs;  // manager_state last
   EXPECT_NE(test::read_file(out + "/summary.json").find("\"unschedulable\": 2"), std::string::npos);
   EXPECT_TRUE(h.logged("job 7: unschedulable, never started: asks for 9 GPUs"));
 }

@@ -139,7 +139,7 @@ TEST(Stretch, JobsCsvAndSummaryCarryTheColumns) {
   const std::string jobs = test::read_file(dir + "/o/jobs.csv");
   EXPECT_EQ(jobs.substr(0, jobs.find('\n')),
             "job_id,submit_s,num_gpus,model,iterations,first_start_s,finish_s,jct_s,queue_s,run_s,preemptions,status,"
-            "ideal_s,stretch,servers,gpu_type,ftf_rho,preempt_overhead_s");
+            "ideal_s,stretch,servers,gpu_type,ftf_rho,preempt_overhead_s,gpus_min,gpus_max,gpu_seconds,reallocations");
   const std::string summary = test::read_file(dir + "/o/summary.json");
   for (const char* key : {"\"perf_model\": \"analytic\"", "\"gpu_time_inflation\"", "\"stretch_p50\"", "\"stretch_p99\""})
     EXPECT_NE(summary.find(key), std::string::npos) << key;
@@ -179,8 +179,12 @@ TEST(Stretch, AJobAloneHasStretchOneUnderEveryModel) {
       std::vector<std::string> f;
       std::size_t a = 0;
       for (std::size_t b; (b = row.find_first_of(",\n", a)) != std::string::npos; a = b + 1) f.push_back(row.substr(a, b - a));
-      ASSERT_EQ(f.size(), 18u) << row;
+      ASSERT_EQ(f.size(), 22u) << row;  // 18, then gpus_min, gpus_max, gpu_seconds, reallocations (issue 43)
       EXPECT_EQ(f[13], "1.000000") << args << " " << trace << ": " << row;
+      EXPECT_EQ(f[18], f[2]) << row;  // a rigid job: its GPUs, throughout
+      EXPECT_EQ(f[19], f[2]) << row;
+      EXPECT_DOUBLE_EQ(std::stod(f[20]), std::stod(f[2]) * std::stod(f[9])) << row;  // its GPUs x run_s
+      EXPECT_EQ(f[21], f[10]) << row;  // each resume after a preemption is a new allocation
       EXPECT_EQ(f[15], args.find("typed") != std::string::npos ? "v100" : "default") << row;
     }
   std::filesystem::remove_all(dir);

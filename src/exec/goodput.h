@@ -57,6 +57,8 @@ class SpeedupFunction {
  public:
   SpeedupFunction(GoodputFunction fn, int max_batch_size, int min_atomic, int max_atomic, bool accumulation);
   double operator()(int nodes, int replicas) const;
+  // Speedups over the goodput at (nodes, replicas) instead of one GPU (Pollux's fair-share normalisation).
+  void rebase(int nodes, int replicas) { base_ = fn_.optimize(nodes, replicas, max_batch_, min_atomic_, max_atomic_, accumulation_).goodput; }
 
  private:
   GoodputFunction fn_;

@@ -260,7 +260,17 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
   for (const auto& u : unsched) deadlines = deadlines || u.job.deadline_s >= 0;
   bool states = !e.manager_states.empty();
   for (const auto& u : unsched) states = states || !u.manager_state.empty();
-  const auto tail = [&](const JobSpec& sp, Time finish, const std::string* state) -> std::string {
+  // gpus_min, gpus_max, gpu_seconds, reallocations (issue 43), last: the columns are only ever appended to.
+  // (Times as the row's other times: microseconds to 6 decimals, a float-seconds peer's at full precision.)
+  const auto elastic = [&](const JobRecord& j, double run_s, bool exact) -> std::string {
+    const int n = j.spec->num_gpus;
+    const double gpu_s = j.gpu_seconds >= 0 ? j.gpu_seconds : n * run_s;
+    const int lo = j.gpus_min > 0 ? j.gpus_min : n, hi = j.gpus_max > 0 ? j.gpus_max : n;
+    const int moves = j.reallocations >= 0 ? j.reallocations : j.preemptions;
+    return exact ? fmt::format(",{},{},{},{}", lo, hi, gpu_s, moves) : fmt::format(",{},{},{:.6f},{}", lo, hi, gpu_s, moves);
+  };
+  const auto tail = [&](const JobSpec& sp, Time finish, const std::string* state,
+                        const std::string& elastic_cols = ",,,,") -> std::string {
     std::string t;
     if (deadlines) {
       if (sp.deadline_s < 0) t = ",,";
@@ -268,7 +278,7 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
       else t = fmt::format(",{:.6f},{:.6f}", sp.deadline_s, std::max(0.0, to_seconds(finish) - sp.deadline_s));
     }
     if (states) t += "," + (state ? *state : std::string());
-    return t + "\n";
+    return t + elastic_cols + "\n";
   };
   // A live run's job that ended in any state but COMPLETED failed.
   const auto status = [&](std::size_t i) -> const char* {
@@ -281,7 +291,8 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
   const std::vector<double> rho = ftf_rho(e);
   f << "job_id,submit_s,num_gpus,model,iterations,first_start_s,finish_s,jct_s,queue_s,run_s,preemptions,status,"
        "ideal_s,stretch,servers,gpu_type,ftf_rho,preempt_overhead_s"
-    << (deadlines ? ",deadline_s,lateness_s" : "") << (states ? ",slurm_state\n" : "\n");
+    << (deadlines ? ",deadline_s,lateness_s" : "") << (states ? ",slurm_state" : "")
+    << ",gpus_min,gpus_max,gpu_seconds,reallocations\n";
   std::string buf;
   for (std::size_t i = 0; i < e.jobs.size(); ++i) {
     const auto& j = e.jobs[i];
@@ -293,7 +304,7 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
       f << fmt::format("{},{},{},{},{:.6g},{},{},{},{},{},{},{},,,,,,", sp.name, x.submit, sp.num_gpus,
                        sp.model, sp.iterations, x.first_start, x.finish, jct, jct - x.run, x.run, j.preemptions,
                        status(i))
-        << tail(sp, j.finish, state_of(i));
+        << tail(sp, j.finish, state_of(i), elastic(j, x.run, true));
       continue;
     }
     if (j.finish == kNever) {  // a peer's run that stopped before this job ended: no times
@@ -318,7 +329,7 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
     buf += ',';
     if (!std::isnan(rho[i])) fmt::format_to(std::back_inserter(buf), "{:.6f}", rho[i]);
     buf += ',' + secs(j.overhead_us);
-    buf += tail(sp, j.finish, state_of(i));
+    buf += tail(sp, j.finish, state_of(i), elastic(j, to_seconds(j.run_us), false));
     f << buf;
   }
   for (const auto& u : unsched)
@@ -449,6 +460,10 @@ void write_outputs(const std::string& dir, const RunRecord& e, const std::vector
     } else {
       std::filesystem::remove(path, ec);
     }
+  }
+  for (const auto& [name, text] : e.files) {
+    auto g = open_out(dir + "/" + name);
+    g << text;
   }
   auto f = open_out(dir + "/summary.json");
   f << summary_json(s, info);

@@ -33,6 +33,12 @@ struct JobRecord {
   Time ideal_us = kNever;
   int servers = 0;
   int gpu_type = -1;
+  // Elastic jobs (issue 43): the fewest and most GPUs it held while running, the GPU-seconds it held (restarts
+  // included), the times its allocation changed after its first start. Unset (0 / -1): a rigid job's, derived in
+  // jobs.csv (its GPUs, its GPUs x run time, its preemptions: each resume is a new allocation).
+  int gpus_min = 0, gpus_max = 0;
+  double gpu_seconds = -1;
+  int reallocations = -1;
 };
 
 // One stretch of a job holding GPUs, from a start to its preemption or end (gpus.csv, the Gantt chart).
@@ -50,6 +56,8 @@ struct ExactTimes {
 
 struct RunRecord {
   std::vector<JobRecord> jobs;
+  // A model's own per-run file, written beside jobs.csv (name, CSV text): --compat pollux's pollux_rounds.csv.
+  std::vector<std::pair<std::string, std::string>> files;
   std::vector<ExactTimes> exact_s;  // parallel to jobs, or empty
   std::vector<std::string> gpu_types;  // the cluster's, in server order, each once (JobRecord::gpu_type)
   std::vector<GpuStretch> stretches;  // kept for small runs only (EngineOptions::record_stretches)

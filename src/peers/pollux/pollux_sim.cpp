@@ -4,6 +4,7 @@
 #include "peers/pollux/pollux_sim.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <cfenv>
 #include <cmath>
 #include <cstdio>
@@ -18,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include "engine/engine.h"
 #include "peers/named_policies.h"
+#include "peers/pollux/pollux_policy.h"
 #include "exec/execution_model.h"
 #include "exec/goodput.h"
 #include "exec/pollux_app.h"
@@ -28,13 +30,17 @@
 namespace rm {
 namespace {
 
-enum class Pol { Tiresias, Optimus, Replay };
+enum class Pol { Tiresias, Optimus, Pollux, Replay };
 
 const std::vector<NamedPolicy<Pol>>& policy_table() {
   static const std::vector<NamedPolicy<Pol>> t = {
       {"tiresias", Pol::Tiresias,
        "Tiresias as Pollux's simulator runs it: two queues split at 16 GPU-hours, whole gangs of the job's "
        "num_replicas, the node with the most free GPUs first (P:tiresias.py)"},
+      {"pollux", Pol::Pollux,
+       "Pollux: each job's batch re-chosen by its fitted goodput model; GPUs re-allocated every round by NSGA-II over "
+       "the power mean (p = -1) of fair-share speedups with the restart penalty, and the cluster utility "
+       "(P:pollux.py; seeded by --seed, not the authors' random stream)"},
       {"optimus", Pol::Optimus,
        "Optimus+Oracle+TunedJobs: one GPU each, then GPUs one at a time to the largest marginal gain in true step "
        "time x remaining iterations (P:optimus.py)"},
@@ -56,6 +62,7 @@ struct PJob {
   int target_replicas = 0, target_batch = 0;
   std::optional<long> completion;
   long current = 0, rescale = 0, first_start = -1;
+  int gpus_min = 0, gpus_max = 0;  // the fewest and most GPUs it held
   std::vector<int> placement;  // GPUs per node, in allocation order
   int atomic = 0, accum = 0, epoch = 0, restarts = -1;
   double progress = 0, attained = 0;
@@ -155,6 +162,9 @@ struct PJob {
       rescale = 30;
       restarts = restarts < 0 ? 0 : restarts + 1;
       if (first_start < 0) first_start = now;
+      const int r = gpus();
+      gpus_min = gpus_min == 0 ? r : std::min(gpus_min, r);
+      gpus_max = std::max(gpus_max, r);
     } else {
       placement.clear();
       atomic = 0;
@@ -334,9 +344,11 @@ class Optimus {
 
 class Sim {
  public:
-  Sim(std::vector<PJob>& jobs, Pol pol, int nodes, int per_node, long interval, double interference)
+  Sim(std::vector<PJob>& jobs, Pol pol, int nodes, int per_node, long interval, double interference,
+      std::uint64_t seed = 1)
       : jobs_(jobs), pol_(pol), nodes_(nodes), per_node_(per_node), interval_(interval), interference_(interference),
-        alloc_(jobs.size()), tiresias_(jobs.size()) {}
+        alloc_(jobs.size()), tiresias_(jobs.size()), pollux_(seed) {}
+  const std::vector<double>& decision_seconds() const { return decide_s_; }
 
   bool done() const {
     for (const auto& j : jobs_)
@@ -384,6 +396,7 @@ class Sim {
     Alloc next = alloc_;
     if (pol_ == Pol::Tiresias) tiresias_.optimize(active, jobs_, now_, nodes_, per_node_, next);
     else if (pol_ == Pol::Optimus) optimus_.optimize(active, jobs_, nodes_, per_node_, next);
+    else if (pol_ == Pol::Pollux) next = pollux_round(active);
     else next = logged(in);
     for (std::size_t k = 0; k < jobs_.size(); ++k) {
       if (next[k] == alloc_[k]) continue;
@@ -400,6 +413,41 @@ class Sim {
   }
 
  private:
+  // PolluxPolicy.optimize with the simulator's job infos (P:simulator.py:321-336).
+  Alloc pollux_round(const std::vector<int>& active) {
+    std::vector<pollux::PolicyJob> in;
+    for (int k : active) {
+      const PJob& j = jobs_[static_cast<std::size_t>(k)];
+      pollux::PolicyJob p;
+      p.name = j.spec->name;
+      if (j.perf)
+        p.speedup.emplace(pollux::GoodputFunction(*j.perf, j.grad, j.app->init_batch_size()), j.app->max_batch_size(),
+                          j.app->min_local_bsz(), j.app->max_local_bsz(), true);
+      p.attained_service = j.attained;
+      p.submitted = static_cast<double>(j.submit);
+      int profiled = 0;
+      for (const auto& x : j.profile) profiled = std::max(profiled, x.replicas);
+      p.max_replicas = j.app->name() == "ncf" ? 1
+                                                : std::min({std::max(2 * profiled, 1), 64,
+                                                            j.app->max_batch_size() / j.app->min_local_bsz()});
+      p.restarts = std::max(0, j.restarts);
+      p.age = static_cast<double>(now_ - j.submit);
+      p.base.assign(static_cast<std::size_t>(nodes_), 0);
+      if (alloc_[static_cast<std::size_t>(k)])
+        for (int n : *alloc_[static_cast<std::size_t>(k)]) ++p.base[static_cast<std::size_t>(n)];
+      in.push_back(std::move(p));
+    }
+    const auto counts = pollux_.optimize(std::move(in), nodes_, per_node_);
+    decide_s_.push_back(pollux_.last_round_seconds());
+    Alloc out(jobs_.size());
+    for (std::size_t a = 0; a < active.size(); ++a) {
+      std::vector<int> nodes_of;
+      for (int n = 0; n < nodes_; ++n) nodes_of.insert(nodes_of.end(), static_cast<std::size_t>(counts[a][static_cast<std::size_t>(n)]), n);
+      if (!nodes_of.empty()) out[static_cast<std::size_t>(active[a])] = std::move(nodes_of);
+    }
+    return out;
+  }
+
   Alloc logged(const std::vector<char>& active) const {
     Alloc out(jobs_.size());
     const auto it = log_ ? log_->find(now_) : decltype(log_->end()){};
@@ -424,6 +472,8 @@ class Sim {
   Alloc alloc_;
   const std::map<long, Alloc>* log_ = nullptr;
   Tiresias tiresias_;
+  pollux::PolluxPolicy pollux_;
+  std::vector<double> decide_s_;
   Optimus optimus_;
   long now_ = 0, rounds_ = 0;
   double busy_gpu_s_ = 0;
@@ -531,6 +581,11 @@ SimResult run_pollux(const RunPlan& plan) {
   r.workload.format = "pollux";
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     jobs[i].spec = &r.workload.jobs[i];
+    if (pol == Pol::Pollux) {  // the workload's batch sizes are the baselines'; Pollux's jobs choose (ncf: 32,768)
+      jobs[i].adaptive = jobs[i].app->name() != "ncf";
+      jobs[i].target_batch = jobs[i].adaptive ? 0 : 32768;
+      jobs[i].profiles = true;
+    }
     if (pol == Pol::Tiresias && jobs[i].target_replicas > nodes * per_node)
       throw InputError(jobs[i].spec->file, jobs[i].spec->line, "num_replicas",
                        std::to_string(jobs[i].target_replicas) + " GPUs, more than the cluster's " +
@@ -538,7 +593,19 @@ SimResult run_pollux(const RunPlan& plan) {
   }
   if (plan.run.dry_run) return r;
   std::fesetround(FE_TONEAREST);
-  Sim sim(jobs, pol, nodes, per_node, interval, plan.run.interference);
+  Sim sim(jobs, pol, nodes, per_node, interval, plan.run.interference, plan.inputs.seed);
+  // pollux_rounds.csv: each round's state of every submitted, unfinished job after the decision (the authors' log
+  // fields, docs/formats.md): its GPUs per node, batch size, accumulation steps, epoch and restarts.
+  std::string rounds = "time_s,job_id,placement,batch_size,accum_steps,epoch,restarts\n";
+  sim.on_round = [&](long now) {
+    for (const auto& j : jobs) {
+      if (j.submit > now || j.completion) continue;
+      std::string p;
+      for (int x : j.placement) p += (p.empty() ? "" : "-") + std::to_string(x);
+      rounds += fmt::format("{},{},{},{},{},{},{}\n", now, j.spec->name, p, j.atomic * (j.accum + 1) * j.gpus(), j.accum,
+                            j.epoch, std::max(0, j.restarts));
+    }
+  };
   VectorFeed feed(r.workload.jobs);
   Engine engine(r.cluster, feed, nullptr, std::make_unique<PolluxModel>(sim, interval));
   engine.run();
@@ -557,15 +624,26 @@ SimResult run_pollux(const RunPlan& plan) {
     jr.finish = from_seconds(end);
     jr.run_us = from_seconds(end - start);
     jr.preemptions = std::max(0, j.restarts);  // re-allocations after its first start (num_restarts)
+    jr.reallocations = std::max(0, j.restarts);
+    jr.gpus_min = j.gpus_min;
+    jr.gpus_max = j.gpus_max;
+    jr.gpu_seconds = j.attained;  // restart delays included, as Pollux counts attained service
     r.record.jobs.push_back(jr);
     r.record.exact_s.push_back({submit, start, end, end - start});
     restarts += std::max(0, j.restarts);
     jct += end - submit;
   }
+  r.record.files.push_back({"pollux_rounds.csv", std::move(rounds)});
   auto& ex = r.record.extra;
   ex.push_back({"pollux_rounds", static_cast<double>(sim.rounds())});
   ex.push_back({"pollux_restarts", static_cast<double>(restarts)});
   ex.push_back({"pollux_avg_jct_s", jobs.empty() ? 0.0 : jct / static_cast<double>(jobs.size())});
+  if (!sim.decision_seconds().empty()) {  // the policy's time per round (the authors' GA: about 2 s in Python)
+    std::vector<double> d = sim.decision_seconds();
+    std::sort(d.begin(), d.end());
+    ex.push_back({"pollux_round_ms_p50", 1e3 * d[d.size() / 2]});
+    ex.push_back({"pollux_round_ms_p99", 1e3 * d[std::min(d.size() - 1, d.size() * 99 / 100)]});
+  }
   return r;
 }
 
