@@ -2,6 +2,9 @@
 // Pollux/Sia workloads, heterogeneous clusters (a job's GPUs are all of one type), and the refusals.
 #include <gtest/gtest.h>
 
+#include "exec/pollux_app.h"
+#include "exec/perf_model.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -210,6 +213,28 @@ TEST(PerfModel, KnownGpuTypesAreReadAndMatchedLikeModels) {
   EXPECT_DOUBLE_EQ(find_gpu_type("k80")->speed, 0.247);
   // A server that names a type and no speed gets the type's measured speed.
   EXPECT_DOUBLE_EQ(load_cluster("gavel-36-36-36").servers.back().gpu_speed, 0.247);
+}
+
+}  // namespace
+}  // namespace rm
+
+namespace rm {
+namespace {
+
+// measured:pollux, a placement Pollux never measured (seven nodes of 3 GPUs): Pollux's own rule, its Delaunay mesh
+// over (nodes, GPUs, local batch), the same step time its simulator (and --compat pollux) uses (issue 43 goal 2);
+// before, the job fell back to the analytic law (no row of 7 nodes and 21 GPUs).
+TEST(PerfModel, PolluxPlacementsNotMeasuredUsePolluxsDelaunayRule) {
+  const auto src = load_pollux_source(kData, false, {"t4"});
+  JobSpec j;
+  j.num_gpus = 21;
+  j.global_batch = 21 * 64;
+  const std::vector<int> shape(7, 3);
+  const auto it = src->iteration_s("cifar10", j, "t4", shape);
+  ASSERT_TRUE(it.has_value());
+  const auto [step, sync] = pollux_app(kData + "/pollux/traces", "cifar10").throughput(shape, 64);
+  EXPECT_DOUBLE_EQ(*it, step);  // 64 per GPU: no accumulation
+  EXPECT_GT(step, sync);
 }
 
 }  // namespace

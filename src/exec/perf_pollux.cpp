@@ -3,8 +3,10 @@
 // curves that define a job's work. The rule for a placement, as Pollux's simulator (applications.py,
 // adaptdl osdi21-artifact c793c70) reads these tables, except that nothing is extrapolated:
 //   1. the placement measured (GPUs per node as digits, rotated to the smallest): linear in the local batch;
-//   2. else the rows of the same (nodes, GPUs), placements averaged, plus the scalability table: linear in the
-//      local batch (Pollux interpolates over nodes and GPUs too, by a Delaunay mesh; we do not);
+//   2. else, Pollux's own T4 tables: Pollux's Delaunay interpolation over (nodes capped at 16, GPUs, local batch) of
+//      the placements' means and the scalability table (exec/pollux_app.h, as its simulator's get_throughput);
+//      Sia's tables: the rows of the same (nodes, GPUs), placements averaged, plus the scalability table, linear in
+//      the local batch;
 //   3. else, or a local batch outside the measured range: not measured (the job runs under the analytic law).
 #include <algorithm>
 #include <cmath>
@@ -14,6 +16,7 @@
 #include "cluster/gpu_types.h"
 #include "core/error.h"
 #include "exec/perf_model.h"
+#include "exec/pollux_app.h"
 #include "workload/parse_util.h"
 #include "workload/table_reader.h"
 
@@ -182,7 +185,8 @@ std::string placement_id(const std::vector<int>& shape) {
 
 class PolluxSource final : public MeasuredSource {
  public:
-  PolluxSource(const std::string& data_dir, bool sia, const std::vector<std::string>& types) : sia_(sia) {
+  PolluxSource(const std::string& data_dir, bool sia, const std::vector<std::string>& types)
+      : sia_(sia), data_dir_(data_dir) {
     for (const auto& type : types) {
       const KnownGpuType* k = find_gpu_type(type);
       const std::string sfx = sia ? (k ? k->sia : "") : (type == "t4" ? "-" : "");  // Pollux measured T4 only
@@ -208,7 +212,13 @@ class PolluxSource final : public MeasuredSource {
     std::optional<std::pair<double, double>> ss;
     if (const std::string id = placement_id(shape); !id.empty())
       if (const auto p = t.by_id.find(id); p != t.by_id.end()) ss = interpolate(p->second, atomic);
-    if (!ss)
+    if (!ss && !sia_ && !data_dir_.empty()) {  // Pollux's rule: its Delaunay mesh (outside its hull: not measured)
+      try {
+        ss = pollux_app(data_dir_ + "/pollux/traces", app).throughput(shape, static_cast<int>(atomic));
+      } catch (const InputError&) {
+      }
+    }
+    if (!ss && sia_)
       if (const auto p = t.by_nr.find({static_cast<int>(shape.size()), j.num_gpus}); p != t.by_nr.end())
         ss = interpolate(p->second, atomic);
     if (!ss) return std::nullopt;
@@ -233,6 +243,7 @@ class PolluxSource final : public MeasuredSource {
 
  private:
   bool sia_;
+  std::string data_dir_;
   std::map<std::pair<std::string, std::string>, AppTable> tables_;
   std::map<std::string, const Curves*> curves_;
 };
