@@ -1,5 +1,5 @@
 // --compat pollux (peers/pollux/pollux_sim.h). Sim::step() is one Cluster.step of Pollux's simulator
-// (P:simulator.py:206-271); PJob::advance is Job.step (P:simulator.py:100-157); the comments name the file:line of
+// (P:simulator.py:206-271), over the jobs of pollux_job.h and the policies of baselines.h and pollux_policy.h; the comments name the file:line of
 // the artifact (P: = simulator/ at c793c70) or the rule of shared/goldens/peers/pollux/README.md each piece follows.
 #include "peers/pollux/pollux_sim.h"
 
@@ -19,6 +19,8 @@
 #include <nlohmann/json.hpp>
 #include "engine/engine.h"
 #include "peers/named_policies.h"
+#include "peers/pollux/baselines.h"
+#include "peers/pollux/pollux_job.h"
 #include "peers/pollux/pollux_policy.h"
 #include "exec/execution_model.h"
 #include "exec/goodput.h"
@@ -29,6 +31,11 @@
 
 namespace rm {
 namespace {
+
+using pollux_peer::Alloc;
+using pollux_peer::Optimus;
+using pollux_peer::PJob;
+using pollux_peer::Tiresias;
 
 enum class Pol { Tiresias, Optimus, Pollux, Replay };
 
@@ -49,298 +56,6 @@ const std::vector<NamedPolicy<Pol>>& policy_table() {
 }
 
 Pol policy_of(const std::string& name) { return named_policy(policy_table(), name, "Pollux", "pollux"); }
-
-// Python's math.ceil(x) for the simulator's batch arithmetic.
-int py_ceil(double x) { return static_cast<int>(std::ceil(x)); }
-// Python's round(float): to the nearest integer, ties to even (the default rounding mode).
-long py_round(double x) { return static_cast<long>(std::nearbyint(x)); }
-
-struct PJob {
-  const JobSpec* spec = nullptr;
-  const PolluxApp* app = nullptr;
-  long submit = 0;
-  int target_replicas = 0, target_batch = 0;
-  std::optional<long> completion;
-  long current = 0, rescale = 0, first_start = -1;
-  int gpus_min = 0, gpus_max = 0;  // the fewest and most GPUs it held
-  std::vector<int> placement;  // GPUs per node, in allocation order
-  int atomic = 0, accum = 0, epoch = 0, restarts = -1;
-  double progress = 0, attained = 0;
-  // A Pollux job (no fixed batch: target_batch 0) re-chooses its batch by the goodput model fitted to its profile.
-  bool adaptive = false;
-  bool profiles = false;  // keeps a profile and fits the throughput model (every job under Pollux; none of the baselines, whose decisions never read it)
-  std::vector<pollux::StepSample> profile;  // one per (nodes, GPUs, atomic batch) seen, in the order seen
-  std::optional<pollux::PerfParams> perf;
-  pollux::GradParams grad;
-
-  int gpus() const {
-    int n = 0;
-    for (int x : placement) n += x;
-    return n;
-  }
-
-  // Job.update_local_bsz (P:simulator.py:64-83): a fixed target batch split over the GPUs, or for a Pollux job
-  // the best configuration of the goodput model once fitted (before: the smallest batch the GPUs allow).
-  void update_local_bsz() {
-    const int r = gpus();
-    if (adaptive && perf) {
-      const pollux::GoodputFunction fn(*perf, grad, app->init_batch_size());
-      const pollux::BatchChoice c =
-          fn.optimize(static_cast<int>(placement.size()), r, app->max_batch_size(), app->min_local_bsz(), app->max_local_bsz(), true);
-      atomic = c.atomic_bsz;
-      accum = c.accum_steps;
-    } else {
-      const int b = adaptive ? std::max(app->init_batch_size(), app->min_local_bsz() * r) : target_batch;
-      const int local = py_ceil(static_cast<double>(b) / r - 1e-8);
-      accum = py_ceil(static_cast<double>(local) / app->max_local_bsz() - 1e-8) - 1;
-      if (r == 1 && b > app->init_batch_size()) accum = std::max(1, accum);
-      atomic = py_ceil(static_cast<double>(local) / (accum + 1) - 1e-8);
-    }
-    const int count = r * (accum + 1);
-    atomic = std::min(atomic, static_cast<int>(static_cast<double>(app->max_batch_size()) / count));
-  }
-
-  // Job.step (P:simulator.py:100-157).
-  void advance(long seconds, double interference) {
-    if (placement.empty()) {
-      current += seconds;
-      return;
-    }
-    const long delay = std::min(rescale, seconds);
-    current += delay;
-    attained += static_cast<double>(delay * gpus());
-    rescale -= delay;
-    seconds -= delay;
-    while (seconds > 0 && !completion) {
-      if (epoch >= app->max_epochs()) throw InvariantError("pollux: job " + spec->name + " ran past its last epoch");
-      const int r = gpus();
-      const int batch = r * atomic * (accum + 1);
-      const double scale = static_cast<double>(batch) / app->init_batch_size();
-      const auto [step, sync] = app->throughput(placement, atomic);
-      const double accum_time = step - sync;
-      const auto [sqr, var] = app->grad_stats(batch, epoch);
-      const double gain = (var + sqr) / (var / scale + sqr);
-      if (profiles) update_params(static_cast<int>(placement.size()), r, step, sync, sqr, var);
-      const double total = step + accum_time * accum;
-      const double goodput = gain / total * (1.0 - interference);
-      const double next = app->progress(epoch + 1);
-      if (progress + goodput * static_cast<double>(seconds) < next) {
-        progress += goodput * static_cast<double>(seconds);
-        current += seconds;
-        attained += static_cast<double>(seconds * r);
-        seconds = 0;
-      } else {
-        ++epoch;
-        const long delta = py_round((next - progress) / goodput);
-        if (delta > seconds) throw InvariantError("pollux: an epoch of " + spec->name + " overran its round");
-        if (epoch > app->completion_epoch()) completion = current + delta;
-        progress = next;
-        current += delta;
-        attained += static_cast<double>(delta * r);
-        seconds -= delta;
-      }
-      update_local_bsz();
-    }
-    current += seconds;
-  }
-
-  // Job.update_params (P:simulator.py:85-98): the true gradient statistics; a new (nodes, GPUs, atomic batch) point
-  // joins the profile and the throughput model is fitted again over all of them.
-  void update_params(int nodes, int r, double step, double sync, double sqr, double var) {
-    grad = {sqr, var};
-    for (const auto& p : profile)
-      if (p.nodes == nodes && p.replicas == r && p.atomic_bsz == atomic) return;
-    profile.push_back({nodes, r, atomic, step - sync, step});
-    perf = pollux::fit_perf_params(profile);
-  }
-
-  // Job.reallocate (P:simulator.py:159-170).
-  void reallocate(const std::vector<int>& p, long now) {
-    if (!p.empty()) {
-      placement = p;
-      update_local_bsz();
-      rescale = 30;
-      restarts = restarts < 0 ? 0 : restarts + 1;
-      if (first_start < 0) first_start = now;
-      const int r = gpus();
-      gpus_min = gpus_min == 0 ? r : std::min(gpus_min, r);
-      gpus_max = std::max(gpus_max, r);
-    } else {
-      placement.clear();
-      atomic = 0;
-    }
-  }
-};
-
-using Alloc = std::vector<std::optional<std::vector<int>>>;  // per job: its GPUs' node ids, or none
-
-// collections.Counter(total) - Counter(used), then most_common(1) taken repeatedly: the node with the most free
-// GPUs, the first in the counter's order on ties (nodes in id order, those with none free left out).
-class FreeGpus {
- public:
-  FreeGpus(int nodes, int per_node, const Alloc& alloc) {
-    std::vector<int> used(static_cast<std::size_t>(nodes), 0);
-    for (const auto& a : alloc)
-      if (a)
-        for (int n : *a) ++used[static_cast<std::size_t>(n)];
-    for (int n = 0; n < nodes; ++n)
-      if (per_node - used[static_cast<std::size_t>(n)] > 0) free_.push_back({n, per_node - used[static_cast<std::size_t>(n)]});
-  }
-  // Fills `out` with `want` GPUs, the node with the most free first each time.
-  void take(int want, std::vector<int>& out) {
-    while (static_cast<int>(out.size()) < want) {
-      if (free_.empty()) throw InvariantError("pollux: no free GPU left for an admitted job");
-      std::size_t best = 0;
-      for (std::size_t i = 1; i < free_.size(); ++i)
-        if (free_[i].second > free_[best].second) best = i;
-      const int num = std::min(free_[best].second, want - static_cast<int>(out.size()));
-      if (num <= 0) throw InvariantError("pollux: no free GPU left for an admitted job");
-      out.insert(out.end(), static_cast<std::size_t>(num), free_[best].first);
-      free_[best].second -= num;
-    }
-  }
-
- private:
-  std::vector<std::pair<int, int>> free_;
-};
-
-// TiresiasPolicy.optimize (P:tiresias.py:5-83), starvation handling off.
-class Tiresias {
- public:
-  explicit Tiresias(std::size_t n) : status_(n, 0), last_check_(n, 0), executed_(n, 0) {}
-  void optimize(const std::vector<int>& active, std::vector<PJob>& jobs, long now, int nodes, int per_node,
-                Alloc& alloc) {
-    std::vector<char> in(jobs.size(), 0);
-    for (int k : active) in[static_cast<std::size_t>(k)] = 1;
-    auto keep = [&](std::vector<int>& q) { q.erase(std::remove_if(q.begin(), q.end(), [&](int k) { return !in[k]; }), q.end()); };
-    keep(q0_);
-    keep(q1_);
-    for (std::size_t k = 0; k < jobs.size(); ++k)
-      if (!in[k]) status_[k] = 0;
-    for (int k : active)
-      if (status_[static_cast<std::size_t>(k)] == 0) {
-        status_[static_cast<std::size_t>(k)] = kPending;
-        q0_.push_back(k);
-      }
-    for (int k : active) {
-      const auto i = static_cast<std::size_t>(k);
-      const long tmp = now - last_check_[i];
-      last_check_[i] = now;
-      if (status_[i] == kRunning) {
-        executed_[i] += tmp;
-        const long gputime = executed_[i] * jobs[i].target_replicas;
-        auto it = std::find(q0_.begin(), q0_.end(), k);
-        if (it != q0_.end() && gputime >= kThreshold) {
-          q0_.erase(it);
-          q1_.push_back(k);
-        }
-      }
-    }
-    int free = nodes * per_node;
-    for (auto* q : {&q0_, &q1_})
-      for (int k : *q) {
-        const auto i = static_cast<std::size_t>(k);
-        if (jobs[i].target_replicas <= free) {
-          status_[i] = kRunning;
-          free -= jobs[i].target_replicas;
-        } else {
-          status_[i] = kPending;
-          alloc[i].reset();
-        }
-      }
-    FreeGpus gpus(nodes, per_node, alloc);
-    for (auto* q : {&q0_, &q1_})
-      for (int k : *q) {
-        const auto i = static_cast<std::size_t>(k);
-        if (status_[i] != kRunning || (alloc[i] && !alloc[i]->empty())) continue;
-        alloc[i] = std::vector<int>{};
-        gpus.take(jobs[i].target_replicas, *alloc[i]);
-      }
-  }
-
- private:
-  static constexpr int kPending = 1, kRunning = 2;
-  static constexpr long kThreshold = 3600 * 16;
-  std::vector<int> q0_, q1_;
-  std::vector<int> status_;
-  std::vector<long> last_check_, executed_;
-};
-
-// OptimusPolicy.optimize (P:optimus.py:6-79).
-class Optimus {
- public:
-  void optimize(const std::vector<int>& active, std::vector<PJob>& jobs, int nodes, int per_node, Alloc& alloc) {
-    const std::size_t n = active.size();
-    std::vector<double> remaining(n), gain(n);
-    std::vector<int> replicas(n, 0), cap(n);
-    for (std::size_t a = 0; a < n; ++a) {
-      const PJob& j = jobs[static_cast<std::size_t>(active[a])];
-      const int done = j.app->completion_epoch();
-      remaining[a] = done <= j.epoch ? 1.0 : j.app->iteration(j.target_batch, done) - j.app->iteration(j.target_batch, j.epoch);
-      cap[a] = j.app->name() == "ncf" ? 1 : j.target_batch / j.app->min_local_bsz();  // P:simulator.py:347-352
-    }
-    auto marginal = [&](std::size_t a, int free) {
-      const PJob& j = jobs[static_cast<std::size_t>(active[a])];
-      if (replicas[a] + 1 > cap[a] || free < 1) return 0.0;
-      return (predict(j, replicas[a]) - predict(j, replicas[a] + 1)) * remaining[a];
-    };
-    int free = nodes * per_node;
-    for (std::size_t a = 0; a < n; ++a) {  // every job one GPU first, in order (min_replicas = 1)
-      if (1 > free) {
-        replicas[a] = 0;
-        gain[a] = 0;
-        continue;
-      }
-      replicas[a] = 1;
-      free -= 1;
-      gain[a] = marginal(a, free);
-    }
-    while (free > 0) {
-      std::size_t best = 0;
-      for (std::size_t a = 1; a < n; ++a)
-        if (gain[a] > gain[best]) best = a;
-      if (n == 0 || !(gain[best] > 0)) break;
-      replicas[best] += 1;
-      gain[best] = marginal(best, free);  // before the GPU is counted, as the peer does
-      free -= 1;
-    }
-    for (std::size_t a = 0; a < n; ++a) {
-      auto& al = alloc[static_cast<std::size_t>(active[a])];
-      if (al && static_cast<int>(al->size()) != replicas[a]) al.reset();
-    }
-    std::vector<std::size_t> order(n);
-    for (std::size_t a = 0; a < n; ++a) order[a] = a;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return replicas[x] < replicas[y]; });
-    FreeGpus gpus(nodes, per_node, alloc);
-    for (std::size_t a : order) {
-      auto& al = alloc[static_cast<std::size_t>(active[a])];
-      if (replicas[a] > 0 && !(al && !al->empty())) {
-        al = std::vector<int>{};
-        gpus.take(replicas[a], *al);
-      }
-    }
-  }
-
- private:
-  // OptimusPolicy.predict_step_time: 4 GPUs per node whatever the cluster has (P:optimus.py:65-79).
-  static double predict(const PJob& j, int r) {
-    std::vector<int> placement;
-    int sum = 0;
-    while (sum < r) {
-      placement.push_back(std::min(r - sum, 4));
-      sum += placement.back();
-    }
-    const PolluxApp& app = *j.app;
-    const int local = py_ceil(static_cast<double>(j.target_batch) / r - 1e-8);
-    int accum = py_ceil(static_cast<double>(local) / app.max_local_bsz() - 1e-8) - 1;
-    if (r == 1) accum = std::max(1, accum);
-    int atomic = py_ceil(static_cast<double>(local) / (accum + 1) - 1e-8);
-    const int count = r * (accum + 1);
-    atomic = std::min(atomic, static_cast<int>(static_cast<double>(app.max_batch_size()) / count));
-    const auto [step, sync] = app.throughput(placement, atomic);
-    return step + (step - sync) * accum;
-  }
-};
 
 class Sim {
  public:
