@@ -75,7 +75,7 @@ while IFS= read -r hit; do fail "$hit (an Engine is built by a driver in src/run
       grep -vE '^\./(run|peers|engine)/' || true)
 
 # 5. Folders.
-for d in engine models/rate models/graph models/round models/task peers/tiresias peers/gavel run; do
+for d in engine models/rate models/graph models/round models/task peers/tiresias peers/gavel peers/pollux run; do
   [ -d "$d" ] || fail "src/$d is missing (docs/design.md names it)"
 done
 [ ! -e synergy ] || fail "src/synergy is back (the round model lives in src/models/round/)"
