@@ -113,6 +113,7 @@ class Sim {
     else if (pol_ == Pol::Optimus) optimus_.optimize(active, jobs_, nodes_, per_node_, next);
     else if (pol_ == Pol::Pollux) next = pollux_round(active);
     else next = logged(in);
+    check(next, in);
     for (std::size_t k = 0; k < jobs_.size(); ++k) {
       if (next[k] == alloc_[k]) continue;
       std::vector<int> placement;  // runs of equal node ids
@@ -128,6 +129,23 @@ class Sim {
   }
 
  private:
+  // A decision gives no node more GPUs than it has, no GPU on a node that does not exist and none to a job not
+  // active (the simulator asserts the first, P:simulator.py:240): a policy's bug (exit 3), or a replayed log's
+  // error, naming the job and the time.
+  void check(const Alloc& next, const std::vector<char>& active) const {
+    std::vector<int> used(static_cast<std::size_t>(nodes_), 0);
+    for (std::size_t k = 0; k < next.size(); ++k) {
+      if (!next[k]) continue;
+      const std::string who = "pollux: t = " + std::to_string(now_) + " s, job " + jobs_[k].spec->name + ": ";
+      if (!active[k]) throw InvariantError(who + "GPUs for a job not submitted or already complete");
+      for (int n : *next[k]) {
+        if (n < 0 || n >= nodes_) throw InvariantError(who + "node " + std::to_string(n) + " does not exist");
+        if (++used[static_cast<std::size_t>(n)] > per_node_)
+          throw InvariantError(who + "node " + std::to_string(n) + " given more than its " + std::to_string(per_node_) + " GPUs");
+      }
+    }
+  }
+
   // PolluxPolicy.optimize with the simulator's job infos (P:simulator.py:321-336).
   Alloc pollux_round(const std::vector<int>& active) {
     std::vector<pollux::PolicyJob> in;
@@ -168,8 +186,16 @@ class Sim {
     const auto it = log_ ? log_->find(now_) : decltype(log_->end()){};
     if (!log_ || it == log_->end())
       throw InputError("pollux log", 0, "timestamp", "no record at t = " + std::to_string(now_) + " s to replay");
-    for (std::size_t k = 0; k < jobs_.size(); ++k)
-      if (active[k] && it->second[k] && !it->second[k]->empty()) out[k] = it->second[k];
+    std::vector<int> used(static_cast<std::size_t>(nodes_), 0);
+    for (std::size_t k = 0; k < jobs_.size(); ++k) {
+      if (!active[k] || !it->second[k] || it->second[k]->empty()) continue;
+      for (int n : *it->second[k])
+        if (n < 0 || n >= nodes_ || ++used[static_cast<std::size_t>(n)] > per_node_)
+          throw InputError("pollux log", 0, "allocation",
+                           "t = " + std::to_string(now_) + " s, job " + jobs_[k].spec->name + ": node " +
+                               std::to_string(n) + " is not a node of this cluster or has no GPU left");
+      out[k] = it->second[k];
+    }
     return out;
   }
 
