@@ -111,6 +111,14 @@ struct PJob {
     current += seconds;
   }
 
+  // A job as the simulator makes it for the Pollux policy (P:simulator.py:189-192): it chooses its batch, but ncf's
+  // is fixed at 32,768; every job keeps a profile and fits its throughput model.
+  void make_pollux_job() {
+    adaptive = app->name() != "ncf";
+    target_batch = adaptive ? 0 : 32768;
+    profiles = true;
+  }
+
   // Job.update_params (P:simulator.py:85-98): the true gradient statistics; a new (nodes, GPUs, atomic batch) point
   // joins the profile and the throughput model is fitted again over all of them.
   void update_params(int nodes, int r, double step, double sync, double sqr, double var) {

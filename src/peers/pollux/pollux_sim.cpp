@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <fstream>
 
 #include "cluster/cluster_config.h"
@@ -299,6 +300,33 @@ void read_workload(const InputSpec& in, const std::string& traces, std::vector<J
   if (specs.empty()) throw InputError(in.trace, 0, "", "no jobs in the workload");
 }
 
+// What both entry points read: the cluster (N nodes of G GPUs), the round, the workload and its jobs (Pollux's own
+// when `pollux_jobs`), and the rounding mode Python's round needs.
+struct Setup {
+  SimResult r;
+  int nodes = 0, per_node = 0;
+  long interval = 60;
+  std::vector<PJob> jobs;  // their specs point into r.workload.jobs
+};
+
+std::unique_ptr<Setup> load_setup(const RunPlan& plan, bool pollux_jobs) {
+  auto s = std::make_unique<Setup>();
+  s->r.cluster = load_config_cluster(plan.inputs);
+  std::tie(s->nodes, s->per_node) = cluster_shape(s->r.cluster, plan.inputs.cluster);
+  if (plan.run.round_s > 0 && plan.run.round_s != std::floor(plan.run.round_s))
+    throw InputError("--round", 0, std::to_string(plan.run.round_s), "Pollux's --interval is whole seconds");
+  if (plan.run.round_s > 0) s->interval = static_cast<long>(plan.run.round_s);  // --interval
+  read_workload(plan.inputs, plan.inputs.data_dir + "/pollux/traces", s->r.workload.jobs, s->jobs);
+  s->r.workload.source = plan.inputs.trace;
+  s->r.workload.format = "pollux";
+  for (std::size_t i = 0; i < s->jobs.size(); ++i) {
+    s->jobs[i].spec = &s->r.workload.jobs[i];
+    if (pollux_jobs) s->jobs[i].make_pollux_job();
+  }
+  std::fesetround(FE_TONEAREST);
+  return s;
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> pollux_policies() { return policy_list(policy_table()); }
@@ -309,31 +337,18 @@ PolicySpec parse_pollux_policy(const std::string& text) {
 }
 
 SimResult run_pollux(const RunPlan& plan) {
-  SimResult r;
   const Pol pol = policy_of(plan.policy.parts.front().name);
-  r.cluster = load_config_cluster(plan.inputs);
-  const auto [nodes, per_node] = cluster_shape(r.cluster, plan.inputs.cluster);
-  const long interval = plan.run.round_s > 0 ? static_cast<long>(plan.run.round_s) : 60;  // --interval
-  if (plan.run.round_s > 0 && plan.run.round_s != std::floor(plan.run.round_s))
-    throw InputError("--round", 0, std::to_string(plan.run.round_s), "Pollux's --interval is whole seconds");
-  std::vector<PJob> jobs;
-  read_workload(plan.inputs, plan.inputs.data_dir + "/pollux/traces", r.workload.jobs, jobs);
-  r.workload.source = plan.inputs.trace;
-  r.workload.format = "pollux";
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    jobs[i].spec = &r.workload.jobs[i];
-    if (pol == Pol::Pollux) {  // the workload's batch sizes are the baselines'; Pollux's jobs choose (ncf: 32,768)
-      jobs[i].adaptive = jobs[i].app->name() != "ncf";
-      jobs[i].target_batch = jobs[i].adaptive ? 0 : 32768;
-      jobs[i].profiles = true;
-    }
-    if (pol == Pol::Tiresias && jobs[i].target_replicas > nodes * per_node)
-      throw InputError(jobs[i].spec->file, jobs[i].spec->line, "num_replicas",
-                       std::to_string(jobs[i].target_replicas) + " GPUs, more than the cluster's " +
+  const auto setup = load_setup(plan, pol == Pol::Pollux);  // the baselines keep the workload's batch sizes
+  SimResult& r = setup->r;
+  std::vector<PJob>& jobs = setup->jobs;
+  const int nodes = setup->nodes, per_node = setup->per_node;
+  const long interval = setup->interval;
+  for (const auto& j : jobs)
+    if (pol == Pol::Tiresias && j.target_replicas > nodes * per_node)
+      throw InputError(j.spec->file, j.spec->line, "num_replicas",
+                       std::to_string(j.target_replicas) + " GPUs, more than the cluster's " +
                            std::to_string(nodes * per_node) + ": Tiresias would never start it");
-  }
-  if (plan.run.dry_run) return r;
-  std::fesetround(FE_TONEAREST);
+  if (plan.run.dry_run) return std::move(r);
   Sim sim(jobs, pol, nodes, per_node, interval, plan.run.interference, plan.inputs.seed);
   // pollux_rounds.csv: each round's state of every submitted, unfinished job after the decision (the authors' log
   // fields, docs/formats.md): its GPUs per node, batch size, accumulation steps, epoch and restarts.
@@ -355,7 +370,6 @@ SimResult run_pollux(const RunPlan& plan) {
   r.record.busy_gpu_us = static_cast<Time>(std::llround(sim.busy_gpu_s() * 1e6));
   r.record.events = sim.rounds();
   long restarts = 0;
-  double jct = 0;
   for (const auto& j : jobs) {
     JobRecord jr;
     jr.spec = j.spec;
@@ -372,38 +386,26 @@ SimResult run_pollux(const RunPlan& plan) {
     r.record.jobs.push_back(jr);
     r.record.exact_s.push_back({submit, start, end, end - start});
     restarts += std::max(0, j.restarts);
-    jct += end - submit;
   }
   r.record.files.push_back({"pollux_rounds.csv", std::move(rounds)});
   auto& ex = r.record.extra;
   ex.push_back({"pollux_rounds", static_cast<double>(sim.rounds())});
   ex.push_back({"pollux_restarts", static_cast<double>(restarts)});
-  ex.push_back({"pollux_avg_jct_s", jobs.empty() ? 0.0 : jct / static_cast<double>(jobs.size())});
   if (!sim.decision_seconds().empty()) {  // the policy's time per round (the authors' GA: about 2 s in Python)
     std::vector<double> d = sim.decision_seconds();
     std::sort(d.begin(), d.end());
     ex.push_back({"pollux_round_ms_p50", 1e3 * d[d.size() / 2]});
     ex.push_back({"pollux_round_ms_p99", 1e3 * d[std::min(d.size() - 1, d.size() * 99 / 100)]});
   }
-  return r;
+  return std::move(r);
 }
 
 std::vector<PolluxRound> replay_pollux_log(const RunPlan& plan, const std::string& log_path) {
-  SimResult r;
-  r.cluster = load_config_cluster(plan.inputs);
-  const auto [nodes, per_node] = cluster_shape(r.cluster, plan.inputs.cluster);
-  const long interval = plan.run.round_s > 0 ? static_cast<long>(plan.run.round_s) : 60;
-  std::vector<PJob> jobs;
-  read_workload(plan.inputs, plan.inputs.data_dir + "/pollux/traces", r.workload.jobs, jobs);
+  const auto setup = load_setup(plan, true);
+  std::vector<PJob>& jobs = setup->jobs;
+  const int nodes = setup->nodes, per_node = setup->per_node;
   std::map<std::string, std::size_t> index;
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    jobs[i].spec = &r.workload.jobs[i];
-    index[r.workload.jobs[i].name] = i;
-    // Pollux's jobs choose their batch, but ncf's is fixed at 32,768 (P:simulator.py:189-192).
-    jobs[i].adaptive = jobs[i].app->name() != "ncf";
-    jobs[i].profiles = true;
-    jobs[i].target_batch = jobs[i].adaptive ? 0 : 32768;
-  }
+  for (std::size_t i = 0; i < jobs.size(); ++i) index[jobs[i].spec->name] = i;
   std::ifstream in(log_path);
   if (!in) throw InputError(log_path, 0, "", "cannot read the Pollux log");
   std::map<long, Alloc> log;
@@ -427,8 +429,7 @@ std::vector<PolluxRound> replay_pollux_log(const RunPlan& plan, const std::strin
     }
     log[rec.at("timestamp").get<long>()] = std::move(a);
   }
-  std::fesetround(FE_TONEAREST);
-  Sim sim(jobs, Pol::Replay, nodes, per_node, interval, plan.run.interference);
+  Sim sim(jobs, Pol::Replay, nodes, per_node, setup->interval, plan.run.interference);
   sim.replay(&log);
   std::vector<PolluxRound> out;
   sim.on_round = [&](long now) {
