@@ -101,12 +101,14 @@ def scheduler(schedule, name=None):
 
 
 class Decisions:
-    """What a whole Python scheduler decides at a pass: preemptions (applied first), then starts in order, and an
-    optional time to be called again even if nothing happens (the engine calls at every arrival and finish)."""
+    """What a whole Python scheduler decides at a pass: preemptions (applied first), then resizes of running elastic
+    jobs, then starts in order, and an optional time to be called again even if nothing happens (the engine calls at
+    every arrival and finish)."""
 
     def __init__(self):
         self.starts = []
         self.preempts = []
+        self.resizes = []
         self.wake_at_s = None
 
     def start(self, job, gpus):
@@ -119,13 +121,21 @@ class Decisions:
         self.preempts.append(job)
         return self
 
+    def resize(self, job, gpus):
+        """Give a running elastic job (job.elastic) another set of GPUs: grow, shrink or move, within
+        [job.gpus_min, job.gpus_max]. Its old GPUs are free to this pass's resizes and starts; it pays the restart
+        delay (docs/elastic.md) and its reallocations count."""
+        self.resizes.append((job, list(gpus)))
+        return self
+
     def wake_at(self, seconds):
         """Be called again at this simulated time (seconds, after now)."""
         self.wake_at_s = seconds
         return self
 
     def __repr__(self):
-        return f"<ringmaster.Decisions {len(self.starts)} starts, {len(self.preempts)} preemptions>"
+        return (f"<ringmaster.Decisions {len(self.starts)} starts, {len(self.preempts)} preemptions, "
+                f"{len(self.resizes)} resizes>")
 
 
 class Table:

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "core/error.h"
 #include "exec/comm_model.h"
 #include "exec/perf_model.h"
@@ -12,6 +14,9 @@
 #include "workload/cpu_profile_map.h"
 
 namespace rm {
+namespace {
+std::string secs(Time t) { return fmt::format("{}", to_seconds(t)); }
+}  // namespace
 
 Engine::Engine(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs, Scheduler& scheduler,
                std::unique_ptr<ExecutionModel> exec, EngineOptions opt)
@@ -183,6 +188,7 @@ void Engine::complete(JobState& j) {
   cluster_.release(j.id(), j.gpus);
   release_shares(j);
   j.run_us += now_ - j.last_start;
+  j.gpu_us += (now_ - j.last_start) * static_cast<Time>(j.gpus.size());
   j.status = JobStatus::Finished;
   j.finish = now_;
   j.gpus = {};  // freed, not just emptied: a million finished jobs would keep theirs
@@ -231,6 +237,7 @@ void Engine::apply(const Decisions& d) {
     cluster_.release(j.id(), j.gpus);
     release_shares(j);
     j.run_us += now_ - j.last_start;
+    j.gpu_us += (now_ - j.last_start) * static_cast<Time>(j.gpus.size());
     j.status = JobStatus::Queued;
     j.queued_since = now_;
     j.gpus.clear();
@@ -240,6 +247,7 @@ void Engine::apply(const Decisions& d) {
     --running_;
     ++queued_;
   }
+  reallocate(d.reallocate);
   for (const auto& rz : d.resize) {
     JobState& j = state(rz.job);
     if (!j.running() || j.shares.empty()) throw InvariantError("resizing job " + j.spec->name + " that holds no CPUs");
@@ -255,15 +263,8 @@ void Engine::apply(const Decisions& d) {
   for (const auto& s : d.start) {
     JobState& j = state(s.job);
     if (j.status != JobStatus::Queued) throw InvariantError("starting job " + j.spec->name + " that is not queued");
-    if (static_cast<int>(s.gpus.size()) != j.spec->num_gpus)
-      throw InvariantError("job " + j.spec->name + " given " + std::to_string(s.gpus.size()) + " GPUs, asked for " +
-                           std::to_string(j.spec->num_gpus));
-    cluster_.allocate(j.id(), s.gpus);  // throws on double-booking
-    if (cluster_.types().count() > 1)    // and a job's GPUs are all of one type
-      for (const GpuRef& g : s.gpus)
-        if (cluster_.types().of_server[static_cast<std::size_t>(g.server)] !=
-            cluster_.types().of_server[static_cast<std::size_t>(s.gpus.front().server)])
-          throw InvariantError("job " + j.spec->name + " was placed on two GPU types");
+    check_width(j, s.gpus.size());
+    take(j, s.gpus, false);
     j.gpus = s.gpus;
     if (!s.shares.empty()) {
       cluster_.take_shares(j.id(), s.shares);  // throws when more CPUs or DRAM than free
@@ -283,12 +284,109 @@ void Engine::apply(const Decisions& d) {
     rate_->start(j, now_);
     j.max_servers = std::max(j.max_servers, static_cast<int>(j.servers.size()));
     j.type_server = s.gpus.front().server;
+    held_range(j);
     --queued_;
     ++running_;
   }
   if (d.wake_at != kNever) {
     if (d.wake_at <= now_) throw InvariantError("scheduler asked to be woken in the past");
     if (wakeups_.empty() || wakeups_.top() != d.wake_at) wakeups_.push(d.wake_at);
+  }
+}
+
+// A start's or a reallocation's GPU count: the job's own (rigid), or within its range (elastic).
+void Engine::check_width(const JobState& j, std::size_t n) const {
+  const auto at = [&] { return " at t=" + secs(now_) + " s"; };
+  if (!j.spec->elastic() && static_cast<int>(n) != j.spec->num_gpus)
+    throw InvariantError("job " + j.spec->name + " given " + std::to_string(n) + " GPUs, asked for " +
+                         std::to_string(j.spec->num_gpus) + at());
+  if (j.spec->elastic() && (static_cast<int>(n) < j.spec->gpus_min || static_cast<int>(n) > j.spec->gpus_max))
+    throw InvariantError("elastic job " + j.spec->name + " given " + std::to_string(n) + " GPUs, outside its range [" +
+                         std::to_string(j.spec->gpus_min) + ", " + std::to_string(j.spec->gpus_max) + "]" + at());
+}
+
+// Books `gpus` for j: never a GPU held by another job (double-booking), never two GPU types. `named`: a reallocation's
+// set is checked GPU by GPU first, so the error names the job and the time (a start's, by the book's own check).
+void Engine::take(const JobState& j, const std::vector<GpuRef>& gpus, bool named) {
+  for (std::size_t a = 0; named && a < gpus.size(); ++a) {
+    const GpuRef& g = gpus[a];
+    if (g.server < 0 || g.server >= cluster_.num_servers() || g.gpu < 0 || g.gpu >= cluster_.server(g.server).gpus)
+      throw InvariantError("job " + j.spec->name + " given server " + std::to_string(g.server) + " GPU " +
+                           std::to_string(g.gpu) + ", which does not exist, at t=" + secs(now_) + " s");
+    if (!cluster_.is_free(g))
+      throw InvariantError("job " + j.spec->name + " given server " + std::to_string(g.server) + " GPU " +
+                           std::to_string(g.gpu) + ", which is not free (double-booking), at t=" + secs(now_) + " s");
+    for (std::size_t b = 0; b < a; ++b)
+      if (g.server == gpus[b].server && g.gpu == gpus[b].gpu)
+        throw InvariantError("job " + j.spec->name + " given server " + std::to_string(g.server) + " GPU " +
+                             std::to_string(g.gpu) + " twice, at t=" + secs(now_) + " s");
+  }
+  cluster_.allocate(j.id(), gpus);  // throws on a GPU given twice in one set
+  if (cluster_.types().count() > 1)    // and a job's GPUs are all of one type
+    for (const GpuRef& g : gpus)
+      if (cluster_.types().of_server[static_cast<std::size_t>(g.server)] !=
+          cluster_.types().of_server[static_cast<std::size_t>(gpus.front().server)])
+        throw InvariantError("job " + j.spec->name + " was placed on two GPU types");
+}
+
+void Engine::held_range(JobState& j) {
+  const int n = static_cast<int>(j.gpus.size());
+  j.held_min = j.held_min > 0 ? std::min(j.held_min, n) : n;
+  j.held_max = std::max(j.held_max, n);
+}
+
+// Running elastic jobs given another set of GPUs: all the old sets are released first (one job's shrink makes room
+// for another's growth in the same pass), then each job takes its new set and restarts: progress up to now, the
+// restart delay (the preemption cost's checkpoint-restore: docs/elastic.md), counted in reallocations.
+void Engine::reallocate(const std::vector<StartDecision>& moves) {
+  if (moves.empty()) return;
+  std::vector<JobState*> js;
+  for (const auto& m : moves) {
+    if (m.job < 0 || m.job >= static_cast<JobId>(states_.size())) throw InvariantError("decision names unknown job");
+    JobState& j = states_[m.job];
+    if (!j.running())
+      throw InvariantError("reallocating job " + j.spec->name + ", which is not running, at t=" + secs(now_) + " s");
+    if (!j.spec->elastic())
+      throw InvariantError("reallocating rigid job " + j.spec->name + " at t=" + secs(now_) +
+                           " s (only elastic jobs change their GPUs while they run)");
+    for (const JobState* o : js)
+      if (o == &j) throw InvariantError("job " + j.spec->name + " reallocated twice at t=" + secs(now_) + " s");
+    check_width(j, m.gpus.size());
+    js.push_back(&j);
+  }
+  for (JobState* jp : js) {
+    JobState& j = *jp;
+    rate_->stop(j, now_);
+    if (j.stall_until > now_) j.overhead_us -= std::min(j.last_overhead, j.stall_until - now_);  // not all paid
+    record_stretch(j);
+    cluster_.release(j.id(), j.gpus);
+    release_shares(j);
+    j.run_us += now_ - j.last_start;
+    j.gpu_us += (now_ - j.last_start) * static_cast<Time>(j.gpus.size());
+    j.gpus.clear();
+  }
+  for (std::size_t k = 0; k < moves.size(); ++k) {
+    JobState& j = *js[k];
+    const StartDecision& m = moves[k];
+    take(j, m.gpus, true);
+    j.gpus = m.gpus;
+    if (!m.shares.empty()) {
+      cluster_.take_shares(j.id(), m.shares);
+      j.shares = m.shares;
+      j.alloc_speed = cpu_speed(j, j.shares, cluster_.spec(), opt_.matrix_speed);
+    }
+    j.last_start = now_;
+    j.last_overhead = opt_.preempt_cost ? from_seconds(opt_.preempt_cost(*j.spec)) : opt_.preempt_overhead;
+    j.overhead_us += j.last_overhead;
+    j.stall_until = now_ + opt_.start_delay + j.last_overhead;
+    if (const int type = cluster_.types().of_server[static_cast<std::size_t>(m.gpus.front().server)]; type != j.ideal_type)
+      j.move_to_type(type, perf_->ideal_iteration_s(*j.spec, type));
+    rate_->start(j, now_);
+    j.max_servers = std::max(j.max_servers, static_cast<int>(j.servers.size()));
+    j.type_server = m.gpus.front().server;
+    held_range(j);
+    ++j.reallocations;
+    ++reallocations_;
   }
 }
 
@@ -309,7 +407,7 @@ void Engine::check_final() const {
                        "and nothing more to arrive (a placement or scheduler that never starts it)");
     if (j.status != JobStatus::Finished)
       throw InvariantError("job " + j.spec->name + " never finished (nothing left that could start it)");
-    held += j.run_us * j.spec->num_gpus;
+    held += j.gpu_us;
   }
   if (held != busy_gpu_us_)
     throw InvariantError("GPU-seconds not conserved: jobs held " + std::to_string(held) + " GPU-us, cluster was busy " +
@@ -329,6 +427,13 @@ RunRecord record_of(Engine& e) {
     const Time ideal = from_seconds(j.ideal_s());
     const int type = j.type_server < 0 ? -1 : gpu_type_index(r, e.cluster().spec().servers[j.type_server].gpu_type);
     r.jobs.push_back({j.spec, j.first_start, j.finish, j.run_us, j.preemptions, j.overhead_us, ideal, j.max_servers, type});
+    if (j.spec->elastic()) {  // jobs.csv's gpus_min, gpus_max, gpu_seconds, reallocations (each resume counts)
+      JobRecord& x = r.jobs.back();
+      x.gpus_min = j.held_min > 0 ? j.held_min : j.spec->num_gpus;
+      x.gpus_max = j.held_max > 0 ? j.held_max : j.spec->num_gpus;
+      x.gpu_seconds = to_seconds(j.gpu_us);
+      x.reallocations = j.reallocations + j.preemptions;
+    }
   }
   r.series = std::move(e.series_);
   r.stretches = std::move(e.stretches_);
@@ -336,6 +441,7 @@ RunRecord record_of(Engine& e) {
   r.busy_gpu_us = e.busy_gpu_us();
   r.events = e.events();
   r.preemptions = e.preemptions();
+  if (e.reallocations_ > 0) r.extra.push_back({"reallocations", static_cast<double>(e.reallocations_)});
   e.exec().report(r.extra);
   e.scheduler().report(r.extra, r.timing);
   r.decision_us = std::move(e.decision_us_);

@@ -89,6 +89,10 @@ class Engine {
   void schedule();
   void apply(const Decisions& d);
   void complete(JobState& j);
+  void reallocate(const std::vector<StartDecision>& moves);
+  void check_width(const JobState& j, std::size_t n) const;
+  void take(const JobState& j, const std::vector<GpuRef>& gpus, bool named);
+  static void held_range(JobState& j);
   void release_shares(JobState& j);
   void record();
   void check_final() const;
@@ -122,6 +126,7 @@ class Engine {
   void record_stretch(const JobState& j);
   std::int64_t events_ = 0;
   std::int64_t preemptions_ = 0;
+  std::int64_t reallocations_ = 0;  // elastic jobs' allocation changes while running
   std::int64_t finished_ = 0;
   int queued_ = 0, running_ = 0;
   Time busy_gpu_us_ = 0;

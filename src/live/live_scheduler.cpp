@@ -49,6 +49,10 @@ int LiveScheduler::step(double now_s) {
     const auto t0 = std::chrono::steady_clock::now();
     const SchedContext ctx{obs.now, *obs.cluster, ActiveJobs(obs.active)};
     const Decisions d = scheduler_->schedule(ctx);
+    // A cluster manager's jobs are rigid (a Slurm job cannot change its GPUs while it runs): no policy may resize
+    // one (the Python layer refuses it as the user's error; a built-in policy doing so is a bug). docs/elastic.md.
+    if (!d.reallocate.empty())
+      throw InvariantError("policy " + scheduler_->name() + " resized a running job: live jobs are rigid");
     const float us = static_cast<float>(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
     backend_.apply(d, now_s, us);
   }

@@ -45,7 +45,7 @@ StretchTally tally(const RunRecord& r, int max_server_gpus) {
   for (const auto& j : r.jobs) {
     if (j.ideal_us == kNever || j.ideal_us <= 0) continue;
     t.stretch.push_back(static_cast<double>(j.run_us) / static_cast<double>(j.ideal_us));
-    const double g = j.spec->num_gpus, h = to_seconds(j.run_us) * g, i = to_seconds(j.ideal_us) * g;
+    const double g = j.spec->num_gpus, h = j.held_gpu_s(), i = to_seconds(j.ideal_us) * g;
     t.held += h;
     t.ideal += i;
     const int need = max_server_gpus > 0 ? (j.spec->num_gpus + max_server_gpus - 1) / max_server_gpus : 1;
@@ -132,7 +132,7 @@ void add_fairness(const RunRecord& e, Summary& s) {
     if (j.finish == kNever) continue;
     queue.push_back(e.exact_s.empty() ? to_seconds(j.finish - j.spec->submit - j.run_us)
                                       : e.exact_s[i].finish - e.exact_s[i].submit - e.exact_s[i].run);
-    if (!j.spec->user.empty()) gpu_s[j.spec->user] += to_seconds(j.run_us) * j.spec->num_gpus;
+    if (!j.spec->user.empty()) gpu_s[j.spec->user] += j.held_gpu_s();
   }
   if (!queue.empty()) {
     std::sort(queue.begin(), queue.end());
@@ -411,7 +411,7 @@ bool write_group_csv(std::ostream& f, const RunRecord& e, bool by_vc) {
     Acc& a = by[key];
     a.jct.push_back(to_seconds(j.finish - j.spec->submit));
     a.queue += to_seconds(j.finish - j.spec->submit - j.run_us);
-    const double g = to_seconds(j.run_us) * j.spec->num_gpus;
+    const double g = j.held_gpu_s();
     a.gpu_s += g;
     total += g;
     if (!std::isnan(rho[i])) a.rho += rho[i], ++a.rho_n;

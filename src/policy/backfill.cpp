@@ -18,7 +18,7 @@ void Backfill::ensure() {
   if (built_) return;
   built_ = true;
   // A running job ends when its remaining iterations run out at the speed it has now (expected_left_s).
-  for_each_running([&](const JobState& j) { ends_.push_back({now_ + expected_left_s(j, ctx_->now), j.spec->num_gpus}); });
+  for_each_running([&](const JobState& j) { ends_.push_back({now_ + expected_left_s(j, ctx_->now), j.width()}); });
   ends_.insert(ends_.end(), pending_.begin(), pending_.end());
   pending_.clear();
   if (kind_ == Reservation::Conservative)

@@ -234,7 +234,7 @@ void ComposedScheduler::schedule_preemptive(const SchedContext& ctx, Decisions& 
   int budget = ctx.cluster.total_gpus();
   std::vector<char> chosen(sorted_.size(), 0);
   for (std::size_t i = 0; i < sorted_.size(); ++i) {
-    const int n = sorted_[i].job->spec->num_gpus;
+    const int n = sorted_[i].job->width();
     if (n <= budget) {
       chosen[i] = 1;
       budget -= n;
@@ -338,7 +338,7 @@ void ComposedScheduler::choose_indexed(const SchedContext& ctx, std::vector<cons
     // Everyone not yet keyed comes before `snap`; so does the tail's complement.
     while (!above.empty() && !(above.top() < snap)) {
       tail.push_back(above.top());
-      tail_gpus += above.top().job->spec->num_gpus;
+      tail_gpus += above.top().job->width();
       above.pop();
     }
     if (tail_gpus >= waiting_.gpus_below(snap) - free_now) {
@@ -350,7 +350,7 @@ void ComposedScheduler::choose_indexed(const SchedContext& ctx, std::vector<cons
   if (boundary.id == first.id)  // the walk reached the first waiting job: the tail is whoever comes after it
     for (; !above.empty() && first < above.top(); above.pop()) {
       tail.push_back(above.top());
-      tail_gpus += above.top().job->spec->num_gpus;
+      tail_gpus += above.top().job->width();
     }
   for (const PassKey& k : refresh) running_.rekey(*k.job, k.key, change_of(*k.job));
   std::sort(tail.begin(), tail.end());
@@ -367,7 +367,7 @@ void ComposedScheduler::choose_indexed(const SchedContext& ctx, std::vector<cons
   while (ci < tail.size() || w) {
     const bool running_next = ci < tail.size() && (!w || tail[ci] < *w);
     const JobState* j = running_next ? tail[ci++].job : w->job;
-    const int n = j->spec->num_gpus;
+    const int n = j->width();
     if (n <= budget) {
       budget -= n;
       if (!running_next) starters.push_back(j);

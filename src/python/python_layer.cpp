@@ -156,7 +156,10 @@ void check_gpus(const std::vector<GpuRef>& gpus, const JobState& j, Time now, co
                              g.gpu, ctx, free.spec().servers[g.server].gpu_mem_gb, j.spec->gpu_mem_mb));
     given[{g.server, g.gpu}] = &j;
   }
-  if (static_cast<int>(gpus.size()) != j.spec->num_gpus)
+  if (j.spec->elastic() && (static_cast<int>(gpus.size()) < j.spec->gpus_min || static_cast<int>(gpus.size()) > j.spec->gpus_max))
+    bad_answer(l, method, fmt::format("gave {} GPUs to elastic {}, outside its range [{}, {}]", gpus.size(), ctx,
+                                      j.spec->gpus_min, j.spec->gpus_max));
+  if (!j.spec->elastic() && static_cast<int>(gpus.size()) != j.spec->num_gpus)
     bad_answer(l, method, fmt::format("gave {} GPUs to {}, which asks for {}", gpus.size(), ctx, j.spec->num_gpus));
 }
 
@@ -425,20 +428,22 @@ class PyScheduler final : public Scheduler {
     }
     Decisions d;
     if (r.is_none()) return d;
-    py::object starts, preempts, wake;
+    py::object starts, preempts, resizes, wake;
     if (py::isinstance<py::dict>(r)) {
       py::dict dd = r.cast<py::dict>();
       for (const auto& [k, _] : dd) {
         const std::string key = py::str(k).cast<std::string>();
-        if (key != "start" && key != "preempt" && key != "wake_at_s")
-          bad_answer(l_, "schedule", "returned a dict with key '" + key + "' (start, preempt, wake_at_s)" + when(ctx.now));
+        if (key != "start" && key != "preempt" && key != "resize" && key != "wake_at_s")
+          bad_answer(l_, "schedule", "returned a dict with key '" + key + "' (start, preempt, resize, wake_at_s)" + when(ctx.now));
       }
       starts = dd.contains("start") ? py::object(dd["start"]) : py::object(py::list());
       preempts = dd.contains("preempt") ? py::object(dd["preempt"]) : py::object(py::list());
+      resizes = dd.contains("resize") ? py::object(dd["resize"]) : py::object(py::list());
       wake = dd.contains("wake_at_s") ? py::object(dd["wake_at_s"]) : py::object(py::none());
     } else if (py::hasattr(r, "starts") && py::hasattr(r, "preempts")) {
       starts = r.attr("starts");
       preempts = r.attr("preempts");
+      resizes = py::getattr(r, "resizes", py::list());
       wake = py::getattr(r, "wake_at_s", py::none());
     } else {
       bad_answer(l_, "schedule", "must return ringmaster.Decisions, a dict or None, returned " + type_name(r) + when(ctx.now));
@@ -463,16 +468,45 @@ class PyScheduler final : public Scheduler {
       d.preempt.push_back(j->id());
       free.give(j->gpus);
     }
-    std::map<std::pair<int, int>, const JobState*> given;
-    std::set<JobId> started;
-    for (const auto& h : iterable(starts, "start", ctx.now)) {
+    const auto pair_of = [&](const py::handle& h, const char* what) {
       py::tuple t;
       try {
         t = h.cast<py::tuple>();
       } catch (const py::cast_error&) {
       }
       if (!t || t.size() != 2)
-        bad_answer(l_, "schedule", "each start must be a (job, gpus) pair, not " + type_name(h) + when(ctx.now));
+        bad_answer(l_, "schedule", std::string("each ") + what + " must be a (job, gpus) pair, not " + type_name(h) + when(ctx.now));
+      return t;
+    };
+    std::map<std::pair<int, int>, const JobState*> given;
+    // Resizes (docs/elastic.md): running elastic jobs given another set of GPUs; every old set is free to the new
+    // ones and to this pass's starts, as the engine applies them.
+    std::vector<std::pair<const JobState*, py::object>> moves;
+    std::set<JobId> resized;
+    for (const auto& h : iterable(resizes, "resize", ctx.now)) {
+      py::tuple t = pair_of(h, "resize");
+      const JobState* j = job_of(t[0], "a resize");
+      if (!j->running())
+        bad_answer(l_, "schedule", "a resize of " + at(*j, ctx.now) + ", which is not running: start it instead");
+      if (!j->spec->elastic())
+        bad_answer(l_, "schedule", "a resize of " + at(*j, ctx.now) + ", which is rigid (no gpus_min/gpus_max): only "
+                                   "elastic jobs change their GPUs while they run");
+      if (stopped.count(j->id())) bad_answer(l_, "schedule", "a resize of " + at(*j, ctx.now) + ", which it also preempts");
+      if (!resized.insert(j->id()).second) bad_answer(l_, "schedule", "resizes " + at(*j, ctx.now) + " twice");
+      free.give(j->gpus);
+      moves.push_back({j, py::reinterpret_borrow<py::object>(t[1])});
+    }
+    for (const auto& [j, g] : moves) {
+      StartDecision s;
+      s.job = j->id();
+      s.gpus = gpu_refs(g, l_, "schedule", at(*j, ctx.now));
+      check_gpus(s.gpus, *j, ctx.now, free, &ctx.cluster, given, l_, "schedule");
+      free.take(s.gpus);
+      d.reallocate.push_back(std::move(s));
+    }
+    std::set<JobId> started;
+    for (const auto& h : iterable(starts, "start", ctx.now)) {
+      py::tuple t = pair_of(h, "start");
       const JobState* j = job_of(t[0], "a start");
       if (j->status != JobStatus::Queued)
         bad_answer(l_, "schedule", "a decision for " + at(*j, ctx.now) + ", which is not waiting (it is running)");
@@ -648,6 +682,11 @@ void bind_views(py::module_& m) {
       .def_property_readonly("user", [](const JobView& v) { return v.j->spec->user; })
       .def_property_readonly("gpu_type", [](const JobView& v) { return v.j->spec->gpu_type; })
       .def_property_readonly("num_gpus", [](const JobView& v) { return v.j->spec->num_gpus; })
+      .def_property_readonly("elastic", [](const JobView& v) { return v.j->spec->elastic(); })
+      .def_property_readonly("gpus_min", [](const JobView& v) { return v.j->spec->min_gpus(); })
+      .def_property_readonly("gpus_max", [](const JobView& v) { return v.j->spec->max_gpus(); })
+      .def_property_readonly("width", [](const JobView& v) { return v.j->width(); })
+      .def_property_readonly("reallocations", [](const JobView& v) { return v.j->reallocations; })
       .def_property_readonly("iterations", [](const JobView& v) { return v.j->spec->iterations; })
       .def_property_readonly("submit_s", [](const JobView& v) { return to_seconds(v.j->spec->submit); })
       .def_property_readonly("arrival_s", [](const JobView& v) { return v.j->arrival_s; })
@@ -677,7 +716,7 @@ void bind_views(py::module_& m) {
            "The first microsecond after now at which the job's attained GPU-seconds reach gpu_s, running from now on "
            "(for next_change).")
       .def("__repr__", [](const JobView& v) {
-        return fmt::format("<JobView {} gpus={} {} t={}s>", v.j->spec->name, v.j->spec->num_gpus,
+        return fmt::format("<JobView {} gpus={} {} t={}s>", v.j->spec->name, v.j->width(),
                            v.j->running() ? "running" : "waiting", to_seconds(v.now));
       });
   bind_cluster_views(m);

@@ -17,6 +17,7 @@
 #include "cluster/gpu_types.h"
 #include "exec/comm_model.h"
 #include "exec/perf_model.h"
+#include "exec/pollux_app.h"
 #include "workload/limits.h"
 
 namespace rm {
@@ -47,6 +48,13 @@ int trace_type_of(const InputSpec& cfg, const ClusterSpec& cluster) {
 void set_pollux_work(Workload& w, const std::string& data_dir) {
   for (auto& j : w.jobs) per_row(w, [&] {
     j.iterations = pollux_iterations(data_dir, j.model, j.global_batch, j.num_gpus, j.file, j.line);
+    // Elastic, as every job of Pollux's world (docs/elastic.md): 1 GPU up to its global batch over the application's
+    // least local batch, at most 64 (Pollux's max_replicas without its profiling rule; ncf: 1), never below the
+    // trace's own count.
+    const PolluxApp& app = pollux_app(data_dir + "/pollux/traces", j.model);
+    const int cap = app.name() == "ncf" ? 1 : std::min(64, j.global_batch / std::max(1, app.min_local_bsz()));
+    j.gpus_min = 1;
+    j.gpus_max = std::max(j.num_gpus, cap);
   });
 }
 

@@ -103,6 +103,9 @@ struct ResizeDecision {
 
 struct Decisions {
   std::vector<JobId> preempt;        // applied first
+  // Then running elastic jobs given another set of GPUs (grow, shrink, move; docs/elastic.md): every old set is
+  // released before any new one is taken, and each job pays the restart delay. `shares` as a start's.
+  std::vector<StartDecision> reallocate;
   std::vector<ResizeDecision> resize;  // then these
   std::vector<StartDecision> start;  // then these, in order
   Time wake_at = kNever;             // call the scheduler again at this time even if nothing happens

@@ -57,6 +57,11 @@ struct JobState {
   // A job that ran on several GPU types: the ideal seconds of the iterations it did before its current type,
   // and how many they were (its ideal time adds up each type's share of the work: ideal_s()).
   double ideal_before_s = 0, iters_before = 0;
+  // Elastic jobs (issue 43; docs/elastic.md): GPU-microseconds held up to the last start or stop (the engine's; a
+  // rigid job's is run_us x num_gpus), how often its allocation changed while it ran, the fewest and most GPUs held.
+  Time gpu_us = 0;
+  int reallocations = 0;
+  int held_min = 0, held_max = 0;
 
   JobId id() const { return spec->id; }
   bool running() const { return status == JobStatus::Running; }
@@ -69,10 +74,17 @@ struct JobState {
   }
   // GPU-seconds of service received up to `now` (2D-LAS's attained service).
   double attained_gpu_s(Time now) const {
+    if (spec->elastic() && held_max > 0) {  // each stretch at its own width (the engine's book)
+      Time g = gpu_us;
+      if (running() && now > last_start) g += (now - last_start) * static_cast<Time>(gpus.size());
+      return to_seconds(g);
+    }
     Time t = run_us;
     if (running() && now > last_start) t += now - last_start;
     return to_seconds(t) * spec->num_gpus;
   }
+  // The GPUs it holds now (running), else the GPUs it asks for: what a policy frees by preempting it, or must find.
+  int width() const { return running() && !gpus.empty() ? static_cast<int>(gpus.size()) : spec->num_gpus; }
   // Remaining time on the ideal placement at the expected speed (SRTF), and total time (shortest, FTF).
   double remaining_time_s(Time now) const { return remaining_at(now) * ideal_iter_time / speedup; }
   double total_time_s() const { return spec->iterations * ideal_iter_time; }

@@ -39,6 +39,8 @@ struct JobRecord {
   int gpus_min = 0, gpus_max = 0;
   double gpu_seconds = -1;
   int reallocations = -1;
+  // GPU-seconds it held: its own figure (elastic), else its GPUs x its run time.
+  double held_gpu_s() const { return gpu_seconds >= 0 ? gpu_seconds : to_seconds(run_us) * spec->num_gpus; }
 };
 
 // One stretch of a job holding GPUs, from a start to its preemption or end (gpus.csv, the Gantt chart).

@@ -14,7 +14,10 @@ struct JobSpec {
   JobId id = 0;            // dense index 0..n-1, in trace order
   std::string name;        // the trace's own job id
   Time submit = 0;
-  int num_gpus = 0;
+  int num_gpus = 0;        // GPUs asked for (an elastic job's first width: what a rigid policy gives it)
+  // An elastic job (issue 43; docs/elastic.md): a scheduler may give it any count in [gpus_min, gpus_max] and change
+  // it while it runs. Both 0: a rigid job (exactly num_gpus).
+  int gpus_min = 0, gpus_max = 0;
   std::string model;       // catalogue name after resolution
   int batch_size = 0;      // per worker; 0 = the model's reference batch
   int global_batch = 0;    // the whole job's batch where the trace gives it (Pollux/Sia traces), else 0
@@ -38,7 +41,19 @@ struct JobSpec {
   // Where it came from, for error messages.
   std::string file;
   long line = 0;
+
+  bool elastic() const { return gpus_max > 0; }
+  int min_gpus() const { return elastic() ? gpus_min : num_gpus; }
+  int max_gpus() const { return elastic() ? gpus_max : num_gpus; }
 };
+
+// The job as it runs on `n` GPUs (an elastic job's other widths; docs/elastic.md "Work at another width"): with a
+// global batch (Pollux's and Sia's jobs) the batch stays and each GPU's share of it (and its compute) scales by
+// num_gpus / n; otherwise each GPU keeps its batch and compute, and one iteration at n does n / num_gpus of the work
+// of one at num_gpus (work_per_iteration).
+JobSpec spec_at_width(const JobSpec& j, int n);
+// The requested iterations one iteration on `n` GPUs does: 1 with a global batch, else n / num_gpus.
+double work_per_iteration(const JobSpec& j, int n);
 
 // Fields a reader may leave unset; resolve_workload() fills them from the catalogue.
 struct RawTimes {

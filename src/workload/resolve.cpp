@@ -258,10 +258,15 @@ void resolve_workload(Workload& w, const ModelCatalogue& cat, const ClusterSpec&
     }
     const long long fit = types.count() > 1 || !j.gpu_type.empty() ? typed_fit(j) : gpus_with_mem(j.gpu_mem_mb);
     std::string why;
-    if (j.num_gpus > fit)
+    if (j.elastic() && j.gpus_min > fit)
+      why = location(j.file, j.line, "gpus_min") + ": elastic job " + j.name + " needs at least " +
+            std::to_string(j.gpus_min) + " GPUs, the cluster has " + std::to_string(fit) +
+            (fit < cluster.total_gpus() ? " with enough GPU memory" : "");
+    else if (j.num_gpus > fit)
       why = location(j.file, j.line, "num_gpus") + ": job " + j.name + " asks for " + std::to_string(j.num_gpus) +
             " GPUs, the cluster has " + std::to_string(fit) +
-            (fit < cluster.total_gpus() ? " with enough GPU memory" : "");
+            (fit < cluster.total_gpus() ? " with enough GPU memory" : "") +
+            (j.elastic() ? " (an elastic job starts at num_gpus: lower it within [gpus_min, gpus_max])" : "");
     if (!why.empty()) {
       if (!opt.skip_unschedulable) throw InputError(why + " (use --skip-unschedulable to report and go on)");
       if (unschedulable) unschedulable->push_back({j, why, ""});

@@ -94,6 +94,22 @@ Workload read_trace_text(const std::string& text, const std::string& name, const
   return read_with(t, fmt, errors, opt);
 }
 
+void check_elastic(const JobSpec& j, const std::string& file, long line) {
+  if (j.gpus_min < 1) throw InputError(file, line, "gpus_min", "must be >= 1, got " + std::to_string(j.gpus_min));
+  if (j.gpus_min > j.num_gpus)
+    throw InputError(file, line, "gpus_min",
+                     fmt::format("{} is more than num_gpus {} (an elastic job asks for num_gpus, within [gpus_min, "
+                                 "gpus_max])", j.gpus_min, j.num_gpus));
+  if (j.gpus_max < j.num_gpus)
+    throw InputError(file, line, "gpus_max", fmt::format("{} is less than num_gpus {}", j.gpus_max, j.num_gpus));
+  if (j.gpus_max > limits::kMaxGpusPerJob)
+    throw InputError(file, line, "gpus_max", fmt::format("{} is out of range (at most {})", j.gpus_max,
+                                                         limits::kMaxGpusPerJob));
+  if (j.pp > 1 || j.tp > 1 || j.dp > 0)
+    throw InputError(file, line, j.dp > 0 ? "dp" : j.pp > 1 ? "pp" : "tp",
+                     "an elastic job is data-parallel (no dp, pp or tp): its width is its count of replicas");
+}
+
 void add_job(Workload& w, JobSpec job, RawTimes raw, const std::string& qualifier, const TableReader& t) {
   job.file = t.file();
   job.line = t.line();

@@ -117,5 +117,7 @@ void per_row(Workload& w, F&& f) {
 
 // Shared checks: num_gpus >= 1, submit >= 0, iterations/duration > 0 where given.
 void add_job(Workload& w, JobSpec job, RawTimes raw, const std::string& qualifier, const TableReader& t);
+// An elastic job's range (gpus_min <= num_gpus <= gpus_max, data-parallel only), or InputError naming the field.
+void check_elastic(const JobSpec& j, const std::string& file, long line);
 
 }  // namespace rm

@@ -16,7 +16,8 @@ namespace {
 const std::vector<std::string>& canonical_columns() {
   static const std::vector<std::string> v = {"job_id", "submit_s", "num_gpus", "model", "iterations", "duration_s",
                                              "deadline_s", "batch_size", "global_batch", "user", "vc", "recurrence_key", "compute_ms",
-                                             "grad_mb", "gpu_mem_mb", "dp", "pp", "tp", "gpu_type"};
+                                             "grad_mb", "gpu_mem_mb", "dp", "pp", "tp", "gpu_type",
+                                             "gpus_min", "gpus_max"};
   return v;
 }
 
@@ -253,6 +254,13 @@ void read_canonical(TableReader& t, Workload& w, const TraceOptions& opt) {
       j.pp = to_int32(num("pp", 1), t.file(), t.line(), "pp");
       j.tp = to_int32(num("tp", 1), t.file(), t.line(), "tp");
       if (j.pp < 1 || j.tp < 1 || j.dp < 0) throw InputError(t.file(), t.line(), "dp", "bad parallel config");
+      // An elastic job (docs/elastic.md): either bound given; the other defaults to 1 and num_gpus.
+      if (const std::string lo = f.get(row, "gpus_min"), hi = f.get(row, "gpus_max");
+          !trim(lo).empty() || !trim(hi).empty()) {
+        j.gpus_min = trim(lo).empty() ? 1 : parse_int32(lo, t.file(), t.line(), "gpus_min");
+        j.gpus_max = trim(hi).empty() ? j.num_gpus : parse_int32(hi, t.file(), t.line(), "gpus_max");
+        check_elastic(j, t.file(), t.line());
+      }
       const bool dated_deadline = dates == 1 && j.deadline_s >= 0;
       const std::size_t k = w.jobs.size();
       add_job(w, std::move(j), raw, "", t);

@@ -26,6 +26,11 @@ class GraphLawModel final : public RateModel {
     auto it = graphs_.find(j.id());
     if (it == graphs_.end()) it = graphs_.emplace(j.id(), job_graph_of(*j.spec)).first;
     const JobGraph& g = it->second;
+    if (j.spec->elastic() && static_cast<int>(j.gpus.size()) != j.spec->num_gpus)
+      throw InputError(j.spec->file, j.spec->line, "gpus_min",
+                       "elastic job " + j.spec->name + " given " + std::to_string(j.gpus.size()) + " GPUs of its " +
+                           std::to_string(j.spec->num_gpus) + ": the graph model runs a job at the width it asks for "
+                           "(use --exec rate for elastic policies)");
     if (g.size() != static_cast<int>(j.gpus.size()))
       throw InvariantError("job " + j.spec->name + ": graph of " + std::to_string(g.size()) + " workers on " +
                            std::to_string(j.gpus.size()) + " GPUs");

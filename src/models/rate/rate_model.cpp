@@ -5,6 +5,7 @@
 #include "models/rate/rate_model.h"
 
 #include <algorithm>
+#include <map>
 
 #include "core/error.h"
 #include "exec/comm_model.h"
@@ -109,13 +110,29 @@ class RateLawModel final : public RateModel {
     return yu_.slot_s / rate;  // seconds per iteration
   }
 
+  // An elastic job at another width than it asked for: the job as it runs there (workload/job.h spec_at_width),
+  // kept for the run (the performance models key their figures by the spec's fields, never its address).
+  const JobSpec& at_width(const JobState& j) {
+    const int n = static_cast<int>(j.gpus.size());
+    if (!j.spec->elastic() || n == j.spec->num_gpus) return *j.spec;
+    auto it = widths_.find({j.id(), n});
+    if (it == widths_.end()) it = widths_.emplace(std::make_pair(j.id(), n), spec_at_width(*j.spec, n)).first;
+    return it->second;
+  }
+
   void rerate(JobState& j, Time now) {
+    const JobSpec& spec = at_width(j);
     j.iter_time = (use_yu_     ? yu_iteration_time_s(j)
                    : trace_law_ ? j.ideal_iter_time
                                 : perf_->iteration_s(
-                                      *j.spec, span_of(j.gpus), [this](int s) { return perf_->contends() ? k_on(s) : 0; },
+                                      spec, span_of(j.gpus), [this](int s) { return perf_->contends() ? k_on(s) : 0; },
                                       [this](int r) { return static_cast<int>(cross_on_[r].size()); })) /
                   j.alloc_speed;
+    // Seconds per iteration of the job as it asked (its remaining work's unit): an elastic job at another width does
+    // work_per_iteration of one there; under the trace law its time scales linearly with its GPUs.
+    if (&spec != j.spec)
+      j.iter_time = trace_law_ ? j.iter_time * j.spec->num_gpus / spec.num_gpus
+                               : j.iter_time / work_per_iteration(*j.spec, spec.num_gpus);
     if (!(j.iter_time > 0)) throw InvariantError("job " + j.spec->name + " has a non-positive iteration time");
     ++j.epoch;
     const Time from = std::max(now, j.stall_until);
@@ -139,6 +156,7 @@ class RateLawModel final : public RateModel {
   bool use_yu_ = false;
   std::vector<std::vector<JobState*>> split_on_;
   CompletionHeap heap_;
+  std::map<std::pair<JobId, int>, JobSpec> widths_;
 };
 
 }  // namespace

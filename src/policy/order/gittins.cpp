@@ -84,7 +84,7 @@ class Gittins final : public QueueOrder {
   void observe(std::span<const JobState* const> finished) override {
     if (!online_ || finished.empty()) return;
     for (const JobState* j : finished) {
-      seen_.push_back(j->run_us > 0 ? to_seconds(j->run_us) * j->spec->num_gpus : 0.0);
+      seen_.push_back(j->attained_gpu_s(j->finish));
       if (seen_.size() > window_) seen_.pop_front();
     }
     std::vector<double> d;

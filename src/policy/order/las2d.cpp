@@ -38,6 +38,14 @@ class Las2d final : public QueueOrder {
 // Exact (the attained service is read at the guess and its neighbours), so the answer does not depend on `now`
 // while the job runs, and a scheduler may keep it from pass to pass.
 Time first_time_attained(const JobState& j, Time now, double threshold) {
+  if (j.spec->elastic() && j.held_max > 0) {  // at its width now (or asked for), from the GPU-seconds it has
+    const Time g = j.width(), since = j.running() ? j.last_start : now;
+    auto reached = [&](Time t) { return to_seconds(j.gpu_us + (t - since) * g) >= threshold; };
+    Time t = std::max(now + 1, since + from_seconds_ceil((threshold - to_seconds(j.gpu_us)) / static_cast<double>(g)));
+    while (t - 1 > now && reached(t - 1)) --t;
+    while (!reached(t)) ++t;
+    return t;
+  }
   const int g = j.spec->num_gpus;
   const Time since = j.running() ? j.last_start : now;  // attained at t: run_us + (t - since), times g
   const Time origin = since - j.run_us;
