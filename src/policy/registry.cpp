@@ -10,6 +10,7 @@
 #include "policy/allocation/allocations.h"
 #include "policy/composed_scheduler.h"
 #include "policy/external.h"
+#include "policy/elastic_policies.h"
 #include "policy/gavel.h"
 #include "policy/order/orders.h"
 #include "policy/params.h"
@@ -143,6 +144,8 @@ const std::vector<NameEntry>& schedulers() {
       {"gavel-makespan-perf", "Gavel's minimum total duration over the perf model's per-type throughputs (measured:*)"},
       {"gavel-throughput", "Gavel's maximum total throughput, every type counted alike (allocated GPU time)"},
       {"gavel-throughput-perf", "Gavel's maximum total throughput over the perf model's per-type throughputs (measured:*)"},
+      {"optimus", "elastic: Optimus+Oracle as Pollux's simulator runs it: each job its least GPUs, then GPU by GPU to "
+                  "the largest drop in remaining time, reallocated every round (round=60 s; docs/elastic.md)"},
       {"py", "a whole scheduler written in Python: py:file=PATH;class=NAME, its schedule(view) -> decisions "
              "(docs/python.md)"},
   };
@@ -341,6 +344,7 @@ std::unique_ptr<Scheduler> make_whole_scheduler(const PolicySpec& spec, std::uin
   std::unique_ptr<Scheduler> s = first.name == "py"                ? python_policies().scheduler(params.rest(), seed)
                                  : is_a_srpt(first.name)          ? make_a_srpt(first.name, params)
                                  : is_gavel_scheduler(first.name) ? make_gavel_scheduler(first.name, params)
+                                 : first.name == "optimus"        ? make_optimus(params)
                                                                   : plan::make_sjf_bco_online(params);
   params.check_all_used();
   if (const PartSpec* a = spec.part(Point::Allocation)) {
