@@ -83,6 +83,10 @@ void trace(const std::string& format, const std::uint8_t* data, std::size_t size
     cfg.policy = "srsf1";
   }
   simulate_bounded(cfg);
+  if (format == "canonical") {  // elastic rows (gpus_min, gpus_max) resized by an elastic policy (docs/elastic.md)
+    cfg.policy = "optimus";
+    simulate_bounded(cfg);
+  }
   if (format == "synergy") {  // the job-level engine reads the same files
     cfg.exec = "rate";
     cfg.cluster = "synergy128";

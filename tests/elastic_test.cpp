@@ -282,5 +282,37 @@ TEST(Elastic, OptimusGivesALoneElasticJobTheWholeServer) {
   EXPECT_EQ(row(jobs, "e").back(), '0') << jobs;
 }
 
+
+// The Python example (examples/policies/elastic.py) on Pollux's workload-1 under the measured tables: every job
+// finishes, some grew, and the run's figures agree with its own outputs.
+TEST(Elastic, ThePythonExampleGrowsJobsOnPolluxsWorkload) {
+  const std::string dir = test::temp_dir();
+  const std::string ex = std::string(RM_SOURCE_DIR) + "/examples/policies/elastic.py";
+  const auto r = test::shell(kBin + " simulate --cluster pollux-64 --trace " + RM_SHARED_DIR +
+                             "/traces/pollux/workloads/workload-1.csv --format pollux --perf-model measured:pollux "
+                             "--data-dir " + RM_SHARED_DIR + "/traces --policy 'py:file=" + ex + ";class=GrowIdle' --out " +
+                             dir + "/o -q 2>&1");
+  ASSERT_EQ(r.code, 0) << r.text;
+  const std::string jobs = test::read_file(dir + "/o/jobs.csv");
+  int rows = 0, grown = 0;
+  std::size_t at = jobs.find('\n');
+  while (at != std::string::npos && at + 1 < jobs.size()) {
+    const std::size_t end = jobs.find('\n', at + 1);
+    const std::string line = jobs.substr(at + 1, end - at - 1);
+    std::vector<std::string> f;
+    for (std::size_t p = 0, q; (q = line.find(',', p)) != std::string::npos || p <= line.size(); p = q + 1) {
+      f.push_back(line.substr(p, q == std::string::npos ? std::string::npos : q - p));
+      if (q == std::string::npos) break;
+    }
+    ++rows;
+    EXPECT_EQ(f[11], "finished") << line;
+    const int asked = std::stoi(f[2]), hi = std::stoi(f[f.size() - 3]);
+    grown += hi > asked;
+    at = end;
+  }
+  EXPECT_EQ(rows, 160);
+  EXPECT_GT(grown, 0) << jobs;
+}
+
 }  // namespace
 }  // namespace rm
