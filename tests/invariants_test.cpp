@@ -56,7 +56,7 @@ INSTANTIATE_TEST_SUITE_P(Policies, EveryPolicy,
                                            "a-srpt:predictor=oracle;backfill=off", "a-srpt:eager=1;placement=first-fit",
                                            "a-srpt-p:predictor=rf;first=20;trees=10", "gittins:cdf=online",
                                            "2d-gittins:cdf=" RM_SHARED_DIR "/traces/tiresias/yarn-gput1000.csv",
-                                           "gavel-las", "gavel-ftf:round=60", "gavel-makespan", "gavel-throughput"),
+                                           "gavel-las", "gavel-ftf:round=60", "gavel-makespan", "gavel-throughput", "optimus"),
                          [](const auto& info) {
                            std::string s;
                            for (char c : info.param) s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';

@@ -38,7 +38,13 @@ Engine::Engine(const ClusterSpec& cluster, std::unique_ptr<JobFeed> own, JobFeed
       stepper_(dynamic_cast<SteppingModel*>(exec_.get())),
       own_perf_(opt_.perf ? nullptr : make_perf_model("analytic", "", cluster_.spec())),
       perf_(opt_.perf ? opt_.perf : own_perf_.get()),
-      type_iteration_s_([p = perf_](const JobSpec& j, int type) { return p->ideal_iteration_s(j, type); }) {
+      type_iteration_s_([p = perf_](const JobSpec& j, int type) { return p->ideal_iteration_s(j, type); }),
+      span_iteration_s_([p = perf_](const JobSpec& j, const std::vector<int>& servers, const std::vector<int>& on) {
+        p->quiet(true);  // a policy's what-if: not a job falling back in the run
+        const double v = p->iteration_s(j, Span{servers, on}, [](int) { return 1; });  // alone: a split job counts itself
+        p->quiet(false);
+        return v;
+      }) {
   if (!rate_ == !stepper_) throw InvariantError("an execution model is a rate model or a stepping model");
   if (!scheduler_ && !stepper_) throw InvariantError("the engine needs a scheduler unless its model is a stepping model");
   const ClusterTotals tot = totals_of(cluster);
@@ -206,7 +212,7 @@ void Engine::schedule() {
     finished_in_active_ = 0;
   }
   SchedContext ctx{now_,        cluster_, ActiveJobs(active_), queued_, true, finished_since_pass_, arrived_since_pass_,
-                   &type_iteration_s_};
+                   &type_iteration_s_, &span_iteration_s_};
   const auto t0 = std::chrono::steady_clock::now();
   Decisions d = scheduler_->schedule(ctx);
   decision_us_.push_back(std::chrono::duration<float, std::micro>(std::chrono::steady_clock::now() - t0).count());

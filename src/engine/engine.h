@@ -114,6 +114,7 @@ class Engine {
   std::unique_ptr<PerfModel> own_perf_;
   PerfModel* perf_ = nullptr;
   std::function<double(const JobSpec&, int)> type_iteration_s_;  // perf_'s ideal iteration, for SchedContext
+  std::function<double(const JobSpec&, const std::vector<int>&, const std::vector<int>&)> span_iteration_s_;
   Time now_ = 0;
   // Queued and running jobs in arrival order, as the scheduler sees them (ActiveJobs skips finished ones).
   // Finished jobs leave it in a batch once they are more than half of it: a finish costs O(1) amortised.

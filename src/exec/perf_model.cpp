@@ -81,19 +81,20 @@ class MeasuredPerf final : public PerfModel {
       const auto one = [](int) { return 1; };
       return *v * analytic_.iteration_s(j, span, one, rack_k) / analytic_.iteration_s(j, span, one);
     }
-    fallback_.insert(j.id);
+    if (!quiet_) fallback_.insert(j.id);
     return at_least_best(j, type, analytic_.iteration_s(j, span, k_of, rack_k));
   }
   double ideal_iteration_s(const JobSpec& j, int type) override {
     const auto t = static_cast<std::size_t>(type);
     if (auto v = measured(j, types_.names.at(t), consolidated_shape(j.num_gpus, per_server_[t]))) return *v;
-    fallback_.insert(j.id);
+    if (!quiet_) fallback_.insert(j.id);
     return analytic_.ideal_iteration_s(j, type);
   }
   void report(std::vector<std::pair<std::string, double>>& extra) const override {
     extra.emplace_back("perf_fallback_jobs", static_cast<double>(fallback_.size()));
     if (!floored_.empty()) extra.emplace_back("perf_floored_jobs", static_cast<double>(floored_.size()));
   }
+  void quiet(bool on) override { quiet_ = on; }
   void start_run() override {
     fallback_.clear();
     floored_.clear();
@@ -103,7 +104,7 @@ class MeasuredPerf final : public PerfModel {
     const auto got = measured(j, types_.names.at(t), span.gpus_on);
     const auto best = measured(j, types_.names.at(t), consolidated_shape(j.num_gpus, per_server_[t]));
     if (got && best) return std::max(1.0, *got / *best);  // never faster than its best placement (at_least_best)
-    fallback_.insert(j.id);
+    if (!quiet_) fallback_.insert(j.id);
     return std::nullopt;
   }
   // Whether some GPU type of the cluster has a table for j (at its best placement there).
@@ -126,6 +127,7 @@ class MeasuredPerf final : public PerfModel {
   }
 
  private:
+  bool quiet_ = false;  // a policy's what-if questions (quiet()) are not counted
   // A placement is never faster than the job's best placement on its type (its ideal: measured, or the analytic
   // law's where the best placement is not measured): a table row of a spread placement measured at another local
   // batch (Sia's rows by node and GPU count) can read faster than the one-server row, an artefact, not a speed-up.
@@ -135,7 +137,7 @@ class MeasuredPerf final : public PerfModel {
     if (t < 0) return v;
     const double best = ideal_iteration_s(j, t);  // measured, or the analytic law's where the best is not measured
     if (v >= best) return v;
-    floored_.insert(j.id);
+    if (!quiet_) floored_.insert(j.id);
     return best;
   }
   std::optional<double> measured(const JobSpec& j, const std::string& type, const std::vector<int>& shape) {

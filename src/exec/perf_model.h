@@ -40,6 +40,8 @@ class PerfModel {
   // Forgets what report() would count so far: called once the workload is read, so that summary.json counts
   // the jobs of the run (not every row of the trace that reading it asked about).
   virtual void start_run() {}
+  // While on, report() does not count what is asked (a policy weighing placements a job never runs on).
+  virtual void quiet(bool /*on*/) {}
   // For resolve_workload: the ideal times on `type` (a trace's durations are on the trace's GPU type).
   IdealTimes ideal_times(int type);
 };

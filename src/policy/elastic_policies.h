@@ -10,5 +10,31 @@ namespace rm {
 
 // Optimus+Oracle (policy/optimus.cpp): round= seconds (60).
 std::unique_ptr<Scheduler> make_optimus(PluginParams& p);
+// Pollux's policy with the run's performance model as its oracle (policy/pollux.cpp): round= seconds (60).
+std::unique_ptr<Scheduler> make_pollux(PluginParams& p);
+
+// Decisions at round boundaries (multiples of the round, as Pollux's simulator): due() says whether this pass
+// starts a round, and asks the engine to call again at the next boundary; with no job in the system the clock
+// stops, and the next arrival starts a round at once.
+class RoundClock {
+ public:
+  explicit RoundClock(Time round) : round_(round) {}
+  Time round() const { return round_; }
+  bool due(Time now, bool idle, Decisions& d) {
+    const Time boundary = now / round_ * round_;
+    if (idle) {
+      last_ = kNever;
+      return false;
+    }
+    d.wake_at = boundary + round_;
+    if (last_ != kNever && boundary <= last_) return false;
+    last_ = boundary;
+    return true;
+  }
+
+ private:
+  Time round_;
+  Time last_ = kNever;
+};
 
 }  // namespace rm

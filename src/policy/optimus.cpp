@@ -21,27 +21,16 @@ namespace {
 
 class Optimus final : public Scheduler {
  public:
-  explicit Optimus(PluginParams& p) : round_(from_seconds(p.get_double("round", 60))) {
-    if (round_ <= 0) throw InputError("--policy", 0, "round", "must be > 0 seconds");
+  explicit Optimus(PluginParams& p) : clock_(from_seconds(p.get_double("round", 60))) {
+    if (clock_.round() <= 0) throw InputError("--policy", 0, "round", "must be > 0 seconds");
   }
   std::string name() const override { return "optimus"; }
 
   Decisions schedule(const SchedContext& ctx) override {
     Decisions d;
     for (const JobState* j : ctx.finished) forget(j->id());
-    const Time boundary = ctx.now / round_ * round_;
-    if (boundary <= last_round_ && last_round_ != kNever) {  // between rounds: wait for the next one
-      d.wake_at = boundary + round_;
-      return d;
-    }
-    last_round_ = boundary;
-    d.wake_at = boundary + round_;
     std::vector<const JobState*> jobs(ctx.active.begin(), ctx.active.end());
-    if (jobs.empty()) {
-      d.wake_at = kNever;  // nothing to do until an arrival (the engine calls then)
-      last_round_ = kNever;
-      return d;
-    }
+    if (!clock_.due(ctx.now, jobs.empty(), d)) return d;
     const auto counts = allocate(ctx, jobs);
     place(ctx, jobs, counts, d);
     return d;
@@ -137,8 +126,7 @@ class Optimus final : public Scheduler {
     return std::nullopt;
   }
 
-  Time round_;
-  Time last_round_ = kNever;
+  RoundClock clock_;
   std::unordered_map<JobId, std::vector<double>> taus_;
 };
 

@@ -146,6 +146,9 @@ const std::vector<NameEntry>& schedulers() {
       {"gavel-throughput-perf", "Gavel's maximum total throughput over the perf model's per-type throughputs (measured:*)"},
       {"optimus", "elastic: Optimus+Oracle as Pollux's simulator runs it: each job its least GPUs, then GPU by GPU to "
                   "the largest drop in remaining time, reallocated every round (round=60 s; docs/elastic.md)"},
+      {"pollux", "elastic: Pollux's policy (NSGA-II over jobs x servers, power-mean speedups with the restart penalty, "
+                 "the --compat pollux search) with the run's performance model as its oracle, every round (round=60 s; "
+                 "one GPU type; docs/elastic.md)"},
       {"py", "a whole scheduler written in Python: py:file=PATH;class=NAME, its schedule(view) -> decisions "
              "(docs/python.md)"},
   };
@@ -345,6 +348,7 @@ std::unique_ptr<Scheduler> make_whole_scheduler(const PolicySpec& spec, std::uin
                                  : is_a_srpt(first.name)          ? make_a_srpt(first.name, params)
                                  : is_gavel_scheduler(first.name) ? make_gavel_scheduler(first.name, params)
                                  : first.name == "optimus"        ? make_optimus(params)
+                                 : first.name == "pollux"         ? make_pollux(params)
                                                                   : plan::make_sjf_bco_online(params);
   params.check_all_used();
   if (const PartSpec* a = spec.part(Point::Allocation)) {

@@ -87,6 +87,10 @@ struct SchedContext {
   // index): the per-type throughput estimates a heterogeneity-aware policy reads (Gavel's _perf policies), as a
   // real scheduler reads its profiler's. Null where the backend has none (serve).
   const std::function<double(const JobSpec&, int)>* type_iteration_s = nullptr;
+  // The same model's seconds per iteration of a job alone on a given placement (servers of one type, GPUs on each):
+  // what an elastic policy weighs a width and a spread by (optimus, pollux). Null where the backend has none.
+  const std::function<double(const JobSpec&, const std::vector<int>& servers, const std::vector<int>& gpus_on)>*
+      span_iteration_s = nullptr;
 };
 
 struct StartDecision {

@@ -1,5 +1,5 @@
 // --compat pollux (peers/pollux/pollux_sim.h). Sim::step() is one Cluster.step of Pollux's simulator
-// (P:simulator.py:206-271), over the jobs of pollux_job.h and the policies of baselines.h and pollux_policy.h; the comments name the file:line of
+// (P:simulator.py:206-271), over the jobs of pollux_job.h and the policies of baselines.h and policy/pollux_ga.h; the comments name the file:line of
 // the artifact (P: = simulator/ at c793c70) or the rule of shared/goldens/peers/pollux/README.md each piece follows.
 #include "peers/pollux/pollux_sim.h"
 
@@ -22,7 +22,7 @@
 #include "peers/named_policies.h"
 #include "peers/pollux/baselines.h"
 #include "peers/pollux/pollux_job.h"
-#include "peers/pollux/pollux_policy.h"
+#include "policy/pollux_ga.h"
 #include "exec/execution_model.h"
 #include "exec/goodput.h"
 #include "exec/pollux_app.h"

@@ -1,4 +1,4 @@
-#include "peers/pollux/pollux_policy.h"
+#include "policy/pollux_ga.h"
 
 #include <algorithm>
 #include <chrono>
@@ -23,13 +23,22 @@ struct Ind {
 
 class Problem {
  public:
-  Problem(std::vector<PolicyJob>& jobs, int nodes, int per_node, std::mt19937_64& rng)
-      : jobs_(jobs), J_(static_cast<int>(jobs.size())), N_(nodes), G_(per_node), rng_(rng) {
-    share_ = 1.0 / (static_cast<double>(N_) * G_);  // one GPU of the cluster's
+  Problem(std::vector<PolicyJob>& jobs, const std::vector<int>& caps, std::mt19937_64& rng)
+      : jobs_(jobs), J_(static_cast<int>(jobs.size())), N_(static_cast<int>(caps.size())), caps_(caps), rng_(rng) {
+    long gpus = 0;
+    for (int c : caps_) gpus += c;
+    share_ = 1.0 / static_cast<double>(gpus);  // one GPU of the cluster's
     fair_replicas_ = std::ceil(1.0 / share_ / J_);
     const double fair_nodes = std::ceil(N_ * share_);
-    for (auto& j : jobs_)
+    for (auto& j : jobs_) {
       if (j.speedup) j.speedup->rebase(static_cast<int>(fair_nodes), static_cast<int>(fair_replicas_));
+      if (j.goodput) {
+        const int r = std::clamp(static_cast<int>(fair_replicas_), std::max(1, j.min_replicas), std::max(1, j.max_replicas));
+        const int most = *std::max_element(caps_.begin(), caps_.end());
+        j.goodput_base = j.goodput(std::max(static_cast<int>(fair_nodes), (r + most - 1) / most), r);
+        if (!(j.goodput_base > 0)) j.goodput_base = 1;
+      }
+    }
     base_.assign(static_cast<std::size_t>(J_ * N_), 0);
     for (int j = 0; j < J_; ++j)
       for (int n = 0; n < N_; ++n) base_[static_cast<std::size_t>(j * N_ + n)] = jobs_[static_cast<std::size_t>(j)].base[static_cast<std::size_t>(n)];
@@ -45,20 +54,22 @@ class Problem {
     auto& m = memo_[static_cast<std::size_t>(j)];
     if (const auto it = m.find(key); it != m.end()) return it->second;
     const PolicyJob& job = jobs_[static_cast<std::size_t>(j)];
-    const double v = job.speedup ? (*job.speedup)(n, r) : r / fair_replicas_;
+    const double v = job.goodput ? job.goodput(n, r) / job.goodput_base
+                     : job.speedup ? (*job.speedup)(n, r)
+                                   : r / fair_replicas_;
     m.emplace(key, v);
     return v;
   }
 
   void evaluate(Ind& ind) {
     double inv = 0, util = 0;
-    int active_nodes = 0;
+    long active_gpus = 0;  // the GPUs of the nodes in use
     for (int n = 0; n < N_; ++n) {
       bool any = false;
       for (int j = 0; j < J_ && !any; ++j) any = ind.x[static_cast<std::size_t>(j * N_ + n)] > 0;
-      active_nodes += any;
+      if (any) active_gpus += caps_[static_cast<std::size_t>(n)];
     }
-    const double total = static_cast<double>(active_nodes) * G_;
+    const double total = static_cast<double>(active_gpus);
     for (int j = 0; j < J_; ++j) {
       int r = 0, nn = 0;
       bool restart = false;
@@ -115,7 +126,7 @@ class Problem {
       int sum = 0;
       for (int j = 0; j < J_; ++j) {
         int& v = x[static_cast<std::size_t>(j * N_ + n)];
-        const int capped = std::min(sum + v, G_) - sum;
+        const int capped = std::min(sum + v, caps_[static_cast<std::size_t>(n)]) - sum;
         sum += capped;
         v = capped;
       }
@@ -143,11 +154,12 @@ class Problem {
       }
     for (int j = 0; j < J_; ++j)
       for (int n = 0; n < N_; ++n) {
-        const bool fits = G_ - used[static_cast<std::size_t>(n)] >= 1;
+        const int cap = caps_[static_cast<std::size_t>(n)];
+        const bool fits = cap - used[static_cast<std::size_t>(n)] >= 1;
         int& v = x[static_cast<std::size_t>(j * N_ + n)];
         const double p1 = fits ? 1.0 / J_ : 0.0;
         const double p2 = fits && v > 0 ? 1.0 / std::max(there[static_cast<std::size_t>(n)], 1) : 0.0;
-        if (u(rng_) < p1 + p2 - p1 * p2) v = std::uniform_int_distribution<int>(v, G_)(rng_);
+        if (u(rng_) < p1 + p2 - p1 * p2) v = std::uniform_int_distribution<int>(v, cap)(rng_);
       }
   }
 
@@ -160,7 +172,8 @@ class Problem {
 
  private:
   std::vector<PolicyJob>& jobs_;
-  int J_, N_, G_;
+  int J_, N_;
+  std::vector<int> caps_;  // GPUs per node
   std::mt19937_64& rng_;
   double share_ = 0, fair_replicas_ = 1;
   std::vector<int> base_;
@@ -236,6 +249,11 @@ std::vector<Ind> survive(std::vector<Ind> pop, std::size_t n, std::mt19937_64& r
 }  // namespace
 
 std::vector<std::vector<int>> PolluxPolicy::optimize(std::vector<PolicyJob> jobs, int nodes, int gpus_per_node) {
+  return optimize(std::move(jobs), std::vector<int>(static_cast<std::size_t>(nodes), gpus_per_node));
+}
+
+std::vector<std::vector<int>> PolluxPolicy::optimize(std::vector<PolicyJob> jobs, const std::vector<int>& caps,
+                                                     const std::vector<std::vector<int>>* seed) {
   const auto start = std::chrono::steady_clock::now();
   // Jobs by attained service, then submission (P:pollux.py:147-150); the answer comes back in the caller's order.
   std::vector<std::size_t> order(jobs.size());
@@ -246,7 +264,7 @@ std::vector<std::vector<int>> PolluxPolicy::optimize(std::vector<PolicyJob> jobs
   });
   std::vector<PolicyJob> sorted;
   for (std::size_t i : order) sorted.push_back(std::move(jobs[i]));
-  Problem prob(sorted, nodes, gpus_per_node, rng_);
+  Problem prob(sorted, caps, rng_);
   const int J = prob.jobs(), N = prob.nodes();
 
   // The initial population: the current allocation, or last round's final population adapted to today's jobs.
@@ -267,6 +285,14 @@ std::vector<std::vector<int>> PolluxPolicy::optimize(std::vector<PolicyJob> jobs
       }
       pop.push_back(std::move(ind));
     }
+  }
+  if (seed) {
+    Ind ind;
+    ind.x.assign(static_cast<std::size_t>(J * N), 0);
+    for (int j = 0; j < J; ++j)
+      for (int n = 0; n < N; ++n)
+        ind.x[static_cast<std::size_t>(j * N + n)] = (*seed)[order[static_cast<std::size_t>(j)]][static_cast<std::size_t>(n)];
+    pop.push_back(std::move(ind));
   }
   std::set<std::vector<int>> seen;
   std::vector<Ind> init;
