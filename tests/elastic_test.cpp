@@ -374,5 +374,18 @@ TEST(Elastic, PolluxGivesALoneElasticJobTheWholeServer) {
   EXPECT_NE(r2.text.find("on one type only"), std::string::npos) << r2.text;
 }
 
+
+// serve refuses an elastic policy at start (a cluster manager's jobs are rigid), exit 2, saying why.
+TEST(Elastic, ServeRefusesElasticPolicies) {
+  const std::string d = test::temp_dir();
+  for (const char* p : {"optimus", "pollux"}) {
+    std::filesystem::remove_all(d + "/s");
+    const auto r = test::shell(std::string(RM_BINARY) + " serve --backend fake --partition rm --policy " + p +
+                               " --state " + d + "/s --once 2>&1");
+    EXPECT_EQ(r.code, 2) << p << ": " << r.text;
+    EXPECT_NE(r.text.find("a cluster manager's jobs are rigid"), std::string::npos) << p << ": " << r.text;
+  }
+}
+
 }  // namespace
 }  // namespace rm

@@ -6,8 +6,9 @@ Optimus+Oracle (+TunedJobs) and Tiresias (+TunedJobs) on 16 nodes of 4 T4 GPUs, 
 authors publish that simulator's per-job results (shared/goldens/peers/pollux); ours run under --compat pollux:
 the two baselines job by job, Pollux by the mean (its genetic search draws other random numbers than the authors').
 Prints every table and rewrites README.md and fig8a.png next to this file.
-Usage: run.py [--bin PATH] [--workers N] [--loads 0.5,1.0,...] [--pollux-runs DIR]
+Usage: run.py [--bin PATH] [--workers N] [--loads 0.5,1.0,...] [--pollux-runs DIR] [--engine-pollux-runs DIR]
   --pollux-runs DIR: reuse Pollux runs already made, one folder DIR/<load>-<workload> each (summary.json, jobs.csv).
+  --engine-pollux-runs DIR: the same for the engine's pollux (section 3).
 """
 import argparse
 import os
@@ -31,6 +32,7 @@ ap.add_argument("--bin", default=os.path.join(ROOT, "build", "ringmaster"))
 ap.add_argument("--workers", type=int, default=os.cpu_count() or 2)
 ap.add_argument("--loads", default=",".join(LOADS))
 ap.add_argument("--pollux-runs", default="")
+ap.add_argument("--engine-pollux-runs", default="")
 args = ap.parse_args()
 loads = args.loads.split(",")
 TMP = tempfile.mkdtemp(prefix="rm-pollux-")
@@ -55,8 +57,9 @@ def sim_args(policy, load, w):
 
 
 # Our engine (no --compat): the elastic jobs of docs/elastic.md on the pollux-64 preset under the measured tables;
-# optimus is Optimus+Oracle as a registry policy, tiresias our 2D-LAS preset (not the simulator's two-queue copy).
-ENGINE = ["optimus", "tiresias"]
+# pollux is Pollux's policy with the performance model as its oracle, optimus Optimus+Oracle as a registry policy,
+# tiresias our 2D-LAS preset (not the simulator's two-queue copy).
+ENGINE = ["pollux", "optimus", "tiresias"]
 
 
 def engine_args(policy, load, w):
@@ -77,7 +80,11 @@ for policy in POLICIES:
 for policy in ENGINE:
     for load in loads:
         for w in range(1, 9):
-            runs.append((("engine-" + policy, load, w), engine_args(policy, load, w)))
+            reuse = os.path.join(args.engine_pollux_runs, f"{load}-{w}") if args.engine_pollux_runs and policy == "pollux" else ""
+            if reuse and os.path.exists(os.path.join(reuse, "summary.json")):
+                where[("engine-" + policy, load, w)] = reuse
+            else:
+                runs.append((("engine-" + policy, load, w), engine_args(policy, load, w)))
 start = time.time()
 for (key, _), d in zip(runs, sweep_grid(args.bin, [(f"{k[0]}-{k[1]}-{k[2]}", a) for k, a in runs], TMP, args.workers)):
     where[key] = d
@@ -127,24 +134,29 @@ for load in loads:
                  f"{o[0] / 3600:.3f} / {o[1] / 3600:.3f} | {t[0] / 3600:.3f} / {t[1] / 3600:.3f} | "
                  f"{o[1] / p[1]:.2f}x, {t[1] / p[1]:.2f}x |")
 lines += ["", "## 3. The same workloads on our engine (no `--compat`)", "",
-          "Every job elastic (docs/elastic.md): `optimus` is Optimus+Oracle as a registry policy on the `pollux-64`",
-          "preset under `--perf-model measured:pollux` (step times from the same tables, the batch fixed: the engine",
-          "has no goodput-driven batch yet), `tiresias` our 2D-LAS preset at each job's asked width. Mean over the 8",
+          "Every job elastic (docs/elastic.md), on the `pollux-64` preset under `--perf-model measured:pollux` (step",
+          "times from the same tables; the batch fixed: the engine has no goodput-driven batch yet): `pollux` is Pollux's",
+          "policy (the same NSGA-II search) with the performance model's rates as its oracle speedups, `optimus`",
+          "Optimus+Oracle as a registry policy, `tiresias` our 2D-LAS preset at each job's asked width. Mean over the 8",
           "workloads of each load of the workload's average JCT (hours); wall seconds per run (median, summary.json).", "",
-          "| load | Optimus (authors / compat / engine) | Tiresias (authors / compat / engine) | engine reallocations per run (optimus) | engine wall s per run |",
-          "|---|---|---|---|---|"]
+          "| load | Pollux (authors / compat / engine) | Optimus (authors / compat / engine) | Tiresias (authors / compat / engine) | engine reallocations per run (pollux, optimus) | engine wall s per run (pollux, others) |",
+          "|---|---|---|---|---|---|"]
 for load in loads:
-    cells, cpu = [], []
+    cells, cpu, cpu_p = [], [], []
     for policy in ENGINE:
         pub = published(policy, load)
         keys = [f"workloads/workload-{w}" if load == "1.0" else f"workloads-{load}/workload-{w}" for w in range(1, 9)]
         theirs = statistics.mean(statistics.mean(pub[k].values()) for k in keys)
         compat = statistics.mean(summary(where[(policy, load, w)])["avg_jct_s"] for w in range(1, 9))
         eng = [summary(where[("engine-" + policy, load, w)]) for w in range(1, 9)]
-        cells.append(f"{theirs / 3600:.3f} / {compat / 3600:.3f} / {statistics.mean(e['avg_jct_s'] for e in eng) / 3600:.3f}")
-        cpu += [e.get("wall_s", 0) for e in eng]
-    moves = statistics.mean(summary(where[("engine-optimus", load, w)]).get("reallocations", 0) for w in range(1, 9))
-    lines.append(f"| {load} | {cells[0]} | {cells[1]} | {moves:.0f} | {statistics.median(cpu):.3f} |")
+        engine_mean = statistics.mean(e['avg_jct_s'] for e in eng)
+        fig[policy].setdefault("engine", []).append(engine_mean / 3600)
+        cells.append(f"{theirs / 3600:.3f} / {compat / 3600:.3f} / {engine_mean / 3600:.3f}")
+        (cpu_p if policy == "pollux" else cpu).extend(e.get("wall_s", 0) for e in eng)
+    moves = [statistics.mean(summary(where[("engine-" + p, load, w)]).get("reallocations", 0) for w in range(1, 9))
+             for p in ("pollux", "optimus")]
+    lines.append(f"| {load} | {cells[0]} | {cells[1]} | {cells[2]} | {moves[0]:.0f}, {moves[1]:.0f} | "
+                 f"{statistics.median(cpu_p):.1f}, {statistics.median(cpu):.3f} |")
 rounds = [summary(where[("pollux", l, w)]).get("pollux_round_ms_p50", 0) for l in loads for w in range(1, 9)]
 lines += ["", f"Pollux's policy per round here: median {statistics.median(rounds):.0f} ms over the runs' medians (the "
           "authors' Python GA: about 2 s). This run of the script took "
@@ -159,7 +171,8 @@ try:
     colors = {"pollux": "tab:blue", "optimus": "tab:orange", "tiresias": "tab:green"}
     for policy in POLICIES:
         ax.plot(x, fig[policy]["paper"], "--o", color=colors[policy], label=f"{policy} (authors)")
-        ax.plot(x, fig[policy]["ours"], "-x", color=colors[policy], label=f"{policy} (ours)")
+        ax.plot(x, fig[policy]["ours"], "-x", color=colors[policy], label=f"{policy} (ours, compat)")
+        ax.plot(x, fig[policy]["engine"], ":^", color=colors[policy], label=f"{policy} (ours, engine)")
     ax.set_xlabel("relative job load")
     ax.set_ylabel("average JCT (h)")
     ax.legend(loc="upper left", fontsize=8)

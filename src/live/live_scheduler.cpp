@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "metrics/metrics.h"
+#include "policy/elastic_policies.h"
 #include "policy/gavel.h"
 #include "policy/registry.h"
 
@@ -28,6 +29,10 @@ LiveScheduler::LiveScheduler(Backend& backend, const std::string& policy, std::u
     throw InputError("--policy", 0, policy,
                      "reads measured per-GPU-type throughputs, which serve has not: use its agnostic form (" +
                          scheduler_->name().substr(0, scheduler_->name().size() - 5) + ")");
+  if (is_elastic_scheduler(scheduler_->name()))
+    throw InputError("--policy", 0, policy,
+                     "resizes running jobs, and a cluster manager's jobs are rigid (a Slurm job cannot change its GPUs "
+                     "while it runs): simulate only (docs/elastic.md)");
 }
 
 void LiveScheduler::connect(double now_s) {

@@ -2,11 +2,15 @@
 // other GPU counts through Decisions::reallocate. Rigid jobs take part at the count they ask for.
 #pragma once
 #include <memory>
+#include <string>
 
 #include "policy/params.h"
 #include "policy/plugin.h"
 
 namespace rm {
+
+// Whether `name` (a scheduler's name()) is one of these (serve refuses them).
+inline bool is_elastic_scheduler(const std::string& name) { return name == "optimus" || name == "pollux"; }
 
 // Optimus+Oracle (policy/optimus.cpp): round= seconds (60).
 std::unique_ptr<Scheduler> make_optimus(PluginParams& p);
