@@ -237,17 +237,9 @@ void Engine::apply(const Decisions& d) {
   for (JobId id : d.preempt) {
     JobState& j = state(id);
     if (!j.running()) throw InvariantError("preempting job " + j.spec->name + " that is not running");
-    rate_->stop(j, now_);
-    if (j.stall_until > now_) j.overhead_us -= std::min(j.last_overhead, j.stall_until - now_);  // not all paid
-    record_stretch(j);
-    cluster_.release(j.id(), j.gpus);
-    release_shares(j);
-    j.run_us += now_ - j.last_start;
-    j.gpu_us += (now_ - j.last_start) * static_cast<Time>(j.gpus.size());
+    let_go(j);
     j.status = JobStatus::Queued;
     j.queued_since = now_;
-    j.gpus.clear();
-    j.servers.clear();
     ++j.preemptions;
     ++preemptions_;
     --running_;
@@ -270,27 +262,9 @@ void Engine::apply(const Decisions& d) {
     JobState& j = state(s.job);
     if (j.status != JobStatus::Queued) throw InvariantError("starting job " + j.spec->name + " that is not queued");
     check_width(j, s.gpus.size());
-    take(j, s.gpus, false);
-    j.gpus = s.gpus;
-    if (!s.shares.empty()) {
-      cluster_.take_shares(j.id(), s.shares);  // throws when more CPUs or DRAM than free
-      j.shares = s.shares;
-      j.alloc_speed = cpu_speed(j, j.shares, cluster_.spec(), opt_.matrix_speed);
-    }
     j.status = JobStatus::Running;
     if (j.first_start == kNever) j.first_start = now_;
-    j.last_start = now_;
-    j.last_overhead = j.preemptions == 0 ? 0
-                      : opt_.preempt_cost ? from_seconds(opt_.preempt_cost(*j.spec))
-                                          : opt_.preempt_overhead;
-    j.overhead_us += j.last_overhead;
-    j.stall_until = now_ + opt_.start_delay + j.last_overhead;
-    if (const int type = cluster_.types().of_server[static_cast<std::size_t>(s.gpus.front().server)]; type != j.ideal_type)
-      j.move_to_type(type, perf_->ideal_iteration_s(*j.spec, type));  // ideal on the type it runs on
-    rate_->start(j, now_);
-    j.max_servers = std::max(j.max_servers, static_cast<int>(j.servers.size()));
-    j.type_server = s.gpus.front().server;
-    held_range(j);
+    hold(j, s, j.preemptions == 0 ? 0 : restart_cost(j), false);
     --queued_;
     ++running_;
   }
@@ -335,6 +309,47 @@ void Engine::take(const JobState& j, const std::vector<GpuRef>& gpus, bool named
         throw InvariantError("job " + j.spec->name + " was placed on two GPU types");
 }
 
+// j stops holding its GPUs at now (a preemption, a reallocation's old set): progress up to now, the restart cost
+// it has not paid yet taken back, its stretch recorded, GPUs and CPU/DRAM shares released, its run and GPU time.
+void Engine::let_go(JobState& j) {
+  rate_->stop(j, now_);
+  if (j.stall_until > now_) j.overhead_us -= std::min(j.last_overhead, j.stall_until - now_);  // not all paid
+  record_stretch(j);
+  cluster_.release(j.id(), j.gpus);
+  release_shares(j);
+  j.run_us += now_ - j.last_start;
+  j.gpu_us += (now_ - j.last_start) * static_cast<Time>(j.gpus.size());
+  j.gpus.clear();
+  j.servers.clear();
+}
+
+// What a restart costs j (a resume after a preemption, or a reallocation): --preempt-overhead or the per-job model.
+Time Engine::restart_cost(const JobState& j) const {
+  return opt_.preempt_cost ? from_seconds(opt_.preempt_cost(*j.spec)) : opt_.preempt_overhead;
+}
+
+// j takes s's GPUs (and CPU/DRAM shares) at now and makes no progress for `overhead` plus the start delay; its ideal
+// moves to the GPU type it runs on. `named`: check the set GPU by GPU first (take).
+void Engine::hold(JobState& j, const StartDecision& s, Time overhead, bool named) {
+  take(j, s.gpus, named);
+  j.gpus = s.gpus;
+  if (!s.shares.empty()) {
+    cluster_.take_shares(j.id(), s.shares);  // throws when more CPUs or DRAM than free
+    j.shares = s.shares;
+    j.alloc_speed = cpu_speed(j, j.shares, cluster_.spec(), opt_.matrix_speed);
+  }
+  j.last_start = now_;
+  j.last_overhead = overhead;
+  j.overhead_us += overhead;
+  j.stall_until = now_ + opt_.start_delay + overhead;
+  if (const int type = cluster_.types().of_server[static_cast<std::size_t>(s.gpus.front().server)]; type != j.ideal_type)
+    j.move_to_type(type, perf_->ideal_iteration_s(*j.spec, type));  // ideal on the type it runs on
+  rate_->start(j, now_);
+  j.max_servers = std::max(j.max_servers, static_cast<int>(j.servers.size()));
+  j.type_server = s.gpus.front().server;
+  held_range(j);
+}
+
 void Engine::held_range(JobState& j) {
   const int n = static_cast<int>(j.gpus.size());
   j.held_min = j.held_min > 0 ? std::min(j.held_min, n) : n;
@@ -360,37 +375,10 @@ void Engine::reallocate(const std::vector<StartDecision>& moves) {
     check_width(j, m.gpus.size());
     js.push_back(&j);
   }
-  for (JobState* jp : js) {
-    JobState& j = *jp;
-    rate_->stop(j, now_);
-    if (j.stall_until > now_) j.overhead_us -= std::min(j.last_overhead, j.stall_until - now_);  // not all paid
-    record_stretch(j);
-    cluster_.release(j.id(), j.gpus);
-    release_shares(j);
-    j.run_us += now_ - j.last_start;
-    j.gpu_us += (now_ - j.last_start) * static_cast<Time>(j.gpus.size());
-    j.gpus.clear();
-  }
+  for (JobState* j : js) let_go(*j);
   for (std::size_t k = 0; k < moves.size(); ++k) {
     JobState& j = *js[k];
-    const StartDecision& m = moves[k];
-    take(j, m.gpus, true);
-    j.gpus = m.gpus;
-    if (!m.shares.empty()) {
-      cluster_.take_shares(j.id(), m.shares);
-      j.shares = m.shares;
-      j.alloc_speed = cpu_speed(j, j.shares, cluster_.spec(), opt_.matrix_speed);
-    }
-    j.last_start = now_;
-    j.last_overhead = opt_.preempt_cost ? from_seconds(opt_.preempt_cost(*j.spec)) : opt_.preempt_overhead;
-    j.overhead_us += j.last_overhead;
-    j.stall_until = now_ + opt_.start_delay + j.last_overhead;
-    if (const int type = cluster_.types().of_server[static_cast<std::size_t>(m.gpus.front().server)]; type != j.ideal_type)
-      j.move_to_type(type, perf_->ideal_iteration_s(*j.spec, type));
-    rate_->start(j, now_);
-    j.max_servers = std::max(j.max_servers, static_cast<int>(j.servers.size()));
-    j.type_server = m.gpus.front().server;
-    held_range(j);
+    hold(j, moves[k], restart_cost(j), true);
     ++j.reallocations;
     ++reallocations_;
   }

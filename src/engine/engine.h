@@ -93,6 +93,9 @@ class Engine {
   void check_width(const JobState& j, std::size_t n) const;
   void take(const JobState& j, const std::vector<GpuRef>& gpus, bool named);
   static void held_range(JobState& j);
+  void let_go(JobState& j);
+  void hold(JobState& j, const StartDecision& s, Time overhead, bool named);
+  Time restart_cost(const JobState& j) const;
   void release_shares(JobState& j);
   void record();
   void check_final() const;
