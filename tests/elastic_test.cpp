@@ -226,21 +226,28 @@ TEST(Elastic, ABuiltInPolicysWrongReallocationIsAnInvariantErrorNamingJobAndTime
   }
 }
 
+// n random jobs (test::jobs rows): arrivals up to `gap` s apart, 2^0 .. 2^(width_bits - 1) GPUs, 100 up to 100 +
+// `iterations` iterations of 20-220 ms, gradients below 300 MB.
+std::vector<std::string> random_rows(std::uint64_t seed, int n, double gap, int width_bits, int iterations) {
+  Rng rng(seed);
+  std::vector<std::string> rows;
+  double t = 0;
+  for (int i = 0; i < n; ++i) {
+    t += rng.uniform() * gap;
+    rows.push_back("J" + std::to_string(i) + "," + std::to_string(t) + "," + std::to_string(1 << rng.below(width_bits)) +
+                   "," + std::to_string(100 + rng.below(iterations)) + "," + std::to_string(20 + rng.below(200)) + "," +
+                   std::to_string(rng.below(300)));
+  }
+  return rows;
+}
+
 // Optimus on random elastic workloads: every job finishes once, within its range at every start (the engine checks),
 // GPU-seconds conserved (the engine checks), and some job ran at another width than it asked for; the same run twice
 // is the same run.
 TEST(Elastic, OptimusKeepsTheInvariantsOnRandomElasticWorkloads) {
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
     const auto c = test::cluster(3, 4, 10, 0.2745);
-    Rng rng(seed);
-    std::vector<std::string> rows;
-    double t = 0;
-    for (int i = 0; i < 60; ++i) {
-      t += rng.uniform() * 30;
-      rows.push_back("J" + std::to_string(i) + "," + std::to_string(t) + "," + std::to_string(1 << rng.below(3)) + "," +
-                     std::to_string(100 + rng.below(3000)) + "," + std::to_string(20 + rng.below(200)) + "," +
-                     std::to_string(rng.below(300)));
-    }
+    const auto rows = random_rows(seed, 60, 30, 3, 3000);
     std::vector<std::vector<Time>> finishes;
     for (int twice = 0; twice < 2; ++twice) {
       auto specs = test::jobs(c, rows);
@@ -266,22 +273,6 @@ TEST(Elastic, OptimusKeepsTheInvariantsOnRandomElasticWorkloads) {
     EXPECT_EQ(finishes[0], finishes[1]);
   }
 }
-
-// A job that asks for 1 GPU alone on a 4-GPU server under Optimus: every extra GPU shortens it, so it gets all 4 at
-// the first round and keeps them (no reallocation); its jobs.csv range says so.
-TEST(Elastic, OptimusGivesALoneElasticJobTheWholeServer) {
-  const std::string dir = test::temp_dir();
-  const std::string cluster = test::write_file(dir, "c.yaml", "servers:\n  - {count: 1, gpus: 4, gpu_mem_gb: 32}\n");
-  const std::string t = test::write_file(dir, "t.csv",
-                                         "job_id,submit_s,num_gpus,model,iterations,gpus_min,gpus_max\ne,0,1,resnet50,2000,1,4\n");
-  const auto r = test::shell(kBin + " simulate --cluster " + cluster + " --trace " + t +
-                             " --policy optimus --start-delay 0 --out " + dir + "/o -q 2>&1");
-  ASSERT_EQ(r.code, 0) << r.text;
-  const std::string jobs = test::read_file(dir + "/o/jobs.csv");
-  EXPECT_NE(row(jobs, "e").find(",4,4,"), std::string::npos) << jobs;
-  EXPECT_EQ(row(jobs, "e").back(), '0') << jobs;
-}
-
 
 // The Python example (examples/policies/elastic.py) on Pollux's workload-1 under the measured tables: every job
 // finishes, some grew, and the run's figures agree with its own outputs.
@@ -320,15 +311,7 @@ TEST(Elastic, ThePythonExampleGrowsJobsOnPolluxsWorkload) {
 // twice is the same run (the search's random numbers from the seed), and it beats FIFO's mean JCT here.
 TEST(Elastic, PolluxOnTheEngineFinishesMixedWorkloadsDeterministically) {
   const auto c = test::cluster(3, 4, 10, 0.2745);
-  Rng rng(11);
-  std::vector<std::string> rows;
-  double t = 0;
-  for (int i = 0; i < 20; ++i) {
-    t += rng.uniform() * 40;
-    rows.push_back("J" + std::to_string(i) + "," + std::to_string(t) + "," + std::to_string(1 << rng.below(4)) + "," +
-                   std::to_string(100 + rng.below(2000)) + "," + std::to_string(20 + rng.below(200)) + "," +
-                   std::to_string(rng.below(300)));
-  }
+  const auto rows = random_rows(11, 20, 40, 4, 2000);
   std::vector<std::vector<Time>> finishes;
   double mean[2] = {0, 0};
   for (int k = 0; k < 3; ++k) {
@@ -355,17 +338,21 @@ TEST(Elastic, PolluxOnTheEngineFinishesMixedWorkloadsDeterministically) {
   EXPECT_LT(mean[0], mean[1]) << "pollux " << mean[0] << " s, fifo " << mean[1] << " s";
 }
 
-// A lone elastic job (asks 1 of [1, 4]) on a 4-GPU server under Pollux's policy: the search gives it all 4.
-TEST(Elastic, PolluxGivesALoneElasticJobTheWholeServer) {
+// A lone elastic job (asks 1 of [1, 4]) on a 4-GPU server: every extra GPU shortens it, so Optimus gives it all 4 at
+// the first round and keeps them (no reallocation), and so does Pollux's search; its jobs.csv range says so.
+TEST(Elastic, OptimusAndPolluxGiveALoneElasticJobTheWholeServer) {
   const std::string dir = test::temp_dir();
   const std::string cluster = test::write_file(dir, "c.yaml", "servers:\n  - {count: 1, gpus: 4, gpu_mem_gb: 32}\n");
   const std::string t = test::write_file(dir, "t.csv",
                                          "job_id,submit_s,num_gpus,model,iterations,gpus_min,gpus_max\ne,0,1,resnet50,2000,1,4\n");
-  const auto r = test::shell(kBin + " simulate --cluster " + cluster + " --trace " + t +
-                             " --policy pollux --start-delay 0 --out " + dir + "/o -q 2>&1");
-  ASSERT_EQ(r.code, 0) << r.text;
-  const std::string jobs = test::read_file(dir + "/o/jobs.csv");
-  EXPECT_NE(row(jobs, "e").find(",4,4,"), std::string::npos) << jobs;
+  for (const std::string policy : {"optimus", "pollux"}) {
+    const auto r = test::shell(kBin + " simulate --cluster " + cluster + " --trace " + t + " --policy " + policy +
+                               " --start-delay 0 --out " + dir + "/" + policy + " -q 2>&1");
+    ASSERT_EQ(r.code, 0) << policy << ": " << r.text;
+    const std::string jobs = test::read_file(dir + "/" + policy + "/jobs.csv");
+    EXPECT_NE(row(jobs, "e").find(",4,4,"), std::string::npos) << policy << ": " << jobs;
+    if (policy == "optimus") EXPECT_EQ(row(jobs, "e").back(), '0') << jobs;
+  }
   // Two GPU types: Pollux's policy does not place across types (Sia's does): exit 2, said.
   const std::string two = test::write_file(dir, "two.yaml", "servers:\n  - {count: 1, gpus: 4, gpu_type: t4, gpu_mem_gb: 16}\n"
                                                             "  - {count: 1, gpus: 4, gpu_type: v100, gpu_mem_gb: 32}\n");
