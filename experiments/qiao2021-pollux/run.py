@@ -56,14 +56,16 @@ def sim_args(policy, load, w):
             "--seed", "1"]
 
 
-# Our engine (no --compat): the elastic jobs of docs/elastic.md on the pollux-64 preset under the measured tables;
-# pollux is Pollux's policy with the performance model as its oracle, optimus Optimus+Oracle as a registry policy,
-# tiresias our 2D-LAS preset (not the simulator's two-queue copy).
+# Our engine (no --compat): the elastic jobs of docs/elastic.md on the pollux-64 preset under the measured tables, as
+# Pollux's jobs (--job-model, docs/elastic.md "Pollux's job model"): pollux is Pollux's policy over jobs that choose
+# their batch by their fitted goodput models (pollux), optimus Optimus+Oracle and tiresias our 2D-LAS preset (not the
+# simulator's two-queue copy) over jobs at their trace's batch (pollux-tuned), as Pollux's simulator runs its baselines.
 ENGINE = ["pollux", "optimus", "tiresias"]
 
 
 def engine_args(policy, load, w):
     return ["--cluster", "pollux-64", "--format", "pollux", "--data-dir", TRACES, "--perf-model", "measured:pollux",
+            "--job-model", "pollux" if policy == "pollux" else "pollux-tuned",
             "--trace", os.path.join(TRACES, "pollux", folder(load), f"workload-{w}.csv"), "--policy", policy,
             "--seed", "1"]
 
@@ -134,11 +136,14 @@ for load in loads:
                  f"{o[0] / 3600:.3f} / {o[1] / 3600:.3f} | {t[0] / 3600:.3f} / {t[1] / 3600:.3f} | "
                  f"{o[1] / p[1]:.2f}x, {t[1] / p[1]:.2f}x |")
 lines += ["", "## 3. The same workloads on our engine (no `--compat`)", "",
-          "Every job elastic (docs/elastic.md), on the `pollux-64` preset under `--perf-model measured:pollux` (step",
-          "times from the same tables; the batch fixed: the engine has no goodput-driven batch yet): `pollux` is Pollux's",
-          "policy (the same NSGA-II search) with the performance model's rates as its oracle speedups, `optimus`",
-          "Optimus+Oracle as a registry policy, `tiresias` our 2D-LAS preset at each job's asked width. Mean over the 8",
-          "workloads of each load of the workload's average JCT (hours); wall seconds per run (median, summary.json).", "",
+          "Every job elastic (docs/elastic.md), on the `pollux-64` preset under `--perf-model measured:pollux`, as Pollux's",
+          "jobs (`--job-model`, docs/elastic.md \"Pollux's job model\": progress in epochs scaled by statistical efficiency,",
+          "step times from the same tables, continuous time): `pollux` is Pollux's policy (the same NSGA-II search) over",
+          "jobs that re-choose their batch by the goodput models they fit to their own steps (`--job-model pollux`), and",
+          "reads those fitted models; `optimus` (Optimus+Oracle as a registry policy) and `tiresias` (our 2D-LAS preset",
+          "at each job's asked width) run jobs at their trace's batch (`--job-model pollux-tuned`), as Pollux's simulator",
+          "runs its baselines. Mean over the 8 workloads of each load of the workload's average JCT (hours); wall",
+          "seconds per run (median, summary.json).", "",
           "| load | Pollux (authors / compat / engine) | Optimus (authors / compat / engine) | Tiresias (authors / compat / engine) | engine reallocations per run (pollux, optimus) | engine wall s per run (pollux, others) |",
           "|---|---|---|---|---|---|"]
 for load in loads:

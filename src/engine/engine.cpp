@@ -212,7 +212,7 @@ void Engine::schedule() {
     finished_in_active_ = 0;
   }
   SchedContext ctx{now_,        cluster_, ActiveJobs(active_), queued_, true, finished_since_pass_, arrived_since_pass_,
-                   &type_iteration_s_, &span_iteration_s_};
+                   &type_iteration_s_, &span_iteration_s_, rate_ ? rate_->job_view() : nullptr};
   const auto t0 = std::chrono::steady_clock::now();
   Decisions d = scheduler_->schedule(ctx);
   decision_us_.push_back(std::chrono::duration<float, std::micro>(std::chrono::steady_clock::now() - t0).count());
@@ -437,6 +437,7 @@ RunRecord record_of(Engine& e) {
   r.preemptions = e.preemptions();
   if (e.reallocations_ > 0) r.extra.push_back({"reallocations", static_cast<double>(e.reallocations_)});
   e.exec().report(r.extra);
+  e.exec().files(r.files);
   e.scheduler().report(r.extra, r.timing);
   r.decision_us = std::move(e.decision_us_);
   r.decision_waiting = std::move(e.decision_waiting_);

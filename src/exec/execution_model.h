@@ -24,6 +24,8 @@
 
 namespace rm {
 
+class JobModelView;  // exec/job_model_view.h
+
 class ExecutionModel {
  public:
   virtual ~ExecutionModel() = default;
@@ -32,6 +34,8 @@ class ExecutionModel {
   virtual void report(std::vector<std::pair<std::string, double>>& /*extra*/) const {}
   // Whether the engine's book keeps its servers-by-free-GPUs index (what job-level placements search).
   virtual bool searches_book() const { return true; }
+  // The model's own per-run files, written beside jobs.csv (name, CSV text).
+  virtual void files(std::vector<std::pair<std::string, std::string>>& /*out*/) const {}
 };
 
 // The rate interface: the engine integrates progress at the rates the model sets.
@@ -48,8 +52,11 @@ class RateModel : public ExecutionModel {
   }
   // The time of the next completion, kNever if none.
   virtual Time next_completion() = 0;
-  // The jobs that complete at `t` (== next_completion()), appended to `completed`.
+  // The jobs that complete at `t` (== next_completion()), appended to `completed`. A model whose jobs change speed
+  // on their own (Pollux's jobs at an epoch's end) may also schedule such instants here and complete none there.
   virtual void complete_at(Time t, std::vector<JobState*>& completed) = 0;
+  // What a policy may read of the jobs' own models (Pollux's fitted throughput), or null.
+  virtual const JobModelView* job_view() const { return nullptr; }
 };
 
 // The stepping interface: the model decides, places and finishes its jobs itself, at its own instants.

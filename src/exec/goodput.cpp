@@ -1,6 +1,12 @@
 #include "exec/goodput.h"
 
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cfloat>
+#include <cstdio>
+#include <mutex>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -17,6 +23,40 @@ void setulb_(const int* n, const int* m, double* x, const double* l, const doubl
 
 namespace rm::pollux {
 namespace {
+
+// Debian's L-BFGS-B 3.0 writes "ascent direction in projection gd = ..." to Fortran unit 6 (our stdout) when a line
+// search would start uphill, whatever iprint says; scipy's copy of the same code writes it only with iprint >= 0
+// (we pass -1, as scipy.optimize.minimize does). The message is kept off the run's output: while setulb runs, file
+// descriptor 1 points to /dev/null and unit 6 is flushed before it is restored. One at a time (runs of a sweep may
+// fit in parallel); C's stdout is flushed first so nothing of ours is lost.
+class QuietFortranStdout {
+ public:
+  QuietFortranStdout() : lock_(mutex()) {
+    std::fflush(stdout);
+    saved_ = ::dup(1);
+    const int null = ::open("/dev/null", O_WRONLY);
+    if (saved_ >= 0 && null >= 0) ::dup2(null, 1);
+    if (null >= 0) ::close(null);
+  }
+  ~QuietFortranStdout() {
+    // gfortran's FLUSH of a unit, from the libgfortran liblbfgsb loaded (looked up: we do not link it ourselves).
+    using Flush = void (*)(int*);
+    static const auto flush = reinterpret_cast<Flush>(::dlsym(RTLD_DEFAULT, "_gfortran_flush_i4"));
+    int unit = 6;
+    if (flush) flush(&unit);
+    if (saved_ >= 0) ::dup2(saved_, 1), ::close(saved_);
+  }
+  QuietFortranStdout(const QuietFortranStdout&) = delete;
+  QuietFortranStdout& operator=(const QuietFortranStdout&) = delete;
+
+ private:
+  static std::mutex& mutex() {
+    static std::mutex m;
+    return m;
+  }
+  std::lock_guard<std::mutex> lock_;
+  int saved_ = -1;
+};
 
 // numpy's sum of a float64 vector (add.reduce: pairwise in blocks of 8 up to 128, halves above).
 double pairwise(const double* a, std::size_t n) {
@@ -228,8 +268,11 @@ PerfParams fit_perf_params(const std::vector<StepSample>& s) {
   set(csave, "");
   long iterations = 0, evaluations = 0;
   for (;;) {
-    setulb_(&n, &m, x.data(), l, u, nbd, &f, g, &factr, &pgtol, wa.data(), iwa.data(), task, &iprint, csave, lsave,
-            isave, dsave, 60, 60);
+    {
+      const QuietFortranStdout quiet;
+      setulb_(&n, &m, x.data(), l, u, nbd, &f, g, &factr, &pgtol, wa.data(), iwa.data(), task, &iprint, csave, lsave,
+              isave, dsave, 60, 60);
+    }
     if (std::strncmp(task, "FG", 2) == 0) {
       std::array<double, 7> d{};
       f = fit_objective(x, s, &d);

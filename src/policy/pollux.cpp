@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "core/error.h"
+#include "exec/job_model_view.h"
 #include "policy/elastic_policies.h"
 #include "policy/pollux_ga.h"
 
@@ -48,11 +49,16 @@ class PolluxEngine final : public Scheduler {
     for (const JobState* j : jobs) {
       pollux::PolicyJob p;
       p.name = j->spec->name + "#" + std::to_string(j->id());  // unique across the run (the GA's next seed rows)
-      p.goodput = [this, &ctx, j](int n, int r) { return rate(ctx, *j, n, r); };
+      if (ctx.job_model) {  // Pollux's jobs: their own fitted models, as Pollux's scheduler reads them
+        p.speedup = ctx.job_model->speedup(*j);  // none before a fit: GPUs over the fair share
+        p.max_replicas = ctx.job_model->max_gpus(*j);
+      } else {
+        p.goodput = [this, &ctx, j](int n, int r) { return rate(ctx, *j, n, r); };
+        p.max_replicas = j->spec->max_gpus();
+      }
       p.min_replicas = j->spec->min_gpus();
       p.attained_service = j->attained_gpu_s(ctx.now);
       p.submitted = to_seconds(j->spec->submit);
-      p.max_replicas = j->spec->max_gpus();
       p.restarts = j->reallocations + j->preemptions;
       p.age = to_seconds(ctx.now - j->spec->submit);
       p.base.assign(static_cast<std::size_t>(nodes), 0);

@@ -38,7 +38,8 @@ std::string RunPlan::preempt_cost_label(ExecModel ran) const {
 
 std::string RunPlan::exec_label(ExecModel ran) const {
   if (const PeerEntry* peer = find_peer(compat)) return peer->exec_label;
-  return std::string(exec_name(ran)) + (compat == Compat::None ? "" : std::string("+compat=") + compat_name(compat));
+  return std::string(exec_name(ran)) + (run.job_model == "fixed" ? "" : "+" + run.job_model + "-jobs") +
+         (compat == Compat::None ? "" : std::string("+compat=") + compat_name(compat));
 }
 
 std::array<int, 3> parse_split(const std::string& s) {
@@ -130,6 +131,16 @@ void check_combination(const RunPlan& p) {
   if (p.synergy_workload() && p.inputs.arrival_scale != 1)
     throw InputError("--arrival-scale", 0, "", "the synergy-* workloads make their arrivals at --load jobs an hour: "
                                                "set --load instead");
+  if (c.job_model != "fixed" && c.job_model != "pollux" && c.job_model != "pollux-tuned")
+    throw InputError("--job-model", 0, c.job_model, "unknown job model (available: fixed, pollux, pollux-tuned)");
+  if (c.job_model != "fixed") {
+    if (p.exec != ExecModel::Rate)
+      throw InputError("--job-model", 0, c.job_model, "Pollux's jobs run under --exec rate, not " + std::string(exec_name(p.exec)));
+    if (c.perf_model != "measured:pollux")
+      throw InputError("--job-model", 0, c.job_model,
+                       "Pollux's jobs run at the step times of Pollux's tables: give --perf-model measured:pollux (what "
+                       "the policies read too)");
+  }
   if (c.interference != 0 && p.compat != Compat::Pollux)
     throw InputError("--interference", 0, "", "only --compat pollux models interference between distributed jobs");
   if (p.compat == Compat::Yu2022 && !planner)
@@ -209,6 +220,8 @@ RunPlan make_run_plan(const SimConfig& cfg) {
     const std::string peer = "--compat " + entry->name;
     p.policy = entry->parse_policy(cfg.policy);
     if (cfg.exec != "auto") throw InputError("--exec", 0, cfg.exec, peer + " runs the peer's own loop");
+    if (cfg.job_model != "fixed")
+      throw InputError("--job-model", 0, cfg.job_model, peer + " runs the peer's own jobs");
     if (cfg.perf_model != "analytic")
       throw InputError("--perf-model", 0, cfg.perf_model,
                        peer + (tiresias ? " runs each job its trace duration" : " runs each job at its table's throughput"));

@@ -51,6 +51,7 @@ struct RunOptions {
   int cpu_ratio = 0;                     // profile set 3..6 (0 = the cluster's CPUs per GPU)
   std::string profiles;                  // Synergy profiles folder/CSV; empty = bundled
   std::string perf_model = "analytic";   // analytic | measured:<source> | trace (exec/perf_model.h), checked
+  std::string job_model = "fixed";       // fixed | pollux | pollux-tuned (models/rate/pollux_job_model.h), checked
   ProgressFn progress;                   // now and then while it runs; may be empty
   bool dry_run = false;                  // `validate`: every check a run makes on its inputs, then no run
 };

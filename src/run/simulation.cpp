@@ -12,6 +12,7 @@
 #include "run/task_run.h"
 #include "exec/comm_model.h"
 #include "models/graph/graph_model.h"
+#include "models/rate/pollux_job_model.h"
 #include "models/rate/rate_model.h"
 #include "exec/perf_model.h"
 #include "exec/preempt_cost.h"
@@ -123,9 +124,16 @@ std::unique_ptr<SimResult> run_job_level(const RunPlan& plan, std::unique_ptr<Si
     eo.seed = plan.inputs.seed;
     eo.matrix_speed = plan.matrix_speed || r->scheduler->matrix_speed();
   }
-  std::unique_ptr<RateModel> model = r->exec == ExecModel::Graph
-                                         ? make_graph_model(r->cluster, plan.trace_law, r->perf.get())
-                                         : make_rate_model(r->cluster, nullptr, plan.trace_law, r->perf.get());
+  std::unique_ptr<RateModel> model;
+  if (plan.run.job_model != "fixed") {  // Pollux's jobs (run_plan.cpp checked --exec rate, measured:pollux)
+    if (r->workload.format != "pollux")
+      throw InputError("--job-model", 0, plan.run.job_model,
+                       "Pollux's jobs are the jobs of a Pollux/Sia workload: read the trace with --format pollux");
+    model = make_pollux_job_model({plan.inputs.data_dir + "/pollux/traces", plan.run.job_model == "pollux"});
+  } else {
+    model = r->exec == ExecModel::Graph ? make_graph_model(r->cluster, plan.trace_law, r->perf.get())
+                                        : make_rate_model(r->cluster, nullptr, plan.trace_law, r->perf.get());
+  }
   r->engine = std::make_unique<Engine>(r->cluster, r->workload.jobs, *r->scheduler, std::move(model), eo);
   if (plan.run.dry_run) return r;
   r->engine->run();

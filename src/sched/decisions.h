@@ -12,6 +12,8 @@
 
 namespace rm {
 
+class JobModelView;  // exec/job_model_view.h
+
 // Whole-cluster capacities, for orders that weigh a job's demand against the cluster (DRF, Tetris).
 struct ClusterTotals {
   double gpus = 0, cpus = 0, mem_gb = 0;
@@ -91,6 +93,9 @@ struct SchedContext {
   // what an elastic policy weighs a width and a spread by (optimus, pollux). Null where the backend has none.
   const std::function<double(const JobSpec&, const std::vector<int>& servers, const std::vector<int>& gpus_on)>*
       span_iteration_s = nullptr;
+  // The job model's view of each job's own fitted model (exec/job_model_view.h): Pollux's jobs under
+  // --job-model pollux. Null under a model whose jobs keep none.
+  const JobModelView* job_model = nullptr;
 };
 
 struct StartDecision {

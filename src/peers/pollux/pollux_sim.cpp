@@ -154,16 +154,10 @@ class Sim {
       const PJob& j = jobs_[static_cast<std::size_t>(k)];
       pollux::PolicyJob p;
       p.name = j.spec->name;
-      if (j.perf)
-        p.speedup.emplace(pollux::GoodputFunction(*j.perf, j.grad, j.app->init_batch_size()), j.app->max_batch_size(),
-                          j.app->min_local_bsz(), j.app->max_local_bsz(), true);
+      p.speedup = j.speedup();
       p.attained_service = j.attained;
       p.submitted = static_cast<double>(j.submit);
-      int profiled = 0;
-      for (const auto& x : j.profile) profiled = std::max(profiled, x.replicas);
-      p.max_replicas = j.app->name() == "ncf" ? 1
-                                                : std::min({std::max(2 * profiled, 1), 64,
-                                                            j.app->max_batch_size() / j.app->min_local_bsz()});
+      p.max_replicas = j.max_replicas();
       p.restarts = std::max(0, j.restarts);
       p.age = static_cast<double>(now_ - j.submit);
       p.base.assign(static_cast<std::size_t>(nodes_), 0);

@@ -1,0 +1,196 @@
+// models/rate/pollux_job_model.h: Pollux's jobs under the engine's clock.
+#include "models/rate/pollux_job_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <memory>
+#include <vector>
+
+#include "core/error.h"
+#include "exec/completion_heap.h"
+#include "exec/job_model_view.h"
+#include "exec/pollux_trainer.h"
+
+namespace rm {
+namespace {
+
+class PolluxJobModel final : public RateModel, public JobModelView {
+ public:
+  explicit PolluxJobModel(PolluxJobModelOptions o) : o_(std::move(o)), tune_(from_seconds(o_.tune_s)) {
+    if (!(tune_ > 0)) throw InputError("--job-model", 0, "tune", "the batch re-tuning interval must be > 0 seconds");
+  }
+  std::string name() const override { return o_.adaptive ? "rate+pollux-jobs" : "rate+pollux-tuned-jobs"; }
+  const JobModelView* job_view() const override { return this; }
+
+  void start(JobState& j, Time now) override {
+    Job& s = state(j);
+    s.placement = placement_of(j);
+    s.prog_time = now;
+    j.progress_time = now;
+    s.t.update_local_bsz(s.placement);  // Job.reallocate: the batch for the new GPUs
+    rerate(j, s, now);
+  }
+
+  void stop(JobState& j, Time now) override {
+    Job& s = state(j);
+    bring_up_to_date(j, s, now);
+    s.placement.clear();
+    ++j.epoch;
+    log(j, s, now);
+  }
+
+  Time next_completion() override { return heap_.next(); }
+
+  void complete_at(Time t, std::vector<JobState*>& completed) override {
+    due_.clear();
+    heap_.pop_at(t, due_);
+    for (JobState* j : due_) {
+      Job& s = state(*j);
+      bring_up_to_date(*j, s, t);
+      if (t >= s.epoch_end) {  // the epoch's end: its progress exactly, the next epoch's statistics
+        s.progress = s.t.app->progress(s.epoch + 1);
+        ++s.epoch;
+        ++epochs_;
+        if (s.epoch > s.t.app->completion_epoch()) {
+          j->remaining = 0;
+          completed.push_back(j);
+          continue;
+        }
+      }
+      s.t.update_local_bsz(s.placement);  // Job.step's end: the batch for what it has observed
+      rerate(*j, s, t);
+    }
+  }
+
+  std::optional<pollux::SpeedupFunction> speedup(const JobState& j) const override {
+    const Job* s = find(j);
+    return s ? s->t.speedup() : std::nullopt;
+  }
+  int max_gpus(const JobState& j) const override {
+    const Job* s = find(j);
+    return std::min(j.spec->max_gpus(), s ? s->t.max_replicas() : 1);
+  }
+
+  void report(std::vector<std::pair<std::string, double>>& extra) const override {
+    long fits = 0, changes = 0;
+    for (const auto& s : jobs_)
+      if (s) fits += static_cast<long>(s->t.profile.size()), changes += s->batch_changes;
+    extra.emplace_back("pollux_job_epochs", static_cast<double>(epochs_));
+    extra.emplace_back("pollux_job_fits", static_cast<double>(fits));
+    extra.emplace_back("pollux_batch_changes", static_cast<double>(changes));
+  }
+  void files(std::vector<std::pair<std::string, std::string>>& out) const override {
+    out.emplace_back("pollux_jobs.csv", log_);
+  }
+
+ private:
+  struct Job {
+    pollux::Trainer t;
+    std::vector<int> placement;  // GPUs per server, in the order the job's GPUs name them
+    int epoch = 0;
+    double progress = 0, target = 0, per_iteration = 0;  // progress units; target / the job's iterations
+    double goodput = 0;  // progress units per second now
+    Time prog_time = 0, epoch_end = kNever;
+    int last_gpus = -1, last_batch = -1, last_accum = -1, last_epoch = -1;
+    long batch_changes = 0;
+  };
+
+  static std::vector<int> placement_of(const JobState& j) {
+    std::vector<int> servers, on;
+    for (const GpuRef& g : j.gpus) {
+      const auto it = std::find(servers.begin(), servers.end(), g.server);
+      if (it == servers.end()) servers.push_back(g.server), on.push_back(1);
+      else ++on[static_cast<std::size_t>(it - servers.begin())];
+    }
+    return on;
+  }
+
+  const Job* find(const JobState& j) const {
+    const auto k = static_cast<std::size_t>(j.id());
+    return k < jobs_.size() ? jobs_[k].get() : nullptr;
+  }
+
+  Job& state(const JobState& j) {
+    const auto k = static_cast<std::size_t>(j.id());
+    if (k >= jobs_.size()) jobs_.resize(k + 1);
+    if (!jobs_[k]) {
+      auto s = std::make_unique<Job>();
+      const JobSpec& spec = *j.spec;
+      std::string app = spec.model;
+      if (app.rfind("pollux:", 0) == 0) app = app.substr(7);
+      s->t.app = &pollux_app(o_.traces_dir, app);  // InputError for a model that is not one of Pollux's applications
+      if (o_.adaptive) {
+        s->t.make_pollux_job();
+      } else {
+        s->t.target_batch = spec.global_batch;
+        // its batch stays and it keeps no profile (as the simulator's baselines: their decisions never read one)
+      }
+      if (!o_.adaptive && (spec.global_batch < s->t.app->init_batch_size() || spec.global_batch > s->t.app->max_batch_size()))
+        throw InputError(spec.file, spec.line, "batch_size",
+                         fmt::format("job {}: batch {} is outside {}'s measured batch sizes ({}..{})", spec.name,
+                                     spec.global_batch, app, s->t.app->init_batch_size(), s->t.app->max_batch_size()));
+      s->target = s->t.app->progress(s->t.app->max_epochs());
+      if (!(spec.iterations > 0) || !(s->target > 0))
+        throw InputError(spec.file, spec.line, "iterations", "job " + spec.name + " has no work to do");
+      s->per_iteration = s->target / spec.iterations;
+      jobs_[k] = std::move(s);
+    }
+    return *jobs_[k];
+  }
+
+  // Progress up to `now` at the current goodput (none before the restart delay ends), and the engine's remaining
+  // iterations in proportion.
+  void bring_up_to_date(JobState& j, Job& s, Time now) {
+    if (s.epoch > s.t.app->completion_epoch()) return;  // complete: its progress is its target
+    const Time from = std::max(s.prog_time, j.stall_until);
+    if (!s.placement.empty() && now > from) s.progress += s.goodput * to_seconds(now - from);
+    s.progress = std::min(s.progress, s.t.app->progress(s.epoch + 1));
+    s.prog_time = std::max(s.prog_time, now);
+    j.remaining = std::max(0.0, (s.target - s.progress) / s.per_iteration);
+    j.progress_time = now;
+  }
+
+  // The step it runs now (observed: it joins the profile and the fit), its goodput, and its next instant: the
+  // epoch's end or the next re-tuning, whichever comes first.
+  void rerate(JobState& j, Job& s, Time now) {
+    const pollux::Trainer::Step step = s.t.step_at(s.placement, s.epoch, true);
+    if (!(step.goodput > 0)) throw InvariantError("pollux job model: job " + j.spec->name + " has no goodput");
+    s.goodput = step.goodput;
+    j.iter_time = s.per_iteration / s.goodput;
+    ++j.epoch;
+    const Time from = std::max(now, j.stall_until);
+    const Time to_epoch = from_seconds_ceil((s.t.app->progress(s.epoch + 1) - s.progress) / s.goodput);
+    s.epoch_end = to_epoch <= tune_ ? from + to_epoch : kNever;
+    heap_.push(from + std::min(to_epoch, tune_), j);
+    log(j, s, now);
+  }
+
+  // pollux_jobs.csv: a row whenever a job's GPUs, batch, accumulation steps or epoch change.
+  void log(const JobState& j, Job& s, Time now) {
+    const int gpus = pollux::Trainer::gpus_of(s.placement);
+    const int batch = gpus > 0 ? s.t.batch(gpus) : 0;
+    if (gpus == s.last_gpus && batch == s.last_batch && s.t.accum == s.last_accum && s.epoch == s.last_epoch) return;
+    if (gpus > 0 && s.last_gpus > 0 && (batch != s.last_batch || s.t.accum != s.last_accum)) ++s.batch_changes;
+    if (log_.empty()) log_ = "time_s,job_id,gpus,servers,batch_size,accum_steps,epoch,progress\n";
+    log_ += fmt::format("{:.6f},{},{},{},{},{},{},{:.9g}\n", to_seconds(now), j.spec->name, gpus, s.placement.size(),
+                        batch, gpus > 0 ? s.t.accum : 0, s.epoch, s.progress);
+    s.last_gpus = gpus, s.last_batch = batch, s.last_accum = s.t.accum, s.last_epoch = s.epoch;
+  }
+
+  PolluxJobModelOptions o_;
+  Time tune_;
+  std::vector<std::unique_ptr<Job>> jobs_;
+  CompletionHeap heap_;
+  std::vector<JobState*> due_;
+  long epochs_ = 0;
+  std::string log_;
+};
+
+}  // namespace
+
+std::unique_ptr<RateModel> make_pollux_job_model(const PolluxJobModelOptions& o) {
+  return std::make_unique<PolluxJobModel>(o);
+}
+
+}  // namespace rm
