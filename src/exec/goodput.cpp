@@ -160,6 +160,12 @@ double SpeedupFunction::operator()(int nodes, int replicas) const {
   return fn_.optimize(nodes, replicas, max_batch_, min_atomic_, max_atomic_, accumulation_).goodput / base_;
 }
 
+namespace {
+// libm's pow, called as numpy's power ufunc calls it: through a pointer the compiler cannot see through, so that
+// pow(x, 2.0) is not folded into x * x.
+double (*volatile libm_pow)(double, double) = &::pow;
+}  // namespace
+
 double fit_objective(const std::array<double, 7>& x, const std::vector<StepSample>& s, std::array<double, 7>* grad) {
   const double ac = x[0], bc = x[1], an = x[2], bn = x[3], ar = x[4], br = x[5], g = x[6];
   const std::size_t n = s.size();
@@ -177,20 +183,26 @@ double fit_objective(const std::array<double, 7>& x, const std::vector<StepSampl
     sq2[i] = e2[i] * e2[i];
   }
   const double err1 = std::sqrt(np_mean(sq1)), err2 = std::sqrt(np_mean(sq2));
-  const double reg1 = 1e-3 * ((g - 1) * (g - 1));
-  const double reg2 = 1e-2 * ((bn / an) * (bn / an) + (br / ar) * (br / ar));
+  // numpy float64 scalars' ** 2 is pow too (scalarmath), as is every y ** 2 of autograd's vjps below.
+  const double reg1 = 1e-3 * libm_pow(g - 1, 2.0);
+  const double reg2 = 1e-2 * (libm_pow(bn / an, 2.0) + libm_pow(br / ar, 2.0));
   if (grad) {
     // Reverse mode in autograd's order (its vjps and the order in which backward_pass adds a node's
     // contributions), so that L-BFGS-B sees the authors' gradient to the last bit.
+    // The vjp of sqrt reads the mean squared error of autograd's own forward pass, whose `(pred - true) ** 2` is
+    // numpy's power ufunc on boxed arrays, i.e. libm's pow(x, 2), not the exact square scipy's plain call takes
+    // (ndarray ** 2 is np.square): glibc's pow is within 0.52 ulp, so the two part now and then by one ulp.
     const double nn = static_cast<double>(n);
-    const double g_m1 = (1.0 * 0.5) * std::pow(np_mean(sq1), -0.5), g_m2 = (1.0 * 0.5) * std::pow(np_mean(sq2), -0.5);
+    std::vector<double> p1(n), p2(n);
+    for (std::size_t i = 0; i < n; ++i) p1[i] = libm_pow(e1[i], 2.0), p2[i] = libm_pow(e2[i], 2.0);
+    const double g_m1 = (1.0 * 0.5) * std::pow(np_mean(p1), -0.5), g_m2 = (1.0 * 0.5) * std::pow(np_mean(p2), -0.5);
     std::vector<double> g_pa(n), g_pn(n), c_div(n), c_pow_pn(n), c_pow_pa(n), g_bc(n);
     for (std::size_t i = 0; i < n; ++i) {
       const double g_d1 = ((g_m1 / nn) * 2) * e1[i];
       const double g_pl = ((g_m2 / nn) * 2) * e2[i];
       const double log_s = std::log(S[i]);
       const double g_s = (g_pl / g) / S[i];
-      c_div[i] = ((-g_pl) * log_s) / (g * g);
+      c_div[i] = ((-g_pl) * log_s) / libm_pow(g, 2.0);
       g_pn[i] = (g_s * g) * std::pow(pn[i], g - 1);
       c_pow_pn[i] = (g_s * std::log(pn[i])) * std::pow(pn[i], g);
       c_pow_pa[i] = (g_s * std::log(pa[i])) * std::pow(pa[i], g);
@@ -203,9 +215,9 @@ double fit_objective(const std::array<double, 7>& x, const std::vector<StepSampl
     d[1] = sum(g_bc);
     // reg2's terms first, then each GPU count's network contribution, last sample first.
     const double q1 = bn / an, q2 = br / ar, g_q1 = (1e-2 * 2) * q1, g_q2 = (1e-2 * 2) * q2;
-    d[2] = ((-g_q1) * bn) / (an * an);
+    d[2] = ((-g_q1) * bn) / libm_pow(an, 2.0);
     d[3] = g_q1 / an;
-    d[4] = ((-g_q2) * br) / (ar * ar);
+    d[4] = ((-g_q2) * br) / libm_pow(ar, 2.0);
     d[5] = g_q2 / ar;
     for (std::size_t k = n; k-- > 0;) {
       const double rr = std::max(static_cast<double>(s[k].replicas - 2), 1e-8);
