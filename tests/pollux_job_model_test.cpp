@@ -155,6 +155,8 @@ TEST(PolluxJobModel, MissingPrerequisitesAreRefusedByName) {
        "--exec rate"},
       {"--cluster pollux-64 --trace " + pollux + " --format pollux --perf-model measured:pollux --job-model goodput",
        "unknown job model"},
+      {"--cluster pollux-64 --trace " + pollux + " --format pollux --perf-model measured:pollux --job-model pollux --policy sjf-bco",
+       "keep their own law"},
       {"--trace " + pollux + " --format pollux --compat pollux --cluster pollux:16:4 --policy tiresias --job-model pollux",
        "the peer's own jobs"},
   };

@@ -136,6 +136,8 @@ void check_combination(const RunPlan& p) {
   if (c.job_model != "fixed") {
     if (p.exec != ExecModel::Rate)
       throw InputError("--job-model", 0, c.job_model, "Pollux's jobs run under --exec rate, not " + std::string(exec_name(p.exec)));
+    if (planner)
+      throw InputError("--job-model", 0, c.job_model, "the planners (" + p.policy.text + ") keep their own law");
     if (c.perf_model != "measured:pollux")
       throw InputError("--job-model", 0, c.job_model,
                        "Pollux's jobs run at the step times of Pollux's tables: give --perf-model measured:pollux (what "
