@@ -129,7 +129,9 @@ std::unique_ptr<SimResult> run_job_level(const RunPlan& plan, std::unique_ptr<Si
     if (r->workload.format != "pollux")
       throw InputError("--job-model", 0, plan.run.job_model,
                        "Pollux's jobs are the jobs of a Pollux/Sia workload: read the trace with --format pollux");
-    model = make_pollux_job_model({plan.inputs.data_dir + "/pollux/traces", plan.run.job_model == "pollux"});
+    const bool adaptive = plan.run.job_model == "pollux";
+    if (adaptive) widen_for_pollux_jobs(r->workload.jobs, plan.inputs.data_dir + "/pollux/traces");
+    model = make_pollux_job_model({plan.inputs.data_dir + "/pollux/traces", adaptive});
   } else {
     model = r->exec == ExecModel::Graph ? make_graph_model(r->cluster, plan.trace_law, r->perf.get())
                                         : make_rate_model(r->cluster, nullptr, plan.trace_law, r->perf.get());

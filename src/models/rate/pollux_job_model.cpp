@@ -15,6 +15,9 @@
 namespace rm {
 namespace {
 
+// The application a Pollux/Sia job runs (its model, as the catalogue names it: pollux:<app>).
+std::string app_name(const JobSpec& j) { return j.model.rfind("pollux:", 0) == 0 ? j.model.substr(7) : j.model; }
+
 class PolluxJobModel final : public RateModel, public JobModelView {
  public:
   explicit PolluxJobModel(PolluxJobModelOptions o) : o_(std::move(o)), tune_(from_seconds(o_.tune_s)) {
@@ -117,8 +120,7 @@ class PolluxJobModel final : public RateModel, public JobModelView {
     if (!jobs_[k]) {
       auto s = std::make_unique<Job>();
       const JobSpec& spec = *j.spec;
-      std::string app = spec.model;
-      if (app.rfind("pollux:", 0) == 0) app = app.substr(7);
+      const std::string app = app_name(spec);
       s->t.app = &pollux_app(o_.traces_dir, app);  // InputError for a model that is not one of Pollux's applications
       if (o_.adaptive) {
         s->t.make_pollux_job();
@@ -188,6 +190,15 @@ class PolluxJobModel final : public RateModel, public JobModelView {
 };
 
 }  // namespace
+
+void widen_for_pollux_jobs(std::vector<JobSpec>& jobs, const std::string& traces_dir) {
+  for (JobSpec& j : jobs) {
+    if (!j.elastic()) continue;
+    const PolluxApp& app = pollux_app(traces_dir, app_name(j));
+    if (app.name() == "ncf") continue;
+    j.gpus_max = std::max(j.gpus_max, std::min(64, app.max_batch_size() / std::max(1, app.min_local_bsz())));
+  }
+}
 
 std::unique_ptr<RateModel> make_pollux_job_model(const PolluxJobModelOptions& o) {
   return std::make_unique<PolluxJobModel>(o);

@@ -12,8 +12,10 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "exec/execution_model.h"
+#include "workload/job.h"
 
 namespace rm {
 
@@ -24,5 +26,10 @@ struct PolluxJobModelOptions {
 };
 
 std::unique_ptr<RateModel> make_pollux_job_model(const PolluxJobModelOptions& o);
+
+// Under `pollux` a job's batch may grow past its trace's, so its GPUs may too: each adaptive job's range becomes 1 up
+// to its application's largest batch over its least local batch, at most 64 (Pollux's max_replicas without the
+// profiling rule, which the job model applies as it runs); ncf keeps its one GPU. Before the engine takes the jobs.
+void widen_for_pollux_jobs(std::vector<JobSpec>& jobs, const std::string& traces_dir);
 
 }  // namespace rm
