@@ -139,6 +139,26 @@ TEST(PolluxJobModel, PolluxReadsTheJobsFittedModels) {
   EXPECT_EQ(summary.find("\"pollux_job_fits\": 0,"), std::string::npos) << summary;
 }
 
+// A lone cifar10 job whose trace batch (128) makes 4 GPUs at cifar10's least local batch (32): under `pollux` its batch
+// may grow, so its GPUs may too, and Pollux's policy takes it to all 8 as its profile doubles; under `pollux-tuned`
+// its range stays its trace's (at most 4) and the policy, with no fitted model to read, weighs it by the performance
+// model (more than one GPU all the same).
+TEST(PolluxJobModel, AnAdaptiveJobMayOutgrowItsTracesBatch) {
+  const std::string dir = test::temp_dir();
+  const std::string trace = "name,time,application,num_replicas,batch_size\nc,0,cifar10,1,128\n";
+  int most[2] = {0, 0};
+  for (int k = 0; k < 2; ++k) {
+    const std::string out = dir + (k == 0 ? "/adaptive" : "/tuned");
+    const auto r = run(dir, trace, "pollux:round=300", k == 0 ? "pollux" : "pollux-tuned", out, "--seed 3");
+    ASSERT_EQ(r.code, 0) << r.text;
+    const auto t = table(test::read_file(out + "/jobs.csv"));
+    most[k] = std::stoi(t[1][col(t[0], "gpus_max")]);
+  }
+  EXPECT_EQ(most[0], 8);
+  EXPECT_GT(most[1], 1);
+  EXPECT_LE(most[1], 4);
+}
+
 // What the job model needs, refused by name (exit 2): a canonical trace, another performance model, another
 // execution model, an unknown job model, a compat mode.
 TEST(PolluxJobModel, MissingPrerequisitesAreRefusedByName) {

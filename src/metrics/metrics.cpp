@@ -33,10 +33,10 @@ double quantile_sorted(const std::vector<double>& v, double q) {
 namespace {
 
 // The jobs the performance model gives an ideal for: GPU-seconds held and needed at their ideal, the excess of
-// those spread over more servers than they need (with `max_server_gpus` GPUs a server; 0: not split) and of the
-// others, and each one's stretch, ascending.
+// elastic jobs that held more GPUs than they asked for, of those spread over more servers than they need (with
+// `max_server_gpus` GPUs a server; 0: not split) and of the others, and each one's stretch, ascending.
 struct StretchTally {
-  double held = 0, ideal = 0, spread = 0, other = 0;
+  double held = 0, ideal = 0, wider = 0, spread = 0, other = 0;
   std::vector<double> stretch;
 };
 
@@ -49,7 +49,7 @@ StretchTally tally(const RunRecord& r, int max_server_gpus) {
     t.held += h;
     t.ideal += i;
     const int need = max_server_gpus > 0 ? (j.spec->num_gpus + max_server_gpus - 1) / max_server_gpus : 1;
-    (j.servers > need ? t.spread : t.other) += h - i;
+    (j.gpus_max > j.spec->num_gpus ? t.wider : j.servers > need ? t.spread : t.other) += h - i;
   }
   std::sort(t.stretch.begin(), t.stretch.end());
   return t;
@@ -72,7 +72,10 @@ std::string stretch_warning(const RunRecord& r, int max_server_gpus, const std::
   if (!(t.ideal > 0) || t.held / t.ideal <= 1.5) return "";
   std::string cause;
   const bool packs_free = placement == "spread-ok" || placement.starts_with("consolidated");
-  if (t.spread < t.other)
+  if (t.wider > t.spread && t.wider > t.other)
+    cause = "mostly because elastic jobs ran on more GPUs than they asked for (a policy's choice: a shorter run for "
+            "more GPU-time where the speed-up is sublinear)";
+  else if (t.spread < t.other)
     cause = "mostly from contention between jobs sharing servers' NICs under --perf-model analytic; --perf-model "
             "trace runs every job at its trace duration";
   else if (!packs_free)

@@ -24,7 +24,8 @@ class PolluxJobModel final : public RateModel, public JobModelView {
     if (!(tune_ > 0)) throw InputError("--job-model", 0, "tune", "the batch re-tuning interval must be > 0 seconds");
   }
   std::string name() const override { return o_.adaptive ? "rate+pollux-jobs" : "rate+pollux-tuned-jobs"; }
-  const JobModelView* job_view() const override { return this; }
+  // Tuned jobs keep no profile: a goodput-aware policy weighs them by the performance model instead.
+  const JobModelView* job_view() const override { return o_.adaptive ? this : nullptr; }
 
   void start(JobState& j, Time now) override {
     Job& s = state(j);
