@@ -6,10 +6,6 @@
 #include <tuple>
 
 namespace rm::pollux {
-namespace {
-// Python's math.ceil(x) for the simulator's batch arithmetic.
-int py_ceil(double x) { return static_cast<int>(std::ceil(x)); }
-}  // namespace
 
 void Trainer::make_pollux_job() {
   adaptive = app->name() != "ncf";
@@ -66,10 +62,9 @@ std::optional<SpeedupFunction> Trainer::speedup() const {
 }
 
 int Trainer::max_replicas() const {
-  if (app->name() == "ncf") return 1;
   int profiled = 0;
   for (const auto& x : profile) profiled = std::max(profiled, x.replicas);
-  return std::min({std::max(2 * profiled, 1), 64, app->max_batch_size() / app->min_local_bsz()});
+  return std::min(std::max(2 * profiled, 1), replica_cap(*app));
 }
 
 }  // namespace rm::pollux

@@ -4,6 +4,8 @@
 // of its configuration on a placement. One copy for both users: --compat pollux's jobs (peers/pollux/pollux_job.h,
 // round by round) and the engine's Pollux job model (models/rate/pollux_job_model.h, in continuous time).
 #pragma once
+#include <algorithm>
+#include <cmath>
 #include <optional>
 #include <vector>
 
@@ -11,6 +13,14 @@
 #include "exec/pollux_app.h"
 
 namespace rm::pollux {
+
+// Python's math.ceil(x) for the simulator's batch arithmetic.
+inline int py_ceil(double x) { return static_cast<int>(std::ceil(x)); }
+
+// The most GPUs a job of `app` can use at all: its largest batch over its least local batch, at most 64 (ncf: 1).
+inline int replica_cap(const PolluxApp& app) {
+  return app.name() == "ncf" ? 1 : std::min(64, app.max_batch_size() / app.min_local_bsz());
+}
 
 struct Trainer {
   const PolluxApp* app = nullptr;

@@ -195,9 +195,7 @@ class PolluxJobModel final : public RateModel, public JobModelView {
 void widen_for_pollux_jobs(std::vector<JobSpec>& jobs, const std::string& traces_dir) {
   for (JobSpec& j : jobs) {
     if (!j.elastic()) continue;
-    const PolluxApp& app = pollux_app(traces_dir, app_name(j));
-    if (app.name() == "ncf") continue;
-    j.gpus_max = std::max(j.gpus_max, std::min(64, app.max_batch_size() / std::max(1, app.min_local_bsz())));
+    j.gpus_max = std::max(j.gpus_max, pollux::replica_cap(pollux_app(traces_dir, app_name(j))));
   }
 }
 

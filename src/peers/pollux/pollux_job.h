@@ -16,8 +16,7 @@
 
 namespace rm::pollux_peer {
 
-// Python's math.ceil(x) for the simulator's batch arithmetic.
-inline int py_ceil(double x) { return static_cast<int>(std::ceil(x)); }
+using pollux::py_ceil;
 // Python's round(float): to the nearest integer, ties to even (the default rounding mode).
 inline long py_round(double x) { return static_cast<long>(std::nearbyint(x)); }
 
