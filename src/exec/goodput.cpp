@@ -149,6 +149,62 @@ BatchChoice GoodputFunction::optimize(int nodes, int replicas, int max_batch_siz
   return best;
 }
 
+std::vector<double> GoodputFunction::optimize_f32(const std::vector<int>& nodes, const std::vector<int>& replicas,
+                                                  int max_batch_size, int min_atomic, int max_atomic) const {
+  const std::size_t k = nodes.size();
+  if (replicas.size() != k) throw InvariantError("goodput: optimize_f32 needs as many nodes as GPU counts");
+  for (std::size_t c = 0; c < k; ++c)
+    if (nodes[c] < 1 || nodes[c] > replicas[c] || init_ > max_batch_size)
+      throw InvariantError("goodput: optimize needs 1 <= nodes <= GPUs and init batch <= max batch");
+  if (min_atomic <= 0) min_atomic = 1;
+  if (max_atomic <= 0) max_atomic = max_batch_size;
+  constexpr int kNum = 50;
+  // geomspace(min_batch_size (float32), max_batch_size): dtype float32 throughout (numpy 1.24 function_base.py).
+  std::vector<float> start(k), ls(k), delta(k);
+  const float stop = static_cast<float>(max_batch_size), le = std::log10(stop);
+  bool any_zero = false;
+  for (std::size_t c = 0; c < k; ++c) {
+    start[c] = std::max(static_cast<float>(init_), static_cast<float>(min_atomic) * static_cast<float>(replicas[c]));
+    ls[c] = std::log10(start[c]);
+    delta[c] = le - ls[c];
+    any_zero = any_zero || delta[c] / static_cast<float>(kNum - 1) == 0.0f;
+  }
+  std::vector<double> out(k, 0.0);
+  std::vector<bool> first(k, true);
+  for (int i = 0; i < kNum; ++i) {
+    for (std::size_t c = 0; c < k; ++c) {
+      float y;
+      if (any_zero) y = (static_cast<float>(i) / static_cast<float>(kNum - 1)) * delta[c];
+      else y = static_cast<float>(i) * (delta[c] / static_cast<float>(kNum - 1));
+      y = y + ls[c];
+      if (i == kNum - 1) y = le;
+      float batch = std::pow(10.0f, y);
+      if (i == 0) batch = start[c];
+      if (i == kNum - 1) batch = stop;
+      const float r = static_cast<float>(replicas[c]);
+      const float local = batch / r;
+      float acc_f = std::ceil(local / static_cast<float>(max_atomic) - 1e-8f) - 1.0f;
+      if (replicas[c] == 1 && local > static_cast<float>(init_ + 1e-8)) acc_f = std::max(acc_f, 1.0f);
+      const int accum = static_cast<int>(acc_f);
+      const int atomic = static_cast<int>(std::ceil(static_cast<double>(local) / (accum + 1) - 1e-8));
+      // evaluate(): the batch in float64; the retrogression factor max(GPUs - 2, 1e-8) in float32.
+      const double accum_time = perf_.alpha_c + perf_.beta_c * atomic;
+      const bool multi = nodes[c] > 1, many = replicas[c] > 1;
+      const double bottleneck = multi ? perf_.alpha_n : many ? perf_.alpha_r : 1e-8;
+      const double retro = multi ? perf_.beta_n : many ? perf_.beta_r : 1e-8;
+      const double net = bottleneck + retro * static_cast<double>(std::max(r - 2.0f, 1e-8f));
+      const double optim = std::exp(std::log(std::pow(accum_time, perf_.gamma) + std::pow(net, perf_.gamma)) / perf_.gamma);
+      const double total = accum * accum_time + optim;
+      const double b = static_cast<double>(replicas[c]) * atomic * (accum + 1);
+      double g = b / total * efficiency(b);
+      if (!(min_atomic <= atomic && atomic <= max_atomic)) g = 0.0;
+      if (first[c] || g > out[c]) out[c] = g;
+      first[c] = false;
+    }
+  }
+  return out;
+}
+
 SpeedupFunction::SpeedupFunction(GoodputFunction fn, int max_batch_size, int min_atomic, int max_atomic,
                                  bool accumulation)
     : fn_(fn), max_batch_(max_batch_size), min_atomic_(min_atomic), max_atomic_(max_atomic), accumulation_(accumulation) {
@@ -235,7 +291,7 @@ double fit_objective(const std::array<double, 7>& x, const std::vector<StepSampl
   return err1 + err2 + reg1 + reg2;
 }
 
-PerfParams fit_perf_params(const std::vector<StepSample>& s) {
+PerfParams fit_perf_params(const std::vector<StepSample>& s, double ftol) {
   if (s.empty()) throw InvariantError("goodput: fit_perf_params needs at least one sample");
   std::array<double, 7> x = {1e-1, 1e-2, 1e-1, 1e-2, 1e-1, 1e-2, 1.0 + 1e-3};
   std::array<double, 7> lo = {1e-8, 1e-8, 1e-8, 1e-8, 1e-8, 1e-8, 1.0};
@@ -257,7 +313,7 @@ PerfParams fit_perf_params(const std::vector<StepSample>& s) {
   // scipy.optimize.minimize(method L-BFGS-B, jac given): m 10, factr = ftol / eps, pgtol 1e-5, at most 15,000
   // iterations and evaluations, x0 clipped to the bounds, variables with equal bounds kept (nbd 2).
   const int n = 7, m = 10, iprint = -1;
-  const double factr = 2.2204460492503131e-09 / DBL_EPSILON, pgtol = 1e-5;
+  const double factr = ftol / DBL_EPSILON, pgtol = 1e-5;
   int nbd[7];
   double l[7], u[7];
   for (int i = 0; i < n; ++i) {

@@ -45,6 +45,14 @@ class GoodputFunction {
   BatchChoice optimize(int nodes, int replicas, int max_batch_size, int min_atomic, int max_atomic,
                        bool accumulation) const;
   const PerfParams& perf() const { return perf_; }
+  // optimize() over several configurations at once as numpy does it when they come as float32 arrays (Sia's policy,
+  // sia.py _compute_goodputs_v2: nodes and GPUs astype(np.float32), accumulation on, batch tuning on): the 50
+  // candidate batches per configuration by float32 geomspace (float32 log10 and powf; numpy's linspace takes its
+  // step-zero branch for every column when any column has start == stop), the local batch and accumulation steps in
+  // float32, the atomic batch in float64, the retrogression's max(GPUs - 2, 1e-8) in float32. The best goodput of
+  // each configuration (float64, before Sia casts it to float32).
+  std::vector<double> optimize_f32(const std::vector<int>& nodes, const std::vector<int>& replicas, int max_batch_size,
+                                   int min_atomic, int max_atomic) const;
 
  private:
   PerfParams perf_;
@@ -78,7 +86,8 @@ struct StepSample {
 // seen; inter-node terms without multi-node samples; intra-node without single-node multi-GPU ones; retrogression
 // without samples of more than 2 GPUs); without multi-node samples alpha_n, beta_n are raised to 1.1 x alpha_r,
 // beta_r.
-PerfParams fit_perf_params(const std::vector<StepSample>& samples);
+// `ftol`: scipy's L-BFGS-B ftol (its default; Sia's goodput.py passes tol=1e-5, which sets it to 1e-5).
+PerfParams fit_perf_params(const std::vector<StepSample>& samples, double ftol = 2.2204460492503131e-09);
 
 // The objective fit_perf_params minimises and its gradient (exposed for tests).
 double fit_objective(const std::array<double, 7>& p, const std::vector<StepSample>& s, std::array<double, 7>* grad);

@@ -20,7 +20,7 @@ inline const char* exec_name(ExecModel m) {
 }
 
 // A paper's own simulator reproduced exactly (--compat).
-enum class Compat { None, Wang2020, Yu2022, Synergy, Tiresias, Gavel, Pollux };
+enum class Compat { None, Wang2020, Yu2022, Synergy, Tiresias, Gavel, Pollux, Sia };
 
 inline const char* compat_name(Compat c) {
   switch (c) {
@@ -31,6 +31,7 @@ inline const char* compat_name(Compat c) {
     case Compat::Tiresias: return "tiresias";
     case Compat::Gavel: return "gavel";
     case Compat::Pollux: return "pollux";
+    case Compat::Sia: return "sia";
   }
   return "?";
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <mutex>
+#include <tuple>
 
 #include "core/error.h"
 #include "core/pandas_float.h"
@@ -57,7 +58,8 @@ int whole(double x, const Table& t, std::size_t row, const std::string& field) {
 
 PolluxApp::~PolluxApp() = default;
 
-PolluxApp::PolluxApp(const std::string& dir, const std::string& name, int max_epochs, int max_local_bsz)
+PolluxApp::PolluxApp(const std::string& dir, const std::string& name, int max_epochs, int max_local_bsz,
+                     const std::string& gpu)
     : dir_(dir), name_(name) {
   namespace fs = std::filesystem;
   if (!fs::is_directory(dir)) throw InputError(dir, 0, "", "no such folder (Pollux's application traces)");
@@ -111,8 +113,10 @@ PolluxApp::PolluxApp(const std::string& dir, const std::string& name, int max_ep
     if (out.empty()) throw InputError(t.path, 0, "", "no rows");
     return out;
   };
-  placements_ = rows_of("placements.csv", true);
-  scalability_ = rows_of("scalability.csv", false);
+  const std::string suffix = gpu.empty() ? "" : "-" + gpu;
+  placements_file_ = "placements" + suffix + ".csv";
+  placements_ = rows_of(placements_file_, true);
+  scalability_ = rows_of("scalability" + suffix + ".csv", false);
   init_bsz_ = curves_.begin()->first;
   max_bsz_ = curves_.rbegin()->first;
   min_local_ = max_local_ = placements_.front().local_bsz;
@@ -184,7 +188,7 @@ std::pair<double, double> PolluxApp::measured(std::int64_t id, int local_bsz) co
     if (r.placement == id) v.push_back(&r);
   std::stable_sort(v.begin(), v.end(), [](const Row* a, const Row* b) { return a->local_bsz < b->local_bsz; });
   if (v.size() < 2 || local_bsz < v.front()->local_bsz || local_bsz > v.back()->local_bsz)
-    throw InputError(dir_ + "/placements.csv", 0, "local_bsz",
+    throw InputError(dir_ + "/" + placements_file_, 0, "local_bsz",
                      "local batch " + std::to_string(local_bsz) + " outside the measured range of placement " +
                          std::to_string(id) + " (Pollux's interp1d would raise)");
   std::size_t i = static_cast<std::size_t>(
@@ -271,6 +275,79 @@ std::pair<double, double> PolluxApp::throughput(const std::vector<int>& placemen
   }
   memo_.emplace(key, out);
   return out;
+}
+
+namespace {
+std::vector<int> smallest_rotation(const std::vector<int>& placement) {
+  std::vector<int> p;
+  for (int x : placement)
+    if (x != 0) p.push_back(x);
+  std::vector<int> best = p;
+  for (std::size_t i = 1; i < p.size(); ++i) {
+    std::vector<int> r(p.begin() + static_cast<long>(i), p.end());
+    r.insert(r.end(), p.begin(), p.begin() + static_cast<long>(i));
+    if (r < best) best = r;
+  }
+  return best;
+}
+}  // namespace
+
+int PolluxApp::max_local_bsz_at(const std::vector<int>& placement) const {
+  const std::vector<int> best = smallest_rotation(placement);
+  std::string digits;
+  int replicas = 0;
+  for (int x : best) digits += std::to_string(x), replicas += x;
+  const int nodes = static_cast<int>(best.size());
+  int out = -1;
+  if (!digits.empty() && digits.size() <= 18) {
+    const std::int64_t id = std::stoll(digits);
+    for (const auto& r : placements_)
+      if (r.placement == id) out = std::max(out, r.local_bsz);
+    if (out >= 0) return out;
+  }
+  for (const auto& r : scalability_)
+    if (r.nodes >= nodes && r.replicas >= replicas) out = std::max(out, r.local_bsz);
+  if (out < 0)
+    throw InputError(dir_, 0, "placement",
+                     name_ + ": no measured local batch for placement " + digits + " (Sia's get_max_local_bsz is NaN)");
+  return out;
+}
+
+int PolluxApp::max_measured_local(int replicas) const {
+  int out = 0;
+  for (const auto& r : placements_)
+    if (r.replicas == replicas) out = std::max(out, r.local_bsz);
+  return out;
+}
+
+double PolluxApp::one_gpu_throughput() const {
+  int local = -1;
+  double step = -1;
+  for (const auto& r : placements_)
+    if (r.replicas == 1) local = std::max(local, r.local_bsz), step = std::max(step, r.step);
+  if (local < 0) throw InputError(dir_ + "/" + placements_file_, 0, "placement", name_ + ": no one-GPU rows");
+  return static_cast<double>(local) / step;
+}
+
+const PolluxApp& sia_app(const std::string& traces_dir, const std::string& gpu, const std::string& name) {
+  struct Entry {
+    const char* name;
+    int epochs;
+  };
+  static const Entry table[] = {{"bert", 2}, {"cifar10", 100}, {"ncf", 10}, {"imagenet", 90}, {"deepspeech2", 80}, {"yolov3", 50}};
+  static std::mutex mu;
+  static std::map<std::tuple<std::string, std::string, std::string>, std::unique_ptr<PolluxApp>> cache;
+  const Entry* e = nullptr;
+  for (const auto& x : table)
+    if (name == x.name) e = &x;
+  if (!e)
+    throw InputError("'" + name + "' is not one of Sia's applications (bert, cifar10, ncf, imagenet, deepspeech2, yolov3)");
+  std::lock_guard<std::mutex> lock(mu);
+  auto& slot = cache[{traces_dir, gpu, name}];
+  if (!slot)
+    slot = std::make_unique<PolluxApp>(traces_dir + "/" + name, name, e->epochs,
+                                       name == "deepspeech2" && gpu == "rtx" ? 57 : 0, gpu);
+  return *slot;
 }
 
 const PolluxApp& pollux_app(const std::string& traces_dir, const std::string& name) {

@@ -24,8 +24,10 @@ class PolluxApp {
     std::vector<double> progress, iteration, grad_sqr, grad_var;
   };
   // `dir` = .../pollux/traces/<name>; max_epochs and max_local_bsz as the simulator's APPLICATIONS table sets them
-  // (0: from the tables). Throws InputError naming the file, line and field.
-  PolluxApp(const std::string& dir, const std::string& name, int max_epochs, int max_local_bsz);
+  // (0: from the tables); `gpu`: the GPU type of Sia's tables (placements-<gpu>.csv, scalability-<gpu>.csv; "":
+  // Pollux's placements.csv). Throws InputError naming the file, line and field.
+  PolluxApp(const std::string& dir, const std::string& name, int max_epochs, int max_local_bsz,
+            const std::string& gpu = "");
   ~PolluxApp();
   PolluxApp(const PolluxApp&) = delete;
   PolluxApp& operator=(const PolluxApp&) = delete;
@@ -48,6 +50,14 @@ class PolluxApp {
   // (get_throughput), memoised. Throws InputError if the authors' code would fail there (outside the measured
   // local batches of a measured placement, or outside the interpolation's hull).
   std::pair<double, double> throughput(const std::vector<int>& placement, int local_bsz) const;
+  // Sia's get_max_local_bsz: the largest local batch measured at the placement (its smallest rotation), else the
+  // largest of the scalability rows with at least its nodes and GPUs; InputError if there is none.
+  int max_local_bsz_at(const std::vector<int>& placement) const;
+  // The largest local batch measured at any placement of `replicas` GPUs; 0 if none (Sia's memory correction).
+  int max_measured_local(int replicas) const;
+  // Sia's one-GPU throughput of the application on this type (S:cluster.py compute_throughputs): the largest local
+  // batch over the largest step time among the measured one-GPU rows (each maximum taken on its own).
+  double one_gpu_throughput() const;
 
  private:
   struct Row {
@@ -59,7 +69,7 @@ class PolluxApp {
   std::pair<double, double> measured(std::int64_t id, int local_bsz) const;
   const DelaunayInterpolator& mesh() const;
 
-  std::string dir_, name_;
+  std::string dir_, name_, placements_file_ = "placements.csv";
   std::map<int, Curve> curves_;
   std::vector<Row> placements_, scalability_;
   int init_bsz_ = 0, max_bsz_ = 0, min_local_ = 0, max_local_ = 0, max_epochs_ = 0;
@@ -72,5 +82,10 @@ class PolluxApp {
 // deepspeech2 80, yolov3 50 with local batches of at most 8), read from `traces_dir` (.../pollux/traces), or
 // InputError for another name.
 const PolluxApp& pollux_app(const std::string& traces_dir, const std::string& name);
+
+// The same applications as Sia's simulator reads them on one GPU type (siasosp23/artifacts aaf7a0d,
+// sia-simulator/applications.py: bert 2 epochs, cifar10 100, ncf 10, imagenet 90, deepspeech2 80, yolov3 50, no
+// local-batch cap but deepspeech2's 57 on rtx), from `traces_dir` (.../sia/traces) and `gpu` (aws, dgx-ext, rtx, ...).
+const PolluxApp& sia_app(const std::string& traces_dir, const std::string& gpu, const std::string& name);
 
 }  // namespace rm

@@ -304,9 +304,9 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
     if (!e.exact_s.empty() && j.finish != kNever) {  // a float-seconds peer (--compat gavel): full precision
       const ExactTimes& x = e.exact_s[i];
       const double jct = x.finish - x.submit;
-      f << fmt::format("{},{},{},{},{:.6g},{},{},{},{},{},{},{},,,,,,", sp.name, x.submit, sp.num_gpus,
+      f << fmt::format("{},{},{},{},{:.6g},{},{},{},{},{},{},{},,,,{},,", sp.name, x.submit, sp.num_gpus,
                        sp.model, sp.iterations, x.first_start, x.finish, jct, jct - x.run, x.run, j.preemptions,
-                       status(i))
+                       status(i), j.gpu_type >= 0 ? e.gpu_types.at(static_cast<std::size_t>(j.gpu_type)) : std::string())
         << tail(sp, j.finish, state_of(i), elastic(j, x.run, true));
       continue;
     }

@@ -4,6 +4,7 @@
 
 #include "peers/gavel/gavel_sim.h"
 #include "peers/pollux/pollux_sim.h"
+#include "peers/sia/sia_sim.h"
 #include "peers/tiresias/tiresias_sim.h"
 
 namespace rm {
@@ -16,6 +17,8 @@ const std::vector<PeerEntry>& peer_registry() {
        gavel_policies, parse_gavel_policy, run_gavel},
       {Compat::Pollux, "pollux", "Pollux's simulator", "NAME", "pollux-rounds+compat=pollux", "pollux-traces",
        pollux_policies, parse_pollux_policy, run_pollux},
+      {Compat::Sia, "sia", "Sia's simulator", "sia[:p=P;lambda_n=L;lambda_a=A]", "sia-rounds+compat=sia", "sia-traces",
+       sia_policies, parse_sia_policy, run_sia},
   };
   return v;
 }

@@ -59,7 +59,7 @@ Compat parse_compat(const std::string& s) {
   if (s == "synergy") return Compat::Synergy;
   if (const PeerEntry* peer = find_peer(s)) return peer->compat;
   throw InputError("--compat", 0, s,
-                   "unknown compatibility mode '" + s + "' (available: wang2020, yu2022, synergy, tiresias, gavel, pollux)");
+                   "unknown compatibility mode '" + s + "' (available: wang2020, yu2022, synergy, tiresias, gavel, pollux, sia)");
 }
 
 // --exec auto: the round model for Synergy workloads, --compat synergy, the synergy-* presets and an order with

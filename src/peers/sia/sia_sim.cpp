@@ -1,0 +1,358 @@
+// --compat sia (peers/sia/sia_sim.h). Sim::step() is one Cluster.step of Sia's simulator (S:cluster.py:119-244),
+// over the jobs of sia_job.h and the policy of sia_policy.h; S: = sia-simulator/ at siasosp23/artifacts aaf7a0d.
+#include "peers/sia/sia_sim.h"
+
+#include <algorithm>
+#include <cfenv>
+#include <cmath>
+#include <fmt/format.h>
+#include <map>
+#include <optional>
+
+#include "cluster/cluster_config.h"
+#include "cluster/gpu_types.h"
+#include "core/error.h"
+#include "core/pandas_float.h"
+#include "engine/engine.h"
+#include "exec/execution_model.h"
+#include "exec/pollux_app.h"
+#include "peers/named_policies.h"
+#include "peers/sia/sia_job.h"
+#include "peers/sia/sia_policy.h"
+#include "run/loaders.h"
+#include "sched/job_feed.h"
+#include "workload/table_reader.h"
+
+namespace rm {
+namespace {
+
+using sia_peer::Assignment;
+using sia_peer::SiaCluster;
+using sia_peer::SiaParams;
+using sia_peer::SiaPolicy;
+using sia_peer::SJob;
+
+enum class Pol { Sia };
+
+const std::vector<NamedPolicy<Pol>>& policy_table() {
+  static const std::vector<NamedPolicy<Pol>> t = {
+      {"sia", Pol::Sia,
+       "Sia: every round, each job's goodput on every (GPU type, count) from its fitted model on that type (projected "
+       "by one-GPU throughput ratios where it has none), normalised, discounted by its restart cost, raised to p = "
+       "-0.5, rounded; a 0/1 program solved by Cbc picks one configuration per job "
+       "(sia:p=P;lambda_n=L;lambda_a=A; S:sia.py)"},
+  };
+  return t;
+}
+
+struct ParsedSia {
+  Pol pol = Pol::Sia;
+  SiaParams params;
+};
+
+ParsedSia parse(const std::string& text) {
+  ParsedSia out;
+  const auto colon = text.find(':');
+  const std::string name = text.substr(0, colon);
+  out.pol = named_policy(policy_table(), name, "Sia", "sia");
+  if (colon == std::string::npos) return out;
+  std::string rest = text.substr(colon + 1);
+  std::size_t start = 0;
+  while (start <= rest.size()) {
+    const std::size_t end = std::min(rest.find(';', start), rest.size());
+    const std::string kv = rest.substr(start, end - start);
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos) throw InputError("--policy", 0, kv, "expected key=value (sia:p=-0.5;lambda_n=1.1;lambda_a=0.01)");
+    const std::string key = kv.substr(0, eq), val = kv.substr(eq + 1);
+    const auto x = pandas_float(val);
+    if (!x || !std::isfinite(*x)) throw InputError("--policy", 0, key, "not a number: '" + val + "'");
+    if (key == "p") {
+      if (*x == 0) throw InputError("--policy", 0, key, "Sia's p must not be 0");
+      out.params.p = *x;
+    } else if (key == "lambda_n") {
+      out.params.lambda_n = *x;
+    } else if (key == "lambda_a") {
+      out.params.lambda_a = *x;
+    } else {
+      throw InputError("--policy", 0, key, "unknown Sia parameter (p, lambda_n, lambda_a)");
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
+// SLOWDOWNS (S:simulator_config.py:31-33): real runs over simulated, per application.
+double slowdown(const std::string& app) {
+  if (app == "cifar10") return 1.8;
+  if (app == "ncf") return 1.5;
+  return 1.2;  // imagenet, yolov3, bert, deepspeech2
+}
+
+// cluster_max_physical_nnodes (S:simulator_config.py:15).
+int max_physical(const std::string& sia) {
+  static const std::map<std::string, int> m = {{"azure", 5}, {"aws", 16}, {"dgx", 2}, {"dgx-ext", 2}, {"quad", 1}, {"rtx", 3}};
+  const auto it = m.find(sia);
+  return it == m.end() ? 1 : it->second;
+}
+
+// The cluster as Sia's simulator sees it: GPU types in order of first appearance, each all of one node size (4 or 8
+// GPUs, sia.py's two configuration tables), named by Sia's tables.
+SiaCluster cluster_of(const ClusterSpec& c, const std::string& arg, std::vector<std::string>& our_names) {
+  SiaCluster out;
+  for (const auto& s : c.servers) {
+    const KnownGpuType* k = find_gpu_type(s.gpu_type);
+    if (!k || k->sia.empty())
+      throw InputError("--cluster", 0, arg,
+                       "--compat sia needs GPU types Sia measured (t4, a100, rtx2080ti, v100, quadro-rtx6000), not '" +
+                           s.gpu_type + "'");
+    const auto it = std::find(out.types.begin(), out.types.end(), k->sia);
+    if (it == out.types.end()) {
+      if (s.gpus != 4 && s.gpus != 8)
+        throw InputError("--cluster", 0, arg, "--compat sia needs nodes of 4 or 8 GPUs (sia.py's configurations)");
+      out.types.push_back(k->sia);
+      our_names.push_back(k->name);
+      out.nodes.push_back(1);
+      out.per_node.push_back(s.gpus);
+      out.max_physical.push_back(max_physical(k->sia));
+    } else {
+      const auto t = static_cast<std::size_t>(it - out.types.begin());
+      if (out.per_node[t] != s.gpus)
+        throw InputError("--cluster", 0, arg, "--compat sia needs all nodes of one GPU type to have the same GPUs");
+      ++out.nodes[t];
+    }
+  }
+  if (out.types.empty()) throw InputError("--cluster", 0, arg, "no servers");
+  return out;
+}
+
+void read_workload(const InputSpec& in, const std::string& traces, const SiaCluster& cl, std::vector<JobSpec>& specs,
+                   std::vector<SJob>& jobs) {
+  if (in.format != "auto" && in.format != "pollux")
+    throw InputError("--format", 0, in.format, "--compat sia reads the artifact's workloads: --format pollux (or auto)");
+  const std::string text = TableReader::load(in.trace);
+  TableReader t(in.trace, ',', &text);
+  std::vector<std::string> row;
+  if (!t.next(row)) throw InputError(in.trace, 0, "", "empty workload");
+  t.set_header(row);
+  for (const char* c : {"name", "time", "application", "num_replicas", "batch_size"})
+    if (!t.column(c)) throw InputError(in.trace, t.line(), c, "required column missing (Sia's workload CSV)");
+  const bool has_category = t.column("category").has_value();
+  auto whole = [&](const std::string& field, long lo) {
+    const auto x = pandas_float(t.require(row, field));
+    if (!x || *x != std::floor(*x) || *x < static_cast<double>(lo) || *x > 1e9)
+      throw InputError(t.file(), t.line(), field, "must be a whole number >= " + std::to_string(lo));
+    return static_cast<long>(*x);
+  };
+  while (t.next(row)) {
+    if (in.max_jobs > 0 && static_cast<long>(specs.size()) >= in.max_jobs) break;
+    t.check_width(row);
+    if (has_category && !t.require(row, "category").empty())
+      throw InputError(t.file(), t.line(), "category",
+                       "job categories (rigid, scale-gpus) are not implemented under --compat sia yet; leave it empty");
+    SJob j;
+    j.submit = whole("time", 0);
+    j.target_replicas = static_cast<int>(whole("num_replicas", 1));
+    j.target_batch = static_cast<int>(whole("batch_size", 1));
+    j.app_name = t.require(row, "application");
+    try {
+      for (const auto& type : cl.types) j.apps.push_back(&sia_app(traces, type, j.app_name));
+    } catch (const InputError& e) {
+      throw InputError(t.file(), t.line(), "application", e.what());
+    }
+    if (j.app_name == "ncf") j.target_batch = 32768;  // S:cluster.py:67-70
+    if (j.target_batch < j.apps.front()->init_batch_size())
+      throw InputError(t.file(), t.line(), "batch_size",
+                       std::to_string(j.target_batch) + " is below " + j.app_name + "'s least measured batch (" +
+                           std::to_string(j.apps.front()->init_batch_size()) + "; Sia's goodput model asserts)");
+    j.calibration = 1.0 / slowdown(j.app_name);
+    j.profiles.resize(cl.types.size());
+    j.perf.resize(cl.types.size());
+    JobSpec s;
+    s.id = static_cast<JobId>(specs.size());
+    s.name = t.require(row, "name");
+    s.submit = from_seconds(static_cast<double>(j.submit));
+    s.num_gpus = j.target_replicas;
+    s.model = j.app_name;
+    s.file = t.file();
+    s.line = t.line();
+    if (!specs.empty() && s.submit < specs.back().submit)
+      throw InputError(t.file(), t.line(), "time", "submit times go back: the workload must be in time order");
+    specs.push_back(std::move(s));
+    jobs.push_back(std::move(j));
+  }
+  if (specs.empty()) throw InputError(in.trace, 0, "", "no jobs in the workload");
+}
+
+class Sim {
+ public:
+  Sim(std::vector<SJob>& jobs, SiaCluster cl, SiaParams params, long interval)
+      : jobs_(jobs), cl_(cl), policy_(cl, params), interval_(interval), alloc_(jobs.size()) {}
+
+  bool done() const {
+    for (const auto& j : jobs_)
+      if (!j.completion) return false;
+    return true;
+  }
+  long now() const { return now_; }
+  long rounds() const { return rounds_; }
+  double busy_gpu_s() const { return busy_gpu_s_; }
+  const SiaPolicy& policy() const { return policy_; }
+
+  void step() {
+    ++rounds_;
+    for (auto& j : jobs_) {
+      if (!j.completion && !j.placement.empty()) busy_gpu_s_ += static_cast<double>(j.gpus() * interval_);
+      j.advance(interval_);
+    }
+    now_ += interval_;
+    std::vector<const SJob*> active;
+    std::vector<std::size_t> index;
+    for (std::size_t k = 0; k < jobs_.size(); ++k)
+      if (now_ >= jobs_[k].submit && !jobs_[k].completion) active.push_back(&jobs_[k]), index.push_back(k);
+    if (active.empty()) return;  // S:cluster.py:165-166: no decision, the allocations kept
+    std::vector<char> in(jobs_.size(), 0);
+    for (std::size_t k : index) in[k] = 1;
+    for (std::size_t k = 0; k < jobs_.size(); ++k)
+      if (!in[k]) alloc_[k].reset();
+    const std::vector<Assignment> next = policy_.optimize(active, now_);
+    check(next, index);
+    for (std::size_t a = 0; a < index.size(); ++a) {  // S:cluster.py:180-228
+      const std::size_t k = index[a];
+      SJob& j = jobs_[k];
+      const Assignment& n = next[a];
+      if (alloc_[k] && *alloc_[k] == n) continue;
+      std::vector<int> placement;
+      for (std::size_t i = 0; i < n.nodes.size(); ++i) {
+        if (i == 0 || n.nodes[i] != n.nodes[i - 1]) placement.push_back(1);
+        else ++placement.back();
+      }
+      if (n.type >= 0 && static_cast<int>(placement.size()) > cl_.max_physical[static_cast<std::size_t>(n.type)]) {
+        int reps = static_cast<int>(n.nodes.size());
+        const int per = static_cast<int>(std::ceil(static_cast<double>(reps) / cl_.max_physical[static_cast<std::size_t>(n.type)]));
+        placement.clear();
+        while (reps > 0) placement.push_back(std::min(per, reps)), reps -= std::min(per, reps);
+      }
+      if (j.cluster != n.type) j.migrate(n.type, placement, now_);
+      else j.reallocate(placement, now_);
+      alloc_[k] = n;
+    }
+  }
+
+ private:
+  // A decision gives no type more GPUs than it has and no node more than its own: a policy's bug (exit 3).
+  void check(const std::vector<Assignment>& next, const std::vector<std::size_t>& index) const {
+    std::vector<std::vector<int>> used(cl_.types.size());
+    for (std::size_t t = 0; t < cl_.types.size(); ++t) used[t].assign(static_cast<std::size_t>(cl_.nodes[t]), 0);
+    for (std::size_t a = 0; a < next.size(); ++a) {
+      if (next[a].type < 0) continue;
+      const auto t = static_cast<std::size_t>(next[a].type);
+      for (int node : next[a].nodes)
+        if (node < 0 || node >= cl_.nodes[t] || ++used[t][static_cast<std::size_t>(node)] > cl_.per_node[t])
+          throw InvariantError("sia: t = " + std::to_string(now_) + " s, job " + jobs_[index[a]].spec->name + ": node " +
+                               std::to_string(node) + " of " + cl_.types[t] + " given more GPUs than it has");
+    }
+  }
+
+  std::vector<SJob>& jobs_;
+  SiaCluster cl_;
+  SiaPolicy policy_;
+  long interval_;
+  std::vector<std::optional<Assignment>> alloc_;
+  long now_ = 0, rounds_ = 0;
+  double busy_gpu_s_ = 0;
+};
+
+class SiaModel final : public SteppingModel {
+ public:
+  SiaModel(Sim& sim, long interval) : sim_(sim), interval_(interval) {}
+  std::string name() const override { return "sia"; }
+  bool searches_book() const override { return false; }
+  Time next_event_time() override { return sim_.done() ? kNever : from_seconds(static_cast<double>(sim_.now() + interval_)); }
+  void advance_to(Time t) override {
+    while (!sim_.done() && from_seconds(static_cast<double>(sim_.now() + interval_)) <= t) sim_.step();
+  }
+
+ private:
+  Sim& sim_;
+  long interval_;
+};
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> sia_policies() { return policy_list(policy_table()); }
+
+PolicySpec parse_sia_policy(const std::string& text) {
+  parse(text);  // checked here
+  return named_policy_spec(text);
+}
+
+SimResult run_sia(const RunPlan& plan) {
+  const ParsedSia pol = parse(plan.policy.text);
+  SimResult r;
+  r.cluster = load_config_cluster(plan.inputs);
+  std::vector<std::string> our_names;
+  const SiaCluster cl = cluster_of(r.cluster, plan.inputs.cluster, our_names);
+  if (plan.run.round_s > 0 && plan.run.round_s != std::floor(plan.run.round_s))
+    throw InputError("--round", 0, std::to_string(plan.run.round_s), "Sia's --interval is whole seconds");
+  const long interval = plan.run.round_s > 0 ? static_cast<long>(plan.run.round_s) : 60;
+  std::vector<SJob> jobs;
+  read_workload(plan.inputs, plan.inputs.data_dir + "/sia/traces", cl, r.workload.jobs, jobs);
+  r.workload.source = plan.inputs.trace;
+  r.workload.format = "pollux";
+  for (std::size_t i = 0; i < jobs.size(); ++i) jobs[i].spec = &r.workload.jobs[i];
+  if (plan.run.dry_run) return r;
+  std::fesetround(FE_TONEAREST);
+  Sim sim(jobs, cl, pol.params, interval);
+  VectorFeed feed(r.workload.jobs);
+  Engine engine(r.cluster, feed, nullptr, std::make_unique<SiaModel>(sim, interval));
+  engine.run();
+  r.record = RunRecord{};
+  r.record.total_gpus = r.cluster.total_gpus();
+  r.record.busy_gpu_us = static_cast<Time>(std::llround(sim.busy_gpu_s() * 1e6));
+  r.record.events = sim.rounds();
+  long restarts = 0, migrations = 0;
+  for (const auto& j : jobs) {
+    JobRecord jr;
+    jr.spec = j.spec;
+    const double submit = static_cast<double>(j.submit), start = static_cast<double>(j.first_start),
+                 end = static_cast<double>(*j.completion);
+    jr.first_start = from_seconds(start);
+    jr.finish = from_seconds(end);
+    jr.run_us = from_seconds(end - start);
+    jr.preemptions = std::max(0, j.restarts);
+    jr.reallocations = std::max(0, j.restarts);
+    jr.gpus_min = j.gpus_min;
+    jr.gpus_max = j.gpus_max;
+    jr.gpu_seconds = j.attained;
+    std::string types;
+    for (int t : j.types_used) types += (types.empty() ? "" : "+") + our_names[static_cast<std::size_t>(t)];
+    if (!types.empty()) jr.gpu_type = gpu_type_index(r.record, types);
+    migrations += std::max<long>(0, static_cast<long>(j.types_used.size()) - 1);
+    r.record.jobs.push_back(jr);
+    r.record.exact_s.push_back({submit, start, end, end - start});
+    restarts += std::max(0, j.restarts);
+  }
+  // sia_rounds.csv: each round's program (docs/formats.md): jobs, rows, columns, objective value, solve time.
+  std::string rounds = "time_s,jobs,rows,cols,objective,solve_ms,round_ms,ones\n";
+  std::vector<double> solve;
+  for (const auto& s : sim.policy().stats()) {
+    std::string ones;
+    for (int x : s.ones) ones += (ones.empty() ? "" : " ") + std::to_string(x);
+    rounds += fmt::format("{},{},{},{},{:.17g},{:.3f},{:.3f},{}\n", s.t, s.jobs, s.rows, s.cols, s.objective,
+                          s.solve_ms, s.round_ms, ones);
+    solve.push_back(s.solve_ms);
+  }
+  r.record.files.push_back({"sia_rounds.csv", std::move(rounds)});
+  auto& ex = r.record.extra;
+  ex.push_back({"sia_rounds", static_cast<double>(sim.rounds())});
+  ex.push_back({"sia_restarts", static_cast<double>(restarts)});
+  ex.push_back({"sia_type_changes", static_cast<double>(migrations)});
+  if (!solve.empty()) {
+    std::sort(solve.begin(), solve.end());
+    ex.push_back({"sia_solve_ms_p50", solve[solve.size() / 2]});
+    ex.push_back({"sia_solve_ms_p99", solve[std::min(solve.size() - 1, solve.size() * 99 / 100)]});
+  }
+  return r;
+}
+
+}  // namespace rm
