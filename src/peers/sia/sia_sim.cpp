@@ -17,6 +17,7 @@
 #include "exec/execution_model.h"
 #include "exec/pollux_app.h"
 #include "peers/named_policies.h"
+#include "peers/sia/sia_gavel.h"
 #include "peers/sia/sia_job.h"
 #include "peers/sia/sia_policy.h"
 #include "run/loaders.h"
@@ -28,11 +29,12 @@ namespace {
 
 using sia_peer::Assignment;
 using sia_peer::SiaCluster;
+using sia_peer::SiaGavel;
 using sia_peer::SiaParams;
 using sia_peer::SiaPolicy;
 using sia_peer::SJob;
 
-enum class Pol { Sia };
+enum class Pol { Sia, Gavel };
 
 const std::vector<NamedPolicy<Pol>>& policy_table() {
   static const std::vector<NamedPolicy<Pol>> t = {
@@ -41,6 +43,10 @@ const std::vector<NamedPolicy<Pol>>& policy_table() {
        "by one-GPU throughput ratios where it has none), normalised, discounted by its restart cost, raised to p = "
        "-0.5, rounded; a 0/1 program solved by Cbc picks one configuration per job "
        "(sia:p=P;lambda_n=L;lambda_a=A; S:sia.py)"},
+      {"gavel", Pol::Gavel,
+       "Gavel as Sia's simulator runs it (max_sum_throughput_perf, 360-s rounds by default): the trace's GPUs and batch "
+       "on one type, time shares from a linear program over measured throughputs, jobs in order of share over time "
+       "received (S:gavel.py)"},
   };
   return t;
 }
@@ -56,6 +62,7 @@ ParsedSia parse(const std::string& text) {
   const std::string name = text.substr(0, colon);
   out.pol = named_policy(policy_table(), name, "Sia", "sia");
   if (colon == std::string::npos) return out;
+  if (out.pol != Pol::Sia) throw InputError("--policy", 0, text, "'" + name + "' takes no parameters under --compat sia");
   std::string rest = text.substr(colon + 1);
   std::size_t start = 0;
   while (start <= rest.size()) {
@@ -125,8 +132,8 @@ SiaCluster cluster_of(const ClusterSpec& c, const std::string& arg, std::vector<
   return out;
 }
 
-void read_workload(const InputSpec& in, const std::string& traces, const SiaCluster& cl, std::vector<JobSpec>& specs,
-                   std::vector<SJob>& jobs) {
+void read_workload(const InputSpec& in, const std::string& traces, const SiaCluster& cl, Pol pol,
+                   std::vector<JobSpec>& specs, std::vector<SJob>& jobs) {
   if (in.format != "auto" && in.format != "pollux")
     throw InputError("--format", 0, in.format, "--compat sia reads the artifact's workloads: --format pollux (or auto)");
   const std::string text = TableReader::load(in.trace);
@@ -159,7 +166,8 @@ void read_workload(const InputSpec& in, const std::string& traces, const SiaClus
     } catch (const InputError& e) {
       throw InputError(t.file(), t.line(), "application", e.what());
     }
-    if (j.app_name == "ncf") j.target_batch = 32768;  // S:cluster.py:67-70
+    if (pol == Pol::Sia && j.app_name == "ncf") j.target_batch = 32768;  // S:cluster.py:67-70
+    j.tune_bsz = pol == Pol::Sia;  // Gavel's jobs keep the trace's batch (S:multi_simulator.py:62-63)
     if (j.target_batch < j.apps.front()->init_batch_size())
       throw InputError(t.file(), t.line(), "batch_size",
                        std::to_string(j.target_batch) + " is below " + j.app_name + "'s least measured batch (" +
@@ -185,8 +193,8 @@ void read_workload(const InputSpec& in, const std::string& traces, const SiaClus
 
 class Sim {
  public:
-  Sim(std::vector<SJob>& jobs, SiaCluster cl, SiaParams params, long interval)
-      : jobs_(jobs), cl_(cl), policy_(cl, params), interval_(interval), alloc_(jobs.size()) {}
+  Sim(std::vector<SJob>& jobs, SiaCluster cl, Pol pol, SiaParams params, long interval)
+      : jobs_(jobs), cl_(cl), pol_(pol), policy_(cl, params), gavel_(cl, interval), interval_(interval), alloc_(jobs.size()) {}
 
   bool done() const {
     for (const auto& j : jobs_)
@@ -196,7 +204,7 @@ class Sim {
   long now() const { return now_; }
   long rounds() const { return rounds_; }
   double busy_gpu_s() const { return busy_gpu_s_; }
-  const SiaPolicy& policy() const { return policy_; }
+  const std::vector<sia_peer::SiaRoundStats>& stats() const { return pol_ == Pol::Sia ? policy_.stats() : gavel_.stats(); }
 
   void step() {
     ++rounds_;
@@ -214,25 +222,38 @@ class Sim {
     for (std::size_t k : index) in[k] = 1;
     for (std::size_t k = 0; k < jobs_.size(); ++k)
       if (!in[k]) alloc_[k].reset();
-    const std::vector<Assignment> next = policy_.optimize(active, now_);
+    std::vector<std::optional<Assignment>> next;
+    if (pol_ == Pol::Sia) {
+      for (auto& a : policy_.optimize(active, now_)) next.emplace_back(std::move(a));
+    } else {
+      next = gavel_.optimize(active, now_);
+    }
     check(next, index);
-    for (std::size_t a = 0; a < index.size(); ++a) {  // S:cluster.py:180-228
+    // S:cluster.py:180-228: a job whose GPUs changed migrates (another type, or none) or re-allocates on its type
+    // (a restart only if its GPUs per node changed).
+    for (std::size_t a = 0; a < index.size(); ++a) {
       const std::size_t k = index[a];
       SJob& j = jobs_[k];
-      const Assignment& n = next[a];
-      if (alloc_[k] && *alloc_[k] == n) continue;
+      const std::optional<Assignment>& n = next[a];
+      if (alloc_[k] == n) continue;
+      const int type = n ? n->type : -1;
+      const std::vector<int> none;
+      const std::vector<int>& nodes = n ? n->nodes : none;
+      if (pol_ == Pol::Gavel && !nodes.empty() && static_cast<int>(nodes.size()) != j.target_replicas)
+        throw InvariantError("sia gavel: " + j.spec->name + " given " + std::to_string(nodes.size()) + " GPUs, not its " +
+                             std::to_string(j.target_replicas));
       std::vector<int> placement;
-      for (std::size_t i = 0; i < n.nodes.size(); ++i) {
-        if (i == 0 || n.nodes[i] != n.nodes[i - 1]) placement.push_back(1);
+      for (std::size_t i = 0; i < nodes.size(); ++i) {
+        if (i == 0 || nodes[i] != nodes[i - 1]) placement.push_back(1);
         else ++placement.back();
       }
-      if (n.type >= 0 && static_cast<int>(placement.size()) > cl_.max_physical[static_cast<std::size_t>(n.type)]) {
-        int reps = static_cast<int>(n.nodes.size());
-        const int per = static_cast<int>(std::ceil(static_cast<double>(reps) / cl_.max_physical[static_cast<std::size_t>(n.type)]));
+      if (type >= 0 && static_cast<int>(placement.size()) > cl_.max_physical[static_cast<std::size_t>(type)]) {
+        int reps = static_cast<int>(nodes.size());
+        const int per = static_cast<int>(std::ceil(static_cast<double>(reps) / cl_.max_physical[static_cast<std::size_t>(type)]));
         placement.clear();
         while (reps > 0) placement.push_back(std::min(per, reps)), reps -= std::min(per, reps);
       }
-      if (j.cluster != n.type) j.migrate(n.type, placement, now_);
+      if (j.cluster != type) j.migrate(type, placement, now_);
       else j.reallocate(placement, now_);
       alloc_[k] = n;
     }
@@ -240,13 +261,13 @@ class Sim {
 
  private:
   // A decision gives no type more GPUs than it has and no node more than its own: a policy's bug (exit 3).
-  void check(const std::vector<Assignment>& next, const std::vector<std::size_t>& index) const {
+  void check(const std::vector<std::optional<Assignment>>& next, const std::vector<std::size_t>& index) const {
     std::vector<std::vector<int>> used(cl_.types.size());
     for (std::size_t t = 0; t < cl_.types.size(); ++t) used[t].assign(static_cast<std::size_t>(cl_.nodes[t]), 0);
     for (std::size_t a = 0; a < next.size(); ++a) {
-      if (next[a].type < 0) continue;
-      const auto t = static_cast<std::size_t>(next[a].type);
-      for (int node : next[a].nodes)
+      if (!next[a] || next[a]->type < 0) continue;
+      const auto t = static_cast<std::size_t>(next[a]->type);
+      for (int node : next[a]->nodes)
         if (node < 0 || node >= cl_.nodes[t] || ++used[t][static_cast<std::size_t>(node)] > cl_.per_node[t])
           throw InvariantError("sia: t = " + std::to_string(now_) + " s, job " + jobs_[index[a]].spec->name + ": node " +
                                std::to_string(node) + " of " + cl_.types[t] + " given more GPUs than it has");
@@ -255,7 +276,9 @@ class Sim {
 
   std::vector<SJob>& jobs_;
   SiaCluster cl_;
+  Pol pol_;
   SiaPolicy policy_;
+  SiaGavel gavel_;
   long interval_;
   std::vector<std::optional<Assignment>> alloc_;
   long now_ = 0, rounds_ = 0;
@@ -294,15 +317,16 @@ SimResult run_sia(const RunPlan& plan) {
   const SiaCluster cl = cluster_of(r.cluster, plan.inputs.cluster, our_names);
   if (plan.run.round_s > 0 && plan.run.round_s != std::floor(plan.run.round_s))
     throw InputError("--round", 0, std::to_string(plan.run.round_s), "Sia's --interval is whole seconds");
-  const long interval = plan.run.round_s > 0 ? static_cast<long>(plan.run.round_s) : 60;
+  // --interval: the artifact's run_experiment.sh gives Sia 60 s and Gavel 360 s.
+  const long interval = plan.run.round_s > 0 ? static_cast<long>(plan.run.round_s) : pol.pol == Pol::Gavel ? 360 : 60;
   std::vector<SJob> jobs;
-  read_workload(plan.inputs, plan.inputs.data_dir + "/sia/traces", cl, r.workload.jobs, jobs);
+  read_workload(plan.inputs, plan.inputs.data_dir + "/sia/traces", cl, pol.pol, r.workload.jobs, jobs);
   r.workload.source = plan.inputs.trace;
   r.workload.format = "pollux";
   for (std::size_t i = 0; i < jobs.size(); ++i) jobs[i].spec = &r.workload.jobs[i];
   if (plan.run.dry_run) return r;
   std::fesetround(FE_TONEAREST);
-  Sim sim(jobs, cl, pol.params, interval);
+  Sim sim(jobs, cl, pol.pol, pol.params, interval);
   VectorFeed feed(r.workload.jobs);
   Engine engine(r.cluster, feed, nullptr, std::make_unique<SiaModel>(sim, interval));
   engine.run();
@@ -335,7 +359,7 @@ SimResult run_sia(const RunPlan& plan) {
   // sia_rounds.csv: each round's program (docs/formats.md): jobs, rows, columns, objective value, solve time.
   std::string rounds = "time_s,jobs,rows,cols,objective,solve_ms,round_ms,ones\n";
   std::vector<double> solve;
-  for (const auto& s : sim.policy().stats()) {
+  for (const auto& s : sim.stats()) {
     std::string ones;
     for (int x : s.ones) ones += (ones.empty() ? "" : " ") + std::to_string(x);
     rounds += fmt::format("{},{},{},{},{:.17g},{:.3f},{:.3f},{}\n", s.t, s.jobs, s.rows, s.cols, s.objective,
