@@ -86,7 +86,7 @@ TEST(PeerRegistry, GavelsTraceFormatHasOneReaderForOurModelsAndThePeer) {
 
 // Every peer has one registry entry that the run plan, simulate and list-policies read.
 TEST(PeerRegistry, EveryPeerHasOneEntryThatParsesItsOwnListedPolicies) {
-  ASSERT_EQ(peer_registry().size(), 3u);  // tiresias, gavel, pollux
+  ASSERT_EQ(peer_registry().size(), 4u);  // tiresias, gavel, pollux, sia
   for (const auto& p : peer_registry()) {
     EXPECT_EQ(find_peer(p.name), &p);
     EXPECT_EQ(find_peer(p.compat), &p);

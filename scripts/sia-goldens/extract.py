@@ -5,8 +5,21 @@
 # jct_s = completion_time - submission_time of the last record (Cluster.get_jcts); restarts = num_restarts (None: 0);
 # gpu_types = the GPU types (the simulator's cluster names) the job held GPUs of, in order of first use, '+'-joined.
 #   extract.py WORKLOAD_NAME RUN.log.gz > golden.csv
+# With --rounds, the shim's solve log (SIA_SHIM_LOG) instead, one row per program solved, in order:
+#   workload,solve,rows,cols,objective          (objective to 12 significant digits)
+#   extract.py --rounds WORKLOAD_NAME RUN.solves.jsonl.gz > rounds.csv
 import gzip, json, sys
 
+if sys.argv[1] == "--rounds":
+    name, path = sys.argv[2], sys.argv[3]
+    print("workload,solve,rows,cols,objective")
+    with gzip.open(path, "rt") as f:
+        for i, line in enumerate(f):
+            rec = json.loads(line)
+            if rec["status"] != "optimal":
+                sys.exit(f"{path}: solve {i} is {rec['status']}")
+            print(f"{name},{i},{rec['rows']},{rec['cols']},{float(rec['objective']):.12g}")
+    sys.exit(0)
 name, path = sys.argv[1], sys.argv[2]
 order, types, last = [], {}, None
 with gzip.open(path, "rt") as f:

@@ -5,7 +5,8 @@
 # SIM_DIR: a checkout of sia-simulator/ whose workloads/ and traces/ point to shared/traces/sia/.
 # PYDEPS: a folder with autograd 1.3 and pymoo 0.4.2 (pure Python, fetched) and the numpy-alias sitecustomize.py
 # of shared/goldens/peers/pollux/README.md section 1.
-# POLICY: sia | gavel (multi_simulator.py, the artifact's run_experiment.sh options) | pollux (multi_simulator_unaware.py).
+# POLICY: sia | gavel (multi_simulator.py, the artifact's run_experiment.sh options) | pollux (multi_simulator_unaware.py;
+# its genetic search draws from numpy's global stream: PX_SEED=<n> seeds it once at start-up, see sitecustomize.py).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 sim=$(cd "$1" && pwd); out=$(mkdir -p "$2" && cd "$2" && pwd); policy=$3; shift 3

@@ -1,0 +1,15 @@
+// --compat sia (issue 44 goal 4): all eight Philly workloads of Sia's artifact under sia and gavel, job by job and
+// round by round against the shim-run authors' simulator (tests/data/sia). Workload 1 runs in the main suite too.
+#include "../sia_golden_check.h"
+
+namespace {
+
+class SiaGoldens : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SiaGoldens, SiaAndGavelOnAllPhillyWorkloads) {
+  for (int w = 1; w <= 8; ++w) rm::sia_golden::check(GetParam(), "philly/workload-" + std::to_string(w));
+}
+
+INSTANTIATE_TEST_SUITE_P(Policies, SiaGoldens, ::testing::Values("sia", "gavel"));
+
+}  // namespace
