@@ -25,14 +25,22 @@ long py_round(double x) { return static_cast<long>(std::nearbyint(x)); }
 
 int SJob::max_profiled_replicas(int type) const {
   int m = 0;
-  for (const auto& s : profiles.at(static_cast<std::size_t>(type))) m = std::max(m, s.replicas);
+  for (const auto& s : profiles.at(slot(type))) m = std::max(m, s.replicas);
   return m;
 }
 
 std::optional<pollux::GoodputFunction> SJob::goodput_fn(int type) const {
-  const auto& p = perf.at(static_cast<std::size_t>(type));
+  const auto& p = perf.at(slot(type));
   if (!grad || !p) return std::nullopt;
   return pollux::GoodputFunction(*p, *grad, apps.at(static_cast<std::size_t>(type))->init_batch_size());
+}
+
+std::optional<pollux::SpeedupFunction> SJob::unaware_speedup() const {
+  const auto& p = perf.at(0);
+  if (!grad || !p) return std::nullopt;
+  return pollux::SpeedupFunction(pollux::GoodputFunction(*p, *grad, aws->init_batch_size()),
+                                 target_batch > 0 ? target_batch : aws->max_batch_size(), aws->min_local_bsz(),
+                                 aws->max_local_bsz(), true);
 }
 
 void SJob::update_local_bsz() {
@@ -62,11 +70,11 @@ void SJob::update_local_bsz() {
 
 void SJob::update_params(int nodes, int r, int local_bsz, double step, double sync, double sqr, double var) {
   grad = pollux::GradParams{sqr, var};
-  auto& prof = profiles.at(static_cast<std::size_t>(cluster));
+  auto& prof = profiles.at(slot(cluster));
   for (const auto& p : prof)
     if (p.nodes == nodes && p.replicas == r && p.atomic_bsz == local_bsz) return;
   prof.push_back({nodes, r, local_bsz, step - sync, step});
-  perf.at(static_cast<std::size_t>(cluster)) = pollux::fit_perf_params(prof, 1e-5);
+  perf.at(slot(cluster)) = pollux::fit_perf_params(prof, 1e-5);
 }
 
 void SJob::advance(long seconds) {

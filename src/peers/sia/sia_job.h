@@ -23,6 +23,10 @@ struct SJob {
   int target_replicas = 0, target_batch = 0;
   double calibration = 1.0;  // 1 / SLOWDOWNS[app]
   bool tune_bsz = true;
+  // Heterogeneity-unaware (the Pollux baseline, S:cluster_unaware.py: Job(h_unaware=True)): one profile and one fitted
+  // model over all types; its policy view reads the "aws" application's batch limits (`aws`).
+  bool merged = false;
+  const PolluxApp* aws = nullptr;
 
   // Optimisation state (S:job.py:68-75).
   int atomic = 0, accum = 0;
@@ -45,6 +49,8 @@ struct SJob {
   int gpus_min = 0, gpus_max = 0;
   std::vector<int> types_used;  // GPU types held, in order of first use
 
+  // The profile/model slot of a type (0 for all when merged).
+  std::size_t slot(int type) const { return merged ? 0 : static_cast<std::size_t>(type); }
   int gpus() const {
     int n = 0;
     for (int x : placement) n += x;
@@ -55,6 +61,9 @@ struct SJob {
   int max_profiled_replicas(int type) const;
   // The goodput model on a type: none before the job has stepped there (S:job.py:225-236).
   std::optional<pollux::GoodputFunction> goodput_fn(int type) const;
+  // A merged job's speedup function as Pollux's policy reads it (S:job.py:238-249, cluster None: the aws
+  // application's batch limits; none before its first step: GPUs).
+  std::optional<pollux::SpeedupFunction> unaware_speedup() const;
 
   // Job.update_local_bsz (S:job.py:317-386).
   void update_local_bsz();

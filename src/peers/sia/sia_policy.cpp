@@ -1,4 +1,4 @@
-// peers/sia/sia_policy.h: SiaPolicy.optimize_mip (S:sia.py:568-852) and alloc_to_placement_fast (S:sia.py:159-212),
+// peers/sia/sia_policy.h: SiaPolicy.optimize_mip (S:sia.py:576-842), __solve_mip_rescaled (S:sia.py:844-1136) and alloc_to_placement_fast (S:sia.py:155-201),
 // with numpy's float32 arithmetic where the authors' arrays are float32.
 #include "peers/sia/sia_policy.h"
 
@@ -44,7 +44,7 @@ SiaPolicy::SiaPolicy(SiaCluster cluster, SiaParams params) : cluster_(std::move(
   }
 }
 
-// One job's row of the goodput matrix over all configurations, normalised (S:sia.py:611-716).
+// One job's row of the goodput matrix over all configurations, normalised (S:sia.py:611-715).
 std::vector<float> SiaPolicy::goodput_row(const SJob& j) const {
   const int types = static_cast<int>(cluster_.types.size());
   std::vector<float> row(configs_.size(), kZero);
@@ -85,7 +85,7 @@ std::vector<float> SiaPolicy::goodput_row(const SJob& j) const {
       const PolluxApp& a = *j.apps[static_cast<std::size_t>(t)];
       const auto v = fn->optimize_f32(nodes, gpus, j.target_batch, a.min_local_bsz(), a.max_local_bsz());
       for (std::size_t x = 0; x < cols.size(); ++x) g[x] = static_cast<float>(v[x]);
-    } else {  // projected from the first type with a model (_compute_goodputs_v2, S:sia.py:419-491)
+    } else {  // projected from the first type with a model (_compute_goodputs_v2, S:sia.py:423-491)
       const int d = first_fn;
       const PolluxApp& a = *j.apps[static_cast<std::size_t>(d)];
       std::vector<int> dnodes(gpus.size());
@@ -183,7 +183,7 @@ std::vector<Assignment> SiaPolicy::optimize(const std::vector<const SJob*>& acti
   for (int i = 0; i < n; ++i) {
     const SJob& j = *active[static_cast<std::size_t>(i)];
     std::vector<float> row = goodput_row(j);
-    // The re-allocation factor (S:sia.py:718-746): seconds of its age not lost to restarts over its age plus one
+    // The re-allocation factor (S:sia.py:717-745): seconds of its age not lost to restarts over its age plus one
     // more restart; 1 while it is younger than one restart.
     const double penalty = restart_penalty(j.spec->name);
     const double age = static_cast<double>(now - j.submit);
@@ -191,19 +191,19 @@ std::vector<Assignment> SiaPolicy::optimize(const std::vector<const SJob*>& acti
     double factor = std::max(age - lost, 0.0) / (age + penalty);
     if (age < penalty) factor = 1;
     const auto prev = prev_.find(j.spec->name);
-    if (prev != prev_.end()) {  // every configuration but its current one (S:sia.py:879-890), float32 in place
+    if (prev != prev_.end()) {  // every configuration but its current one (S:sia.py:877-890), float32 in place
       const float keep = row[static_cast<std::size_t>(prev->second)];
       const float f = static_cast<float>(factor);
       for (float& x : row) x = x * f;
       row[static_cast<std::size_t>(prev->second)] = keep;
     }
-    for (float& x : row) {  // power, 2 decimals, clip (S:sia.py:895-909)
+    for (float& x : row) {  // power, 2 decimals, clip (S:sia.py:907-921)
       float y = std::pow(x, static_cast<float>(params_.p));
       y = std::rint(y * 100.0f) / 100.0f;
       if (y > 3000.0f) y = 3000.0f;
       prog.A.push_back(static_cast<double>(y));
     }
-    // A job in checkpoint-restore keeps its configuration (preserve_ckpt_allocs, S:sia.py:767-781).
+    // A job in checkpoint-restore keeps its configuration (preserve_ckpt_allocs, S:sia.py:767-782, S:cluster.py:442-446).
     if (j.rescale > 0) {
       if (prev == prev_.end()) throw InvariantError("sia: " + j.spec->name + " restarting without an allocation");
       prog.pinned.push_back({i, prev->second});

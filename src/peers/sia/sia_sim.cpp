@@ -1,4 +1,4 @@
-// --compat sia (peers/sia/sia_sim.h). Sim::step() is one Cluster.step of Sia's simulator (S:cluster.py:119-244),
+// --compat sia (peers/sia/sia_sim.h). Sim::step() is one Cluster.step of Sia's simulator (S:cluster.py:117-225),
 // over the jobs of sia_job.h and the policy of sia_policy.h; S: = sia-simulator/ at siasosp23/artifacts aaf7a0d.
 #include "peers/sia/sia_sim.h"
 
@@ -20,6 +20,7 @@
 #include "peers/sia/sia_gavel.h"
 #include "peers/sia/sia_job.h"
 #include "peers/sia/sia_policy.h"
+#include "peers/sia/sia_pollux.h"
 #include "run/loaders.h"
 #include "sched/job_feed.h"
 #include "workload/table_reader.h"
@@ -30,11 +31,12 @@ namespace {
 using sia_peer::Assignment;
 using sia_peer::SiaCluster;
 using sia_peer::SiaGavel;
+using sia_peer::SiaPolluxUnaware;
 using sia_peer::SiaParams;
 using sia_peer::SiaPolicy;
 using sia_peer::SJob;
 
-enum class Pol { Sia, Gavel };
+enum class Pol { Sia, Gavel, Pollux };
 
 const std::vector<NamedPolicy<Pol>>& policy_table() {
   static const std::vector<NamedPolicy<Pol>> t = {
@@ -47,6 +49,10 @@ const std::vector<NamedPolicy<Pol>>& policy_table() {
        "Gavel as Sia's simulator runs it (max_sum_throughput_perf, 360-s rounds by default): the trace's GPUs and batch "
        "on one type, time shares from a linear program over measured throughputs, jobs in order of share over time "
        "received (S:gavel.py)"},
+      {"pollux", Pol::Pollux,
+       "Pollux as Sia's simulator runs it, heterogeneity-unaware (60-s rounds, p = -1): one fitted model per job over "
+       "all types, Pollux's genetic search over virtual nodes of 4 GPUs, then each job keeps the GPUs of the type it "
+       "got most of (S:cluster_unaware.py, pollux_unaware.py; the search seeded by --seed)"},
   };
   return t;
 }
@@ -166,15 +172,20 @@ void read_workload(const InputSpec& in, const std::string& traces, const SiaClus
     } catch (const InputError& e) {
       throw InputError(t.file(), t.line(), "application", e.what());
     }
+    if (pol == Pol::Pollux) {  // no target batch but ncf's (S:cluster_unaware.py:55-62)
+      j.target_batch = j.app_name == "ncf" ? 32768 : 0;
+      j.merged = true;
+      j.aws = &sia_app(traces, "aws", j.app_name);
+    }
     if (pol == Pol::Sia && j.app_name == "ncf") j.target_batch = 32768;  // S:cluster.py:67-70
-    j.tune_bsz = pol == Pol::Sia;  // Gavel's jobs keep the trace's batch (S:multi_simulator.py:62-63)
-    if (j.target_batch < j.apps.front()->init_batch_size())
+    j.tune_bsz = pol != Pol::Gavel;  // Gavel's jobs keep the trace's batch (S:multi_simulator.py:62-63)
+    if (j.target_batch > 0 && j.target_batch < j.apps.front()->init_batch_size())
       throw InputError(t.file(), t.line(), "batch_size",
                        std::to_string(j.target_batch) + " is below " + j.app_name + "'s least measured batch (" +
                            std::to_string(j.apps.front()->init_batch_size()) + "; Sia's goodput model asserts)");
     j.calibration = 1.0 / slowdown(j.app_name);
-    j.profiles.resize(cl.types.size());
-    j.perf.resize(cl.types.size());
+    j.profiles.resize(j.merged ? 1 : cl.types.size());
+    j.perf.resize(j.merged ? 1 : cl.types.size());
     JobSpec s;
     s.id = static_cast<JobId>(specs.size());
     s.name = t.require(row, "name");
@@ -193,8 +204,9 @@ void read_workload(const InputSpec& in, const std::string& traces, const SiaClus
 
 class Sim {
  public:
-  Sim(std::vector<SJob>& jobs, SiaCluster cl, Pol pol, SiaParams params, long interval)
-      : jobs_(jobs), cl_(cl), pol_(pol), policy_(cl, params), gavel_(cl, interval), interval_(interval), alloc_(jobs.size()) {}
+  Sim(std::vector<SJob>& jobs, SiaCluster cl, Pol pol, SiaParams params, long interval, std::uint64_t seed)
+      : jobs_(jobs), cl_(cl), pol_(pol), policy_(cl, params), gavel_(cl, interval), pollux_(cl, seed), interval_(interval),
+        alloc_(jobs.size()) {}
 
   bool done() const {
     for (const auto& j : jobs_)
@@ -204,7 +216,10 @@ class Sim {
   long now() const { return now_; }
   long rounds() const { return rounds_; }
   double busy_gpu_s() const { return busy_gpu_s_; }
-  const std::vector<sia_peer::SiaRoundStats>& stats() const { return pol_ == Pol::Sia ? policy_.stats() : gavel_.stats(); }
+  const std::vector<sia_peer::SiaRoundStats>& stats() const {
+    return pol_ == Pol::Sia ? policy_.stats() : pol_ == Pol::Gavel ? gavel_.stats() : pollux_.stats();
+  }
+  long wasted_gpu_rounds() const { return pollux_.wasted_gpu_rounds(); }
 
   void step() {
     ++rounds_;
@@ -225,8 +240,10 @@ class Sim {
     std::vector<std::optional<Assignment>> next;
     if (pol_ == Pol::Sia) {
       for (auto& a : policy_.optimize(active, now_)) next.emplace_back(std::move(a));
-    } else {
+    } else if (pol_ == Pol::Gavel) {
       next = gavel_.optimize(active, now_);
+    } else {
+      for (auto& a : pollux_.optimize(active, now_)) next.emplace_back(std::move(a));
     }
     check(next, index);
     // S:cluster.py:180-228: a job whose GPUs changed migrates (another type, or none) or re-allocates on its type
@@ -235,7 +252,13 @@ class Sim {
       const std::size_t k = index[a];
       SJob& j = jobs_[k];
       const std::optional<Assignment>& n = next[a];
-      if (alloc_[k] == n) continue;
+      // Pollux's raw search result never equals the previous mapped allocation (S:cluster_unaware.py:181): every job
+      // is looked at, and re-allocated where its nodes changed.
+      if (pol_ != Pol::Pollux && alloc_[k] == n) continue;
+      if (pol_ == Pol::Pollux && alloc_[k] && n && j.cluster == n->type && alloc_[k]->nodes == n->nodes) {
+        alloc_[k] = n;
+        continue;
+      }
       const int type = n ? n->type : -1;
       const std::vector<int> none;
       const std::vector<int>& nodes = n ? n->nodes : none;
@@ -279,6 +302,7 @@ class Sim {
   Pol pol_;
   SiaPolicy policy_;
   SiaGavel gavel_;
+  SiaPolluxUnaware pollux_;
   long interval_;
   std::vector<std::optional<Assignment>> alloc_;
   long now_ = 0, rounds_ = 0;
@@ -326,7 +350,7 @@ SimResult run_sia(const RunPlan& plan) {
   for (std::size_t i = 0; i < jobs.size(); ++i) jobs[i].spec = &r.workload.jobs[i];
   if (plan.run.dry_run) return r;
   std::fesetround(FE_TONEAREST);
-  Sim sim(jobs, cl, pol.pol, pol.params, interval);
+  Sim sim(jobs, cl, pol.pol, pol.params, interval, plan.inputs.seed);
   VectorFeed feed(r.workload.jobs);
   Engine engine(r.cluster, feed, nullptr, std::make_unique<SiaModel>(sim, interval));
   engine.run();
@@ -371,6 +395,7 @@ SimResult run_sia(const RunPlan& plan) {
   ex.push_back({"sia_rounds", static_cast<double>(sim.rounds())});
   ex.push_back({"sia_restarts", static_cast<double>(restarts)});
   ex.push_back({"sia_type_changes", static_cast<double>(migrations)});
+  if (pol.pol == Pol::Pollux) ex.push_back({"sia_pollux_idle_gpu_rounds", static_cast<double>(sim.wasted_gpu_rounds())});
   if (!solve.empty()) {
     std::sort(solve.begin(), solve.end());
     ex.push_back({"sia_solve_ms_p50", solve[solve.size() / 2]});
