@@ -9,9 +9,9 @@
 #include <set>
 
 #include "core/error.h"
-#include "peers/sia/pulp_cbc.h"
+#include "policy/pulp_cbc.h"
 
-namespace rm::sia_peer {
+namespace rm::sia {
 namespace {
 int py_ceil(double x) { return static_cast<int>(std::ceil(x)); }
 const std::vector<std::pair<int, int>>& configs_for(int per_node) {  // gavel.py's CONFIGS_4GPU / CONFIGS_8GPU
@@ -92,7 +92,7 @@ std::vector<std::optional<Assignment>> SiaGavel::optimize(const std::vector<cons
   std::iota(by_name.begin(), by_name.end(), 0);
   std::sort(by_name.begin(), by_name.end(), [&](std::size_t a, std::size_t b) { return active[a]->spec->name < active[b]->spec->name; });
   const std::size_t m = active.size(), n = static_cast<std::size_t>(types);
-  LpModel lp;
+  sia::LpModel lp;
   lp.maximize = true;
   lp.cols.resize(m * n);
   lp.obj.resize(m * n);
@@ -108,7 +108,7 @@ std::vector<std::optional<Assignment>> SiaGavel::optimize(const std::vector<cons
     for (std::size_t k = 0; k < n; ++k) lp.cols[i * n + k].push_back({r, 1.0});
   }
   const auto t1 = std::chrono::steady_clock::now();
-  const LpResult sol = solve_like_pulp(lp);
+  const sia::LpResult sol = sia::solve_like_pulp(lp);
   const auto t2 = std::chrono::steady_clock::now();
   std::map<std::string, std::vector<double>> alloc;  // x.value.round(5).clip(0, 1), by job and type (our order)
   double objective = 0;
@@ -241,4 +241,4 @@ std::vector<std::optional<Assignment>> SiaGavel::optimize(const std::vector<cons
   return out;
 }
 
-}  // namespace rm::sia_peer
+}  // namespace rm::sia

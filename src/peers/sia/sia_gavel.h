@@ -3,7 +3,7 @@
 // GPUs at its trace's batch on one type; its throughput on each type is the measured step time of a packed placement
 // (predict_throughput); a linear program gives each (job, type) a time share maximising total throughput; each round
 // the jobs run in the order of share over the share of time received so far, on whole servers taken from a pointer,
-// keeping the previous GPUs where it can. The program is solved as the goldens' shim solves it (peers/sia/pulp_cbc.h:
+// keeping the previous GPUs where it can. The program is solved as the goldens' shim solves it (policy/pulp_cbc.h:
 // Clp's simplex, a vertex, where the authors' cvxpy/ECOS returns an interior point of a tied optimum).
 #pragma once
 #include <map>
@@ -14,7 +14,7 @@
 #include "peers/sia/sia_job.h"
 #include "peers/sia/sia_policy.h"
 
-namespace rm::sia_peer {
+namespace rm::sia {
 
 class SiaGavel {
  public:
@@ -41,4 +41,4 @@ class SiaGavel {
   std::vector<SiaRoundStats> stats_;
 };
 
-}  // namespace rm::sia_peer
+}  // namespace rm::sia

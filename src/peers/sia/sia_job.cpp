@@ -7,7 +7,7 @@
 
 #include "core/error.h"
 
-namespace rm::sia_peer {
+namespace rm::sia {
 namespace {
 int py_ceil(double x) { return static_cast<int>(std::ceil(x)); }
 // Application.rescale_time (S:applications.py:56-69): the checkpoint-restore seconds after a (re)allocation.
@@ -163,4 +163,4 @@ void SJob::migrate(int type, const std::vector<int>& p, long now) {
   }
 }
 
-}  // namespace rm::sia_peer
+}  // namespace rm::sia

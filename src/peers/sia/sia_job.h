@@ -13,7 +13,7 @@
 #include "exec/pollux_app.h"
 #include "workload/job.h"
 
-namespace rm::sia_peer {
+namespace rm::sia {
 
 struct SJob {
   const JobSpec* spec = nullptr;
@@ -80,4 +80,4 @@ struct SJob {
   void started(long now);
 };
 
-}  // namespace rm::sia_peer
+}  // namespace rm::sia

@@ -8,7 +8,7 @@
 
 #include "core/error.h"
 
-namespace rm::sia_peer {
+namespace rm::sia {
 namespace {
 
 constexpr float kZero = 0.0001f;  // ZERO_ALLOC_GAIN in a float32 matrix
@@ -171,7 +171,7 @@ std::vector<Assignment> SiaPolicy::optimize(const std::vector<const SJob*>& acti
   const auto t0 = std::chrono::steady_clock::now();
   const int n = static_cast<int>(active.size()), c = static_cast<int>(configs_.size());
   const int types = static_cast<int>(cluster_.types.size());
-  SiaProgram prog;
+  sia::SiaProgram prog;
   prog.jobs = n;
   prog.configs = c;
   prog.lambda_n = params_.lambda_n;
@@ -210,7 +210,7 @@ std::vector<Assignment> SiaPolicy::optimize(const std::vector<const SJob*>& acti
     }
   }
   const auto t1 = std::chrono::steady_clock::now();
-  const SiaSolution sol = solve_sia_program(prog);
+  const sia::SiaSolution sol = sia::solve_sia_program(prog);
   const auto t2 = std::chrono::steady_clock::now();
   // Allocations per type in job order, then placements (S:sia.py:1060-1090, 791-812).
   std::vector<Assignment> out(static_cast<std::size_t>(n));
@@ -247,4 +247,4 @@ std::vector<Assignment> SiaPolicy::optimize(const std::vector<const SJob*>& acti
   return out;
 }
 
-}  // namespace rm::sia_peer
+}  // namespace rm::sia

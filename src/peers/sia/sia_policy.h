@@ -4,16 +4,16 @@
 // projected from the first type it has one for by the ratio of the types' one-GPU throughputs, in float32 as numpy
 // computes it (exec/goodput.h optimize_f32); normalised to the job's least goodput; the re-allocation factor on every
 // configuration but its current one; raised to p, rounded to 2 decimals and clipped at 3000 in float32; then the 0/1
-// program (peers/sia/sia_mip.h) and the placement of the chosen counts on each type's nodes (alloc_to_placement_fast).
+// program (policy/sia_mip.h) and the placement of the chosen counts on each type's nodes (alloc_to_placement_fast).
 #pragma once
 #include <map>
 #include <string>
 #include <vector>
 
 #include "peers/sia/sia_job.h"
-#include "peers/sia/sia_mip.h"
+#include "policy/sia_mip.h"
 
-namespace rm::sia_peer {
+namespace rm::sia {
 
 // The simulated cluster (S:simulator_config.py): its GPU types in order (Sia's names), nodes and GPUs per node of
 // each, and the most physical nodes a configuration of each may span (cluster_max_physical_nnodes).
@@ -65,4 +65,4 @@ class SiaPolicy {
   std::vector<SiaRoundStats> stats_;
 };
 
-}  // namespace rm::sia_peer
+}  // namespace rm::sia

@@ -7,7 +7,7 @@
 
 #include "core/error.h"
 
-namespace rm::sia_peer {
+namespace rm::sia {
 namespace {
 constexpr int kVnodeGpus = 4;  // the least GPUs per node among the artifact's types (S:cluster_unaware.py:43-52)
 int type_priority(const std::string& t) {  // fix_allocations_by_dropping's tie order
@@ -102,4 +102,4 @@ std::vector<Assignment> SiaPolluxUnaware::optimize(const std::vector<const SJob*
   return out;
 }
 
-}  // namespace rm::sia_peer
+}  // namespace rm::sia

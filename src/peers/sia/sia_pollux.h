@@ -15,7 +15,7 @@
 #include "peers/sia/sia_policy.h"
 #include "policy/pollux_ga.h"
 
-namespace rm::sia_peer {
+namespace rm::sia {
 
 class SiaPolluxUnaware {
  public:
@@ -36,4 +36,4 @@ class SiaPolluxUnaware {
   long wasted_ = 0;
 };
 
-}  // namespace rm::sia_peer
+}  // namespace rm::sia

@@ -28,13 +28,13 @@
 namespace rm {
 namespace {
 
-using sia_peer::Assignment;
-using sia_peer::SiaCluster;
-using sia_peer::SiaGavel;
-using sia_peer::SiaPolluxUnaware;
-using sia_peer::SiaParams;
-using sia_peer::SiaPolicy;
-using sia_peer::SJob;
+using sia::Assignment;
+using sia::SiaCluster;
+using sia::SiaGavel;
+using sia::SiaPolluxUnaware;
+using sia::SiaParams;
+using sia::SiaPolicy;
+using sia::SJob;
 
 enum class Pol { Sia, Gavel, Pollux };
 
@@ -216,7 +216,7 @@ class Sim {
   long now() const { return now_; }
   long rounds() const { return rounds_; }
   double busy_gpu_s() const { return busy_gpu_s_; }
-  const std::vector<sia_peer::SiaRoundStats>& stats() const {
+  const std::vector<sia::SiaRoundStats>& stats() const {
     return pol_ == Pol::Sia ? policy_.stats() : pol_ == Pol::Gavel ? gavel_.stats() : pollux_.stats();
   }
   long wasted_gpu_rounds() const { return pollux_.wasted_gpu_rounds(); }

@@ -1,12 +1,12 @@
-// peers/sia/sia_mip.h: sia.py's constraints in its order, solved through peers/sia/pulp_cbc.h.
-#include "peers/sia/sia_mip.h"
+// policy/sia_mip.h: sia.py's constraints in its order, solved through policy/pulp_cbc.h.
+#include "policy/sia_mip.h"
 
 #include <cmath>
 
 #include "core/error.h"
-#include "peers/sia/pulp_cbc.h"
+#include "policy/pulp_cbc.h"
 
-namespace rm::sia_peer {
+namespace rm::sia {
 
 SiaSolution solve_sia_program(const SiaProgram& p) {
   const int n = p.jobs, c = p.configs, m = n * c, types = static_cast<int>(p.capacity.size());
@@ -64,4 +64,4 @@ SiaSolution solve_sia_program(const SiaProgram& p) {
   return s;
 }
 
-}  // namespace rm::sia_peer
+}  // namespace rm::sia

@@ -1,5 +1,5 @@
-// peers/sia/pulp_cbc.h: pulp's MPS text, Cbc's stand-alone solver on it, pulp's reading of the solution file.
-#include "peers/sia/pulp_cbc.h"
+// policy/pulp_cbc.h: pulp's MPS text, Cbc's stand-alone solver on it, pulp's reading of the solution file.
+#include "policy/pulp_cbc.h"
 
 #include <CbcModel.hpp>
 #include <CbcSolver.hpp>
@@ -16,7 +16,7 @@
 
 #include "core/error.h"
 
-namespace rm::sia_peer {
+namespace rm::sia {
 namespace {
 
 // pulp.mps_lp: every number as "% .12e".
@@ -185,4 +185,4 @@ LpResult solve_like_pulp(const LpModel& m) {
   return r;
 }
 
-}  // namespace rm::sia_peer
+}  // namespace rm::sia

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace rm::sia_peer {
+namespace rm::sia {
 
 struct SiaProgram {
   int jobs = 0, configs = 0;
@@ -32,4 +32,4 @@ struct SiaSolution {
 
 SiaSolution solve_sia_program(const SiaProgram& p);
 
-}  // namespace rm::sia_peer
+}  // namespace rm::sia

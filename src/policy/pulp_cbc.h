@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace rm::sia_peer {
+namespace rm::sia {
 
 struct LpModel {
   struct Entry {
@@ -35,4 +35,4 @@ struct LpResult {
 
 LpResult solve_like_pulp(const LpModel& m);
 
-}  // namespace rm::sia_peer
+}  // namespace rm::sia
