@@ -10,12 +10,15 @@
 namespace rm {
 
 // Whether `name` (a scheduler's name()) is one of these (serve refuses them).
-inline bool is_elastic_scheduler(const std::string& name) { return name == "optimus" || name == "pollux"; }
+inline bool is_elastic_scheduler(const std::string& name) { return name == "optimus" || name == "pollux" || name == "sia"; }
 
 // Optimus+Oracle (policy/optimus.cpp): round= seconds (60).
 std::unique_ptr<Scheduler> make_optimus(PluginParams& p);
 // Pollux's policy with the run's performance model as its oracle (policy/pollux.cpp): round= seconds (60).
 std::unique_ptr<Scheduler> make_pollux(PluginParams& p);
+// Sia's policy over the cluster's GPU types with the run's performance model as its oracle (policy/sia.cpp):
+// round= seconds (60), p= (-0.5), lambda_n= (1.1).
+std::unique_ptr<Scheduler> make_sia(PluginParams& p);
 
 // Decisions at round boundaries (multiples of the round, as Pollux's simulator): due() says whether this pass
 // starts a round, and asks the engine to call again at the next boundary; with no job in the system the clock

@@ -149,6 +149,9 @@ const std::vector<NameEntry>& schedulers() {
       {"pollux", "elastic: Pollux's policy (NSGA-II over jobs x servers, power-mean speedups with the restart penalty, "
                  "the --compat pollux search) with the run's performance model as its oracle, every round (round=60 s; "
                  "one GPU type; docs/elastic.md)"},
+      {"sia", "elastic, heterogeneous: Sia's policy (goodput of every GPU type x count, normalised, restart-discounted, "
+              "raised to p=-0.5; one configuration per job by Cbc's 0/1 program, the --compat sia one) with the run's "
+              "performance model as its oracle, every round (round=60 s, lambda_n=1.1; docs/sia.md)"},
       {"py", "a whole scheduler written in Python: py:file=PATH;class=NAME, its schedule(view) -> decisions "
              "(docs/python.md)"},
   };
@@ -349,6 +352,7 @@ std::unique_ptr<Scheduler> make_whole_scheduler(const PolicySpec& spec, std::uin
                                  : is_gavel_scheduler(first.name) ? make_gavel_scheduler(first.name, params)
                                  : first.name == "optimus"        ? make_optimus(params)
                                  : first.name == "pollux"         ? make_pollux(params)
+                                 : first.name == "sia"            ? make_sia(params)
                                                                   : plan::make_sjf_bco_online(params);
   params.check_all_used();
   if (const PartSpec* a = spec.part(Point::Allocation)) {

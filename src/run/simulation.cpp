@@ -71,8 +71,9 @@ void pick_graph_for_mixed_parallel(const RunPlan& plan, SimResult& r) {
 void refuse_mixed_types(const RunPlan& plan, const SimResult& r) {
   const GpuTypes types = gpu_types_of(r.cluster);
   if (types.count() <= 1) return;
-  const bool typed_scheduler =  // Gavel's policies place each job on one type of their own choosing
-      plan.policy.family == PolicyFamily::Scheduler && is_gavel_scheduler(plan.policy.parts.front().name);
+  const bool typed_scheduler =  // Gavel's and Sia's policies place each job on one type of their own choosing
+      plan.policy.family == PolicyFamily::Scheduler &&
+      (is_gavel_scheduler(plan.policy.parts.front().name) || plan.policy.parts.front().name == "sia");
   if (r.exec == ExecModel::Task || r.exec == ExecModel::Round ||
       (plan.policy.family != PolicyFamily::Composed && !typed_scheduler))
     throw InputError("--cluster", 0, r.cluster.name,
