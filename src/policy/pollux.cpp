@@ -7,7 +7,7 @@
 // where Pollux fits its throughput model to the job's observed steps, and at the job's own batch (the engine does
 // not re-choose batches by goodput yet). Rigid jobs take part at their own count or wait; an elastic job given less
 // than its gpus_min waits; a rigid job the search moves is preempted and started on its new GPUs in one pass. The GA's
-// random numbers come from --seed. One GPU type (Sia handles several: issue 44).
+// random numbers come from --seed. One GPU type (Sia handles several: policy/sia.cpp).
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -39,7 +39,7 @@ class PolluxEngine final : public Scheduler {
     if (ctx.cluster.types().count() > 1)
       throw InputError("--policy", 0, "pollux",
                        "Pollux's policy places jobs on one GPU type; this cluster has several (Sia's policy handles "
-                       "them: issue 44)");
+                       "them: --policy sia, docs/sia.md)");
     const int nodes = static_cast<int>(c.servers.size());
     std::vector<int> caps(static_cast<std::size_t>(nodes));
     for (int s = 0; s < nodes; ++s) caps[static_cast<std::size_t>(s)] = c.servers[static_cast<std::size_t>(s)].gpus;
