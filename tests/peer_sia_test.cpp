@@ -122,18 +122,19 @@ TEST(PeerSia, BadInputIsRefusedByName) {
   EXPECT_NE(r.text.find(small + ":2:batch_size"), std::string::npos) << r.text;
 }
 
-// A tiny run by hand: one cifar10 job alone on sia-64 starts at the first round after its submission on one GPU of
-// the first type (nothing is fitted yet: every type counts 1 for one GPU and the program's first optimum is taken),
-// pays cifar10's 50-s restart, and finishes; jobs.csv names its types.
+// A tiny run by hand: one cifar10 job alone on sia-64 starts at the first round after its submission (a fraction of a
+// second, as the newtrace workloads give them) on one GPU of the first type (nothing is fitted yet: every type counts
+// 1 for one GPU and the program's first optimum is taken), and finishes.
 TEST(PeerSia, OneJobAloneStartsAtTheNextRound) {
   const std::string dir = test::temp_dir();
-  const std::string w = test::write_file(dir, "one.csv", "name,time,application,num_replicas,batch_size\ncifar10-0,30,cifar10,1,128\n");
+  const std::string w = test::write_file(dir, "one.csv", "name,time,application,num_replicas,batch_size\ncifar10-0,30.5,cifar10,1,128\n");
   const auto r = test::shell(std::string(RM_BINARY) + " simulate -q --compat sia --cluster sia-64 --trace " + w +
                              " --format pollux --policy sia --data-dir " + RM_SHARED_DIR + "/traces --out " + dir + "/o 2>&1");
   ASSERT_EQ(r.code, 0) << r.text;
   const auto rows = read_csv(dir + "/o/jobs.csv");
   ASSERT_EQ(rows.size(), 1u);
-  EXPECT_EQ(rows[0].at(5), "60");  // first_start_s: the round at 60 s
+  EXPECT_EQ(rows[0].at(1), "30.5");  // submit_s
+  EXPECT_EQ(rows[0].at(5), "60");    // first_start_s: the round at 60 s
   EXPECT_EQ(rows[0].at(11), "finished");
 }
 

@@ -71,6 +71,40 @@ TEST(SiaEngine, ALoneJobTakesTheFasterType) {
   ASSERT_EQ(code, 0) << out2;
 }
 
+// Sia's job model (--job-model sia): each job keeps a profile and a fitted model per GPU type and the engine's sia
+// weighs configurations by them, as Sia's scheduler does; every job finishes, jobs move between types, and a job that
+// ran on two types has fitted both.
+TEST(SiaEngine, SiasJobModelOnTwoTypes) {
+  const std::string dir = test::temp_dir();
+  const std::string yaml = test::write_file(dir, "two.yaml",
+                                            "name: two-types\nservers:\n"
+                                            "  - {count: 6, gpus: 4, gpu_type: t4, gpu_mem_gb: 16}\n"
+                                            "  - {count: 3, gpus: 8, gpu_type: a100, gpu_mem_gb: 40}\n");
+  int code = 0;
+  const std::string out = run(dir + "/o", yaml, kShared + "/traces/sia/workloads/philly/workload-2.csv", "sia", &code,
+                              "--job-model sia --max-jobs 60");
+  ASSERT_EQ(code, 0) << out;
+  const std::string summary = test::read_file(dir + "/o/summary.json");
+  EXPECT_NE(summary.find("\"exec\": \"rate+sia-jobs\""), std::string::npos) << summary.substr(0, 500);
+  const std::string jobs = test::read_file(dir + "/o/jobs.csv");
+  EXPECT_EQ(jobs.find("unfinished"), std::string::npos);
+  const std::string log = test::read_file(dir + "/o/sia_jobs.csv");
+  ASSERT_NE(log.find("time_s,job_id,gpu_type,gpus,"), std::string::npos);
+  EXPECT_NE(log.find(",aws,"), std::string::npos);
+  EXPECT_NE(log.find(",dgx-ext,"), std::string::npos);
+  const auto at = summary.find("\"sia_job_profiled_types\": ");
+  ASSERT_NE(at, std::string::npos);
+  const auto fits = summary.find("\"sia_job_fits\": ");
+  ASSERT_NE(fits, std::string::npos);
+  EXPECT_GT(std::stod(summary.substr(at + 26)), 60.0);  // some job profiled two types
+  // Sia's jobs need Sia's tables: a type Sia never measured is refused by name.
+  const std::string k80 = test::write_file(dir, "k80.yaml", "name: k80\nservers:\n  - {count: 4, gpus: 4, gpu_type: k80}\n");
+  const std::string bad = run(dir + "/p", k80, kShared + "/traces/sia/workloads/philly/workload-2.csv", "sia", &code,
+                              "--job-model sia --max-jobs 5");
+  EXPECT_EQ(code, 2) << bad;
+  EXPECT_NE(bad.find("k80"), std::string::npos) << bad;
+}
+
 TEST(SiaEngine, BadParametersAreRefused) {
   const std::string dir = test::temp_dir();
   const std::string trace = kShared + "/traces/sia/workloads/philly/workload-1.csv";

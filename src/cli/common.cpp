@@ -178,8 +178,9 @@ void add_round_options(CLI::App* sim, SimConfig& cfg) {
   sim->add_option("--job-model", cfg.job_model,
                   "how a job trains (docs/elastic.md): fixed (its trace's iterations at its batch), pollux (Pollux's "
                   "jobs: progress in epochs scaled by statistical efficiency, the batch re-chosen by the goodput model "
-                  "fitted to the job's own steps) or pollux-tuned (the same jobs at their trace's batch); pollux* need "
-                  "a Pollux/Sia workload (--format pollux), --exec rate and --perf-model measured:pollux")
+                  "fitted to the job's own steps), pollux-tuned (the same jobs at their trace's batch) or sia (Sia's jobs: "
+                  "one profile and fitted model per GPU type, docs/sia.md); they need a Pollux/Sia workload (--format "
+                  "pollux), --exec rate and --perf-model measured:pollux (sia: measured:sia)")
       ->capture_default_str();
   sim->add_option("--interference", cfg.interference,
                   "--compat pollux: the share of goodput a distributed job loses on a node that another distributed job "

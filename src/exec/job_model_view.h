@@ -9,6 +9,10 @@
 #include "exec/goodput.h"
 #include "sched/job_state.h"
 
+namespace rm::sia {
+struct SiaTrainer;  // exec/sia_trainer.h
+}
+
 namespace rm {
 
 class JobModelView {
@@ -19,6 +23,9 @@ class JobModelView {
   virtual std::optional<pollux::SpeedupFunction> speedup(const JobState& job) const = 0;
   // The most GPUs the job would use now (Pollux: twice the most it has profiled, capped by its batch).
   virtual int max_gpus(const JobState& job) const = 0;
+  // Sia's jobs (--job-model sia): the job's per-type profiles and fitted models, its batch limits per type, which the
+  // engine's sia weighs configurations by (policy/sia_goodput.h); null under other job models.
+  virtual const sia::SiaTrainer* sia_trainer(const JobState& /*job*/) const { return nullptr; }
 };
 
 }  // namespace rm

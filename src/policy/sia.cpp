@@ -1,12 +1,13 @@
 // Sia's policy on the engine (Jayaram Subramanya et al., SOSP'23; docs/sia.md "On the engine"): every round
 // (round=60 s) each job's goodput on every configuration (GPU type x count: Sia's tables of counts, 1-8 GPUs on one
-// node, then whole nodes; a rigid job's own count) from the run's performance model as an oracle (its progress rate on
-// that many GPUs of that type, spread over the fewest servers), normalised to the job's least, discounted by Sia's
+// node, then whole nodes; a rigid job's own count): under --job-model sia from the job's own fitted model on each type
+// as Sia's scheduler reads it (policy/sia_goodput.h, the --compat sia arithmetic), otherwise from the run's performance
+// model as an oracle (its progress rate on that many GPUs of that type, spread over the fewest servers, at the job's
+// own batch); normalised to the job's least, discounted by Sia's
 // re-allocation factor on every configuration but its current one, raised to p, rounded to 2 decimals; then the 0/1
 // program of --compat sia (policy/sia_mip.h, Cbc) picks at most one configuration per job within each type's GPUs, and
 // the chosen counts are placed on that type's servers (a job that keeps its configuration keeps its GPUs; whole free
-// servers first for a multi-server count, then the fullest servers that hold it). What differs from the authors'
-// simulator is the job model under it: the oracle instead of goodput models fitted per type, the job's own batch.
+// servers first for a multi-server count, then the fullest servers that hold it).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -15,6 +16,10 @@
 
 #include "core/error.h"
 #include "policy/elastic_policies.h"
+#include "cluster/gpu_types.h"
+#include "exec/job_model_view.h"
+#include "exec/sia_trainer.h"
+#include "policy/sia_goodput.h"
 #include "policy/sia_mip.h"
 
 namespace rm {
@@ -27,20 +32,11 @@ const std::vector<int>& counts_for(int per_node) {
   return per_node <= 4 ? four : eight;
 }
 
-// get_restart_penalty (sia.py): seconds lost per restart by model.
-double restart_penalty(const std::string& model) {
-  if (model.find("deepspeech") != std::string::npos) return 25;
-  if (model.find("imagenet") != std::string::npos) return 250;
-  if (model.find("cifar") != std::string::npos) return 30;
-  if (model.find("bert") != std::string::npos) return 120;
-  if (model.find("yolov3") != std::string::npos) return 45;
-  return 30;
-}
-
 class SiaEngine final : public Scheduler {
  public:
   explicit SiaEngine(PluginParams& p)
-      : clock_(from_seconds(p.get_double("round", 60))), p_(p.get_double("p", -0.5)), lambda_n_(p.get_double("lambda_n", 1.1)) {
+      : clock_(from_seconds(p.get_double("round", 60))), p_(p.get_double("p", -0.5)), lambda_n_(p.get_double("lambda_n", 1.1)),
+        lambda_a_(p.get_double("lambda_a", 0.01)) {  // lambda_a: accepted as Sia's scripts pass it; sia.py never reads it
     if (clock_.round() <= 0) throw InputError("--policy", 0, "round", "must be > 0 seconds");
     if (p_ == 0 || !std::isfinite(p_)) throw InputError("--policy", 0, "p", "Sia's p must be a number other than 0");
     if (!std::isfinite(lambda_n_)) throw InputError("--policy", 0, "lambda_n", "must be a number");
@@ -68,10 +64,17 @@ class SiaEngine final : public Scheduler {
       cap[static_cast<std::size_t>(t)] += c.servers[static_cast<std::size_t>(s)].gpus;
     }
     // The configurations: Sia's counts per type that fit its servers, and every rigid job's own count on each type.
-    std::vector<Config> configs;
+    std::vector<sia::Config> configs;
+    // At most the nodes Sia's tables measured for a type it knows (S:simulator_config.py:15), else all its servers.
+    std::vector<int> max_nodes(static_cast<std::size_t>(T));
+    for (int t = 0; t < T; ++t) {
+      const KnownGpuType* k = find_gpu_type(types.names[static_cast<std::size_t>(t)]);
+      const int n = static_cast<int>(servers[static_cast<std::size_t>(t)].size());
+      max_nodes[static_cast<std::size_t>(t)] = k && !k->sia.empty() ? std::min(n, sia::max_physical_nodes(k->sia)) : n;
+    }
     auto add = [&](int t, int g) {
       const int nodes = (g + per[static_cast<std::size_t>(t)] - 1) / per[static_cast<std::size_t>(t)];
-      if (g > cap[static_cast<std::size_t>(t)] || nodes > static_cast<int>(servers[static_cast<std::size_t>(t)].size())) return;
+      if (g > cap[static_cast<std::size_t>(t)] || nodes > max_nodes[static_cast<std::size_t>(t)]) return;
       for (const auto& x : configs)
         if (x.type == t && x.gpus == g) return;
       configs.push_back({t, nodes, g});
@@ -81,7 +84,7 @@ class SiaEngine final : public Scheduler {
     for (const JobState* j : jobs)
       if (!j->spec->elastic())
         for (int t = 0; t < T; ++t) add(t, j->spec->num_gpus);
-    std::stable_sort(configs.begin(), configs.end(), [](const Config& a, const Config& b) {
+    std::stable_sort(configs.begin(), configs.end(), [](const sia::Config& a, const sia::Config& b) {
       return a.type != b.type ? a.type < b.type : a.gpus < b.gpus;
     });
     sia::SiaProgram prog;
@@ -93,6 +96,17 @@ class SiaEngine final : public Scheduler {
     prog.capacity = cap;
     const double zero = std::pow(1e-4, p_);  // ZERO_ALLOC_GAIN ** p: a configuration the job cannot take
     for (const JobState* j : jobs) {
+      const double factor = sia::realloc_factor(to_seconds(ctx.now - j->spec->submit), j->reallocations + j->preemptions,
+                                                sia::restart_penalty(j->spec->model));
+      const int current = j->running() ? current_config(*j, configs, types) : -1;
+      const sia::SiaTrainer* tr = ctx.job_model ? ctx.job_model->sia_trainer(*j) : nullptr;
+      if (tr) {  // Sia's jobs (--job-model sia): their own fitted models per type, as Sia's scheduler reads them
+        std::vector<float> row = sia::goodput_row(*tr, configs, per, true);
+        for (std::size_t k = 0; k < configs.size(); ++k)
+          if (configs[k].gpus < j->spec->min_gpus() || configs[k].gpus > j->spec->max_gpus()) row[k] = 0.0001f;
+        sia::append_costs(std::move(row), current, factor, p_, prog.A);
+        continue;
+      }
       std::vector<double> g(configs.size(), 0.0);
       double least = 0;
       for (std::size_t k = 0; k < configs.size(); ++k) {
@@ -101,12 +115,6 @@ class SiaEngine final : public Scheduler {
         g[k] = rate(ctx, *j, configs[k].type, configs[k].nodes, n, servers[static_cast<std::size_t>(configs[k].type)]);
         if (g[k] > 0 && (least == 0 || g[k] < least)) least = g[k];
       }
-      // Sia's re-allocation factor: the share of its age not lost to restarts over its age plus one more restart.
-      const double penalty = restart_penalty(j->spec->model);
-      const double age = to_seconds(ctx.now - j->spec->submit);
-      const double lost = (j->reallocations + j->preemptions) * penalty;
-      const double factor = age < penalty ? 1.0 : std::max(age - lost, 0.0) / (age + penalty);
-      const int current = j->running() ? current_config(*j, configs, types) : -1;
       for (std::size_t k = 0; k < configs.size(); ++k) {
         if (g[k] <= 0) {
           prog.A.push_back(std::min(zero, 3000.0));
@@ -135,12 +143,8 @@ class SiaEngine final : public Scheduler {
   }
 
  private:
-  struct Config {
-    int type, nodes, gpus;
-  };
-
   // The configuration a running job holds now (its type and count), or -1.
-  static int current_config(const JobState& j, const std::vector<Config>& configs, const GpuTypes& types) {
+  static int current_config(const JobState& j, const std::vector<sia::Config>& configs, const GpuTypes& types) {
     if (j.gpus.empty()) return -1;
     const int t = types.of_server.at(static_cast<std::size_t>(j.gpus.front().server));
     for (std::size_t k = 0; k < configs.size(); ++k)
@@ -163,8 +167,9 @@ class SiaEngine final : public Scheduler {
 
   // Jobs that keep their configuration keep their GPUs; the others release theirs, then take their counts on their
   // type, largest first (stable): whole free servers for the whole-server part, then the fullest servers that hold
-  // the rest. A job that does not fit (the program counts GPUs, not servers) waits this round.
-  void place(const SchedContext& ctx, const std::vector<const JobState*>& jobs, const std::vector<Config>& configs,
+  // the rest, on no more servers than the configuration's. A job that does not fit (the program counts GPUs, not
+  // servers) waits this round.
+  void place(const SchedContext& ctx, const std::vector<const JobState*>& jobs, const std::vector<sia::Config>& configs,
              const std::vector<int>& choice, const std::vector<std::vector<int>>& servers, Decisions& d) {
     FreeMap free(ctx.cluster);
     const GpuTypes& types = ctx.cluster.types();
@@ -183,7 +188,7 @@ class SiaEngine final : public Scheduler {
     });
     for (std::size_t a : todo) {
       const JobState& j = *jobs[a];
-      const Config& cf = configs[static_cast<std::size_t>(choice[a])];
+      const sia::Config& cf = configs[static_cast<std::size_t>(choice[a])];
       const auto& of_type = servers[static_cast<std::size_t>(cf.type)];
       std::vector<GpuRef> gpus;
       int left = cf.gpus;
@@ -199,7 +204,9 @@ class SiaEngine final : public Scheduler {
           left -= size;
         }
       }
-      while (left > 0) {  // the fullest server that holds the rest, else the one with most free
+      int spanned = 0;
+      for (char u : used) spanned += u;
+      while (left > 0 && spanned < cf.nodes) {  // the fullest server that holds the rest, else the one with most free
         int best = -1;
         for (std::size_t i = 0; i < of_type.size(); ++i) {
           const int f = free.free_on(of_type[i]);
@@ -215,9 +222,10 @@ class SiaEngine final : public Scheduler {
         gpus.insert(gpus.end(), g.begin(), g.end());
         free.take(g);
         used[static_cast<std::size_t>(best)] = 1;
+        ++spanned;
         left -= static_cast<int>(g.size());
       }
-      if (left > 0) {  // waits this round
+      if (left > 0) {  // not on the configuration's servers now: waits this round
         free.give(gpus);
         if (j.running()) d.preempt.push_back(j.id());
         continue;
@@ -232,7 +240,7 @@ class SiaEngine final : public Scheduler {
   }
 
   RoundClock clock_;
-  double p_, lambda_n_;
+  double p_, lambda_n_, lambda_a_;
   std::unordered_map<JobId, std::map<std::int64_t, double>> rates_;
   std::vector<double> round_ms_;
 };

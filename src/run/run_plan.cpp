@@ -131,17 +131,19 @@ void check_combination(const RunPlan& p) {
   if (p.synergy_workload() && p.inputs.arrival_scale != 1)
     throw InputError("--arrival-scale", 0, "", "the synergy-* workloads make their arrivals at --load jobs an hour: "
                                                "set --load instead");
-  if (c.job_model != "fixed" && c.job_model != "pollux" && c.job_model != "pollux-tuned")
-    throw InputError("--job-model", 0, c.job_model, "unknown job model (available: fixed, pollux, pollux-tuned)");
+  if (c.job_model != "fixed" && c.job_model != "pollux" && c.job_model != "pollux-tuned" && c.job_model != "sia")
+    throw InputError("--job-model", 0, c.job_model, "unknown job model (available: fixed, pollux, pollux-tuned, sia)");
   if (c.job_model != "fixed") {
+    const std::string whose = c.job_model == "sia" ? "Sia's" : "Pollux's";
     if (p.exec != ExecModel::Rate)
-      throw InputError("--job-model", 0, c.job_model, "Pollux's jobs run under --exec rate, not " + std::string(exec_name(p.exec)));
+      throw InputError("--job-model", 0, c.job_model, whose + " jobs run under --exec rate, not " + std::string(exec_name(p.exec)));
     if (planner)
       throw InputError("--job-model", 0, c.job_model, "the planners (" + p.policy.text + ") keep their own law");
-    if (c.perf_model != "measured:pollux")
+    const std::string tables = c.job_model == "sia" ? "measured:sia" : "measured:pollux";
+    if (c.perf_model != tables)
       throw InputError("--job-model", 0, c.job_model,
-                       "Pollux's jobs run at the step times of Pollux's tables: give --perf-model measured:pollux (what "
-                       "the policies read too)");
+                       whose + " jobs run at the step times of " + whose + " tables: give --perf-model " + tables +
+                           " (what the policies read too)");
   }
   if (c.interference != 0 && p.compat != Compat::Pollux)
     throw InputError("--interference", 0, "", "only --compat pollux models interference between distributed jobs");

@@ -13,6 +13,7 @@
 #include "exec/comm_model.h"
 #include "models/graph/graph_model.h"
 #include "models/rate/pollux_job_model.h"
+#include "models/rate/sia_job_model.h"
 #include "models/rate/rate_model.h"
 #include "exec/perf_model.h"
 #include "exec/preempt_cost.h"
@@ -126,10 +127,26 @@ std::unique_ptr<SimResult> run_job_level(const RunPlan& plan, std::unique_ptr<Si
     eo.matrix_speed = plan.matrix_speed || r->scheduler->matrix_speed();
   }
   std::unique_ptr<RateModel> model;
-  if (plan.run.job_model != "fixed") {  // Pollux's jobs (run_plan.cpp checked --exec rate, measured:pollux)
+  if (plan.run.job_model != "fixed") {  // Pollux's or Sia's jobs (run_plan.cpp checked --exec rate, measured:*)
     if (r->workload.format != "pollux")
       throw InputError("--job-model", 0, plan.run.job_model,
-                       "Pollux's jobs are the jobs of a Pollux/Sia workload: read the trace with --format pollux");
+                       "Pollux's and Sia's jobs are the jobs of a Pollux/Sia workload: read the trace with --format pollux");
+  }
+  if (plan.run.job_model == "sia") {
+    SiaJobModelOptions so;
+    so.traces_dir = plan.inputs.data_dir + "/sia/traces";
+    const GpuTypes types = gpu_types_of(r->cluster);
+    for (const auto& name : types.names) {
+      const KnownGpuType* k = find_gpu_type(name);
+      if (!k || k->sia.empty())
+        throw InputError("--job-model", 0, "sia", "Sia's jobs need GPU types Sia measured (t4, a100, rtx2080ti, v100, "
+                                                  "quadro-rtx6000), not '" + name + "'");
+      so.type_names.push_back(k->sia);
+    }
+    so.type_of_server = types.of_server;
+    widen_for_sia_jobs(r->workload.jobs, so);
+    model = make_sia_job_model(so);
+  } else if (plan.run.job_model != "fixed") {
     const bool adaptive = plan.run.job_model == "pollux";
     if (adaptive) widen_for_pollux_jobs(r->workload.jobs, plan.inputs.data_dir + "/pollux/traces");
     model = make_pollux_job_model({plan.inputs.data_dir + "/pollux/traces", adaptive});

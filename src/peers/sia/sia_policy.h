@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "peers/sia/sia_job.h"
+#include "policy/sia_goodput.h"
 #include "policy/sia_mip.h"
 
 namespace rm::sia {
@@ -46,16 +47,12 @@ class SiaPolicy {
  public:
   SiaPolicy(SiaCluster cluster, SiaParams params);
   // The configurations (type, nodes, GPUs) in the order of the program's columns (populate_valid_configs).
-  struct Config {
-    int type, nodes, gpus;
-  };
   const std::vector<Config>& configs() const { return configs_; }
   // One round at `now` over the active jobs (submitted, unfinished, in workload order).
   std::vector<Assignment> optimize(const std::vector<const SJob*>& active, long now);
   const std::vector<SiaRoundStats>& stats() const { return stats_; }
 
  private:
-  std::vector<float> goodput_row(const SJob& j) const;
   std::vector<std::vector<int>> place(int type, const std::vector<std::pair<int, int>>& allocs) const;
 
   SiaCluster cluster_;

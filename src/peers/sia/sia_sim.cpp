@@ -94,20 +94,6 @@ ParsedSia parse(const std::string& text) {
   return out;
 }
 
-// SLOWDOWNS (S:simulator_config.py:31-33): real runs over simulated, per application.
-double slowdown(const std::string& app) {
-  if (app == "cifar10") return 1.8;
-  if (app == "ncf") return 1.5;
-  return 1.2;  // imagenet, yolov3, bert, deepspeech2
-}
-
-// cluster_max_physical_nnodes (S:simulator_config.py:15).
-int max_physical(const std::string& sia) {
-  static const std::map<std::string, int> m = {{"azure", 5}, {"aws", 16}, {"dgx", 2}, {"dgx-ext", 2}, {"quad", 1}, {"rtx", 3}};
-  const auto it = m.find(sia);
-  return it == m.end() ? 1 : it->second;
-}
-
 // The cluster as Sia's simulator sees it: GPU types in order of first appearance, each all of one node size (4 or 8
 // GPUs, sia.py's two configuration tables), named by Sia's tables.
 SiaCluster cluster_of(const ClusterSpec& c, const std::string& arg, std::vector<std::string>& our_names) {
@@ -126,7 +112,7 @@ SiaCluster cluster_of(const ClusterSpec& c, const std::string& arg, std::vector<
       our_names.push_back(k->name);
       out.nodes.push_back(1);
       out.per_node.push_back(s.gpus);
-      out.max_physical.push_back(max_physical(k->sia));
+      out.max_physical.push_back(sia::max_physical_nodes(k->sia));
     } else {
       const auto t = static_cast<std::size_t>(it - out.types.begin());
       if (out.per_node[t] != s.gpus)
@@ -163,12 +149,19 @@ void read_workload(const InputSpec& in, const std::string& traces, const SiaClus
       throw InputError(t.file(), t.line(), "category",
                        "job categories (rigid, scale-gpus) are not implemented under --compat sia yet; leave it empty");
     SJob j;
-    j.submit = whole("time", 0);
+    {
+      const auto x = pandas_float(t.require(row, "time"));
+      if (!x || !std::isfinite(*x) || *x < 0 || *x > 1e9)
+        throw InputError(t.file(), t.line(), "time", "must be a number of seconds >= 0");
+      j.submit = *x;
+    }
     j.target_replicas = static_cast<int>(whole("num_replicas", 1));
     j.target_batch = static_cast<int>(whole("batch_size", 1));
     j.app_name = t.require(row, "application");
     try {
-      for (const auto& type : cl.types) j.apps.push_back(&sia_app(traces, type, j.app_name));
+      std::vector<const PolluxApp*> apps;
+      for (const auto& type : cl.types) apps.push_back(&sia_app(traces, type, j.app_name));
+      j.apps = std::move(apps);
     } catch (const InputError& e) {
       throw InputError(t.file(), t.line(), "application", e.what());
     }
@@ -183,13 +176,12 @@ void read_workload(const InputSpec& in, const std::string& traces, const SiaClus
       throw InputError(t.file(), t.line(), "batch_size",
                        std::to_string(j.target_batch) + " is below " + j.app_name + "'s least measured batch (" +
                            std::to_string(j.apps.front()->init_batch_size()) + "; Sia's goodput model asserts)");
-    j.calibration = 1.0 / slowdown(j.app_name);
-    j.profiles.resize(j.merged ? 1 : cl.types.size());
-    j.perf.resize(j.merged ? 1 : cl.types.size());
+    j.init(j.apps);
     JobSpec s;
     s.id = static_cast<JobId>(specs.size());
     s.name = t.require(row, "name");
-    s.submit = from_seconds(static_cast<double>(j.submit));
+    j.name = s.name;
+    s.submit = from_seconds(j.submit);
     s.num_gpus = j.target_replicas;
     s.model = j.app_name;
     s.file = t.file();
@@ -231,7 +223,7 @@ class Sim {
     std::vector<const SJob*> active;
     std::vector<std::size_t> index;
     for (std::size_t k = 0; k < jobs_.size(); ++k)
-      if (now_ >= jobs_[k].submit && !jobs_[k].completion) active.push_back(&jobs_[k]), index.push_back(k);
+      if (static_cast<double>(now_) >= jobs_[k].submit && !jobs_[k].completion) active.push_back(&jobs_[k]), index.push_back(k);
     if (active.empty()) return;  // S:cluster.py:165-166: no decision, the allocations kept
     std::vector<char> in(jobs_.size(), 0);
     for (std::size_t k : index) in[k] = 1;
@@ -362,7 +354,7 @@ SimResult run_sia(const RunPlan& plan) {
   for (const auto& j : jobs) {
     JobRecord jr;
     jr.spec = j.spec;
-    const double submit = static_cast<double>(j.submit), start = static_cast<double>(j.first_start),
+    const double submit = j.submit, start = static_cast<double>(j.first_start),
                  end = static_cast<double>(*j.completion);
     jr.first_start = from_seconds(start);
     jr.finish = from_seconds(end);
