@@ -3,6 +3,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "policy/params.h"
 #include "policy/plugin.h"
@@ -19,6 +20,18 @@ std::unique_ptr<Scheduler> make_pollux(PluginParams& p);
 // Sia's policy over the cluster's GPU types with the run's performance model as its oracle (policy/sia.cpp):
 // round= seconds (60), p= (-0.5), lambda_n= (1.1).
 std::unique_ptr<Scheduler> make_sia(PluginParams& p);
+
+// Requested iterations per second of `spec` on `gpus` GPUs spread evenly over `servers` (the first ones get the
+// remainder), from the run's performance model (SchedContext::span_iteration_s); 0 where a server would get none or
+// the model has no time. What the elastic policies weigh a width and a spread by.
+inline double spread_rate(const SchedContext& ctx, const JobSpec& spec, const std::vector<int>& servers, int gpus) {
+  const int n = static_cast<int>(servers.size());
+  if (n == 0 || gpus < n) return 0;
+  std::vector<int> on;
+  for (int k = 0; k < n; ++k) on.push_back(gpus / n + (k < gpus % n ? 1 : 0));
+  const double it = (*ctx.span_iteration_s)(spec_at_width(spec, gpus), servers, on);
+  return it > 0 ? work_per_iteration(spec, gpus) / it : 0;
+}
 
 // Decisions at round boundaries (multiples of the round, as Pollux's simulator): due() says whether this pass
 // starts a round, and asks the engine to call again at the next boundary; with no job in the system the clock

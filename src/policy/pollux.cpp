@@ -92,15 +92,10 @@ class PolluxEngine final : public Scheduler {
     if (const auto it = memo.find(key); it != memo.end()) return it->second;
     const GpuTypes& types = ctx.cluster.types();
     const int type = types.of_server.at(0);
-    std::vector<int> servers, on;
+    std::vector<int> servers;
     for (int s = 0; s < ctx.cluster.num_servers() && static_cast<int>(servers.size()) < n; ++s)
       if (types.of_server[static_cast<std::size_t>(s)] == type) servers.push_back(s);
-    for (int k = 0; k < n; ++k) on.push_back(r / n + (k < r % n ? 1 : 0));
-    double v = 0;
-    if (static_cast<int>(servers.size()) == n && on.back() > 0) {
-      const double it = (*ctx.span_iteration_s)(spec_at_width(*j.spec, r), servers, on);
-      v = it > 0 ? work_per_iteration(*j.spec, r) / it : 0;
-    }
+    const double v = static_cast<int>(servers.size()) == n ? spread_rate(ctx, *j.spec, servers, r) : 0;
     memo.emplace(key, v);
     return v;
   }

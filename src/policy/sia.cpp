@@ -25,12 +25,6 @@
 namespace rm {
 namespace {
 
-// sia.py's CONFIGS_4GPU / CONFIGS_8GPU (GPUs per configuration; the nodes follow from the servers' size).
-const std::vector<int>& counts_for(int per_node) {
-  static const std::vector<int> four = {1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64};
-  static const std::vector<int> eight = {1, 2, 4, 8, 16, 24, 32, 40, 48, 56, 64};
-  return per_node <= 4 ? four : eight;
-}
 
 class SiaEngine final : public Scheduler {
  public:
@@ -80,7 +74,7 @@ class SiaEngine final : public Scheduler {
       configs.push_back({t, nodes, g});
     };
     for (int t = 0; t < T; ++t)
-      for (int g : counts_for(per[static_cast<std::size_t>(t)])) add(t, g);
+      for (const auto& [n, g] : sia::configs_for(per[static_cast<std::size_t>(t)] <= 4 ? 4 : 8)) add(t, g);
     for (const JobState* j : jobs)
       if (!j->spec->elastic())
         for (int t = 0; t < T; ++t) add(t, j->spec->num_gpus);
@@ -157,10 +151,7 @@ class SiaEngine final : public Scheduler {
     auto& memo = rates_[j.id()];
     const auto key = static_cast<std::int64_t>(t) * 1000000 + g;
     if (const auto it = memo.find(key); it != memo.end()) return it->second;
-    std::vector<int> srv(of_type.begin(), of_type.begin() + nodes), on;
-    for (int k = 0; k < nodes; ++k) on.push_back(g / nodes + (k < g % nodes ? 1 : 0));
-    const double it = (*ctx.span_iteration_s)(spec_at_width(*j.spec, g), srv, on);
-    const double v = it > 0 ? work_per_iteration(*j.spec, g) / it : 0;
+    const double v = spread_rate(ctx, *j.spec, std::vector<int>(of_type.begin(), of_type.begin() + nodes), g);
     memo.emplace(key, v);
     return v;
   }

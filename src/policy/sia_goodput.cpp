@@ -12,6 +12,15 @@ namespace {
 constexpr float kZero = 0.0001f;  // ZERO_ALLOC_GAIN in a float32 matrix
 }  // namespace
 
+const std::vector<std::pair<int, int>>& configs_for(int per_node) {
+  static const std::vector<std::pair<int, int>> four = {{1, 1},  {1, 2},  {1, 4},  {2, 8},   {3, 12},  {4, 16},
+                                                        {5, 20}, {6, 24}, {7, 28}, {8, 32},  {9, 36},  {10, 40},
+                                                        {11, 44}, {12, 48}, {13, 52}, {14, 56}, {15, 60}, {16, 64}};
+  static const std::vector<std::pair<int, int>> eight = {{1, 1},  {1, 2},  {1, 4},  {1, 8},  {2, 16}, {3, 24},
+                                                         {4, 32}, {5, 40}, {6, 48}, {7, 56}, {8, 64}};
+  return per_node == 4 ? four : eight;
+}
+
 double restart_penalty(const std::string& name) {
   if (name.find("deepspeech") != std::string::npos) return 25;
   if (name.find("imagenet") != std::string::npos) return 250;

@@ -4,6 +4,7 @@
 // float32 as numpy computes it; then the re-allocation discount, the power p, 2 decimals and the clip. One copy for
 // --compat sia (peers/sia/sia_policy.cpp) and the engine's sia over Sia's job model (policy/sia.cpp).
 #pragma once
+#include <utility>
 #include <vector>
 
 #include "exec/sia_trainer.h"
@@ -13,6 +14,10 @@ namespace rm::sia {
 struct Config {
   int type, nodes, gpus;
 };
+
+// sia.py's (and gavel.py's) CONFIGS_4GPU / CONFIGS_8GPU: the (nodes, GPUs) a job may be given on one type of nodes of
+// `per_node` GPUs (4: 1, 2, 4 GPUs, then 2-16 whole nodes; otherwise 1, 2, 4, 8, then 2-8 whole nodes of 8).
+const std::vector<std::pair<int, int>>& configs_for(int per_node);
 
 // The goodput row (S:sia.py:611-715): up to the most GPUs any type allows (`--share_max_replicas`), on every
 // configuration of a type the job has a model for (exec/goodput.h optimize_f32 at the trace's batch), else, with

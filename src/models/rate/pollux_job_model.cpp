@@ -9,14 +9,12 @@
 
 #include "core/error.h"
 #include "exec/completion_heap.h"
+#include "models/rate/trainer_jobs.h"
 #include "exec/job_model_view.h"
 #include "exec/pollux_trainer.h"
 
 namespace rm {
 namespace {
-
-// The application a Pollux/Sia job runs (its model, as the catalogue names it: pollux:<app>).
-std::string app_name(const JobSpec& j) { return j.model.rfind("pollux:", 0) == 0 ? j.model.substr(7) : j.model; }
 
 class PolluxJobModel final : public RateModel, public JobModelView {
  public:
@@ -29,7 +27,7 @@ class PolluxJobModel final : public RateModel, public JobModelView {
 
   void start(JobState& j, Time now) override {
     Job& s = state(j);
-    s.placement = placement_of(j);
+    s.placement = trainer_placement(j);
     s.prog_time = now;
     j.progress_time = now;
     s.t.update_local_bsz(s.placement);  // Job.reallocate: the batch for the new GPUs
@@ -100,16 +98,6 @@ class PolluxJobModel final : public RateModel, public JobModelView {
     long batch_changes = 0;
   };
 
-  static std::vector<int> placement_of(const JobState& j) {
-    std::vector<int> servers, on;
-    for (const GpuRef& g : j.gpus) {
-      const auto it = std::find(servers.begin(), servers.end(), g.server);
-      if (it == servers.end()) servers.push_back(g.server), on.push_back(1);
-      else ++on[static_cast<std::size_t>(it - servers.begin())];
-    }
-    return on;
-  }
-
   const Job* find(const JobState& j) const {
     const auto k = static_cast<std::size_t>(j.id());
     return k < jobs_.size() ? jobs_[k].get() : nullptr;
@@ -121,7 +109,7 @@ class PolluxJobModel final : public RateModel, public JobModelView {
     if (!jobs_[k]) {
       auto s = std::make_unique<Job>();
       const JobSpec& spec = *j.spec;
-      const std::string app = app_name(spec);
+      const std::string app = trainer_app(spec);
       s->t.app = &pollux_app(o_.traces_dir, app);  // InputError for a model that is not one of Pollux's applications
       if (o_.adaptive) {
         s->t.make_pollux_job();
@@ -195,7 +183,7 @@ class PolluxJobModel final : public RateModel, public JobModelView {
 void widen_for_pollux_jobs(std::vector<JobSpec>& jobs, const std::string& traces_dir) {
   for (JobSpec& j : jobs) {
     if (!j.elastic()) continue;
-    j.gpus_max = std::max(j.gpus_max, pollux::replica_cap(pollux_app(traces_dir, app_name(j))));
+    j.gpus_max = std::max(j.gpus_max, pollux::replica_cap(pollux_app(traces_dir, trainer_app(j))));
   }
 }
 

@@ -10,14 +10,13 @@
 
 #include "core/error.h"
 #include "exec/completion_heap.h"
+#include "models/rate/trainer_jobs.h"
 #include "exec/job_model_view.h"
 #include "exec/pollux_app.h"
 #include "exec/sia_trainer.h"
 
 namespace rm {
 namespace {
-
-std::string app_name(const JobSpec& j) { return j.model.rfind("pollux:", 0) == 0 ? j.model.substr(7) : j.model; }
 
 class SiaJobModel final : public RateModel, public JobModelView {
  public:
@@ -29,7 +28,7 @@ class SiaJobModel final : public RateModel, public JobModelView {
 
   void start(JobState& j, Time now) override {
     Job& s = state(j);
-    s.t.placement = placement_of(j);
+    s.t.placement = trainer_placement(j);
     const int type = o_.type_of_server.at(static_cast<std::size_t>(j.gpus.front().server));
     for (const GpuRef& g : j.gpus)
       if (o_.type_of_server.at(static_cast<std::size_t>(g.server)) != type)
@@ -107,16 +106,6 @@ class SiaJobModel final : public RateModel, public JobModelView {
   // The validation curves (the same on every type).
   static const PolluxApp& curves(const Job& s) { return *s.t.apps.front(); }
 
-  static std::vector<int> placement_of(const JobState& j) {
-    std::vector<int> servers, on;
-    for (const GpuRef& g : j.gpus) {
-      const auto it = std::find(servers.begin(), servers.end(), g.server);
-      if (it == servers.end()) servers.push_back(g.server), on.push_back(1);
-      else ++on[static_cast<std::size_t>(it - servers.begin())];
-    }
-    return on;
-  }
-
   const Job* find(const JobState& j) const {
     const auto k = static_cast<std::size_t>(j.id());
     return k < jobs_.size() ? jobs_[k].get() : nullptr;
@@ -129,7 +118,7 @@ class SiaJobModel final : public RateModel, public JobModelView {
       auto s = std::make_unique<Job>();
       const JobSpec& spec = *j.spec;
       s->t.name = spec.name;
-      s->t.app_name = app_name(spec);
+      s->t.app_name = trainer_app(spec);
       std::vector<const PolluxApp*> apps;
       try {
         for (const auto& type : o_.type_names) apps.push_back(&sia_app(o_.traces_dir, type, s->t.app_name));
@@ -204,7 +193,7 @@ class SiaJobModel final : public RateModel, public JobModelView {
 void widen_for_sia_jobs(std::vector<JobSpec>& jobs, const SiaJobModelOptions& o) {
   for (JobSpec& j : jobs) {
     if (!j.elastic()) continue;
-    const std::string app = app_name(j);
+    const std::string app = trainer_app(j);
     int cap = 1;
     for (const auto& type : o.type_names) {
       const PolluxApp& a = sia_app(o.traces_dir, type, app);

@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 #include "engine/engine.h"
 #include "peers/named_policies.h"
+#include "peers/round_stepping.h"
 #include "peers/pollux/baselines.h"
 #include "peers/pollux/pollux_job.h"
 #include "policy/pollux_ga.h"
@@ -215,20 +216,6 @@ class Sim {
   double busy_gpu_s_ = 0;
 };
 
-class PolluxModel final : public SteppingModel {
- public:
-  explicit PolluxModel(Sim& sim, long interval) : sim_(sim), interval_(interval) {}
-  std::string name() const override { return "pollux"; }
-  bool searches_book() const override { return false; }
-  Time next_event_time() override { return sim_.done() ? kNever : from_seconds(static_cast<double>(sim_.now() + interval_)); }
-  void advance_to(Time t) override {
-    while (!sim_.done() && from_seconds(static_cast<double>(sim_.now() + interval_)) <= t) sim_.step();
-  }
-
- private:
-  Sim& sim_;
-  long interval_;
-};
 
 // The simulator's cluster (--min-nodes N, --num-gpus G): N identical nodes of G <= 4 GPUs (P:simulator.py:177),
 // given as pollux:N:G (cluster/cluster_config.cpp) or a cluster file of one kind of node.
@@ -357,7 +344,7 @@ SimResult run_pollux(const RunPlan& plan) {
     }
   };
   VectorFeed feed(r.workload.jobs);
-  Engine engine(r.cluster, feed, nullptr, std::make_unique<PolluxModel>(sim, interval));
+  Engine engine(r.cluster, feed, nullptr, std::make_unique<RoundStepping<Sim>>(sim, interval, "pollux"));
   engine.run();
   r.record = RunRecord{};
   r.record.total_gpus = r.cluster.total_gpus();

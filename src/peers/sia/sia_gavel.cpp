@@ -14,14 +14,6 @@
 namespace rm::sia {
 namespace {
 int py_ceil(double x) { return static_cast<int>(std::ceil(x)); }
-const std::vector<std::pair<int, int>>& configs_for(int per_node) {  // gavel.py's CONFIGS_4GPU / CONFIGS_8GPU
-  static const std::vector<std::pair<int, int>> four = {{1, 1},  {1, 2},  {1, 4},  {2, 8},   {3, 12},  {4, 16},
-                                                        {5, 20}, {6, 24}, {7, 28}, {8, 32},  {9, 36},  {10, 40},
-                                                        {11, 44}, {12, 48}, {13, 52}, {14, 56}, {15, 60}, {16, 64}};
-  static const std::vector<std::pair<int, int>> eight = {{1, 1},  {1, 2},  {1, 4},  {1, 8},  {2, 16}, {3, 24},
-                                                         {4, 32}, {5, 40}, {6, 48}, {7, 56}, {8, 64}};
-  return per_node == 4 ? four : eight;
-}
 }  // namespace
 
 SiaGavel::SiaGavel(SiaCluster cluster, long interval) : cl_(std::move(cluster)), interval_(interval) {
@@ -69,8 +61,7 @@ double SiaGavel::predict_throughput(const SJob& j, int t) const {
   return xput * j.calibration;
 }
 
-std::vector<std::optional<Assignment>> SiaGavel::optimize(const std::vector<const SJob*>& active, long now) {
-  const auto t0 = std::chrono::steady_clock::now();
+void SiaGavel::add_jobs(const std::vector<const SJob*>& active) {
   const int types = static_cast<int>(cl_.types.size());
   const double half = static_cast<double>(interval_) / 2;
   // add_jobs (S:gavel.py:111-123).
@@ -87,6 +78,10 @@ std::vector<std::optional<Assignment>> SiaGavel::optimize(const std::vector<cons
       jobs_.push_back(name);
     }
   }
+}
+
+std::map<std::string, std::vector<double>> SiaGavel::shares(const std::vector<const SJob*>& active, SiaRoundStats& st) {
+  const int types = static_cast<int>(cl_.types.size());
   // compute_allocations: the program over jobs and types in sorted order (S:policies/policy.py flatten).
   std::vector<std::size_t> by_name(active.size());
   std::iota(by_name.begin(), by_name.end(), 0);
@@ -109,7 +104,7 @@ std::vector<std::optional<Assignment>> SiaGavel::optimize(const std::vector<cons
   }
   const auto t1 = std::chrono::steady_clock::now();
   const sia::LpResult sol = sia::solve_like_pulp(lp);
-  const auto t2 = std::chrono::steady_clock::now();
+  st.solve_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
   std::map<std::string, std::vector<double>> alloc;  // x.value.round(5).clip(0, 1), by job and type (our order)
   double objective = 0;
   for (std::size_t i = 0; i < m; ++i) {
@@ -123,6 +118,15 @@ std::vector<std::optional<Assignment>> SiaGavel::optimize(const std::vector<cons
       row[static_cast<std::size_t>(sorted_[k])] = v;
     }
   }
+  st.rows = static_cast<int>(lp.sense.size());
+  st.cols = static_cast<int>(lp.cols.size());
+  st.objective = objective;
+  return alloc;
+}
+
+std::vector<std::vector<std::pair<std::size_t, int>>> SiaGavel::pick(const std::vector<const SJob*>& active,
+                                                                     std::map<std::string, std::vector<double>>& alloc) {
+  const int types = static_cast<int>(cl_.types.size());
   // update_priorities (S:gavel.py:249-282): share over the fraction of time received; a new share 1e9 x.
   for (int t = 0; t < types; ++t) {
     for (const SJob* j : active) {
@@ -163,6 +167,12 @@ std::vector<std::optional<Assignment>> SiaGavel::optimize(const std::vector<cons
     done[e.job] = 1;
     scheduled[static_cast<std::size_t>(e.type)].push_back({e.job, sf});
   }
+  return scheduled;
+}
+
+std::map<std::string, std::pair<int, std::vector<int>>> SiaGavel::assign(
+    const std::vector<const SJob*>& active, std::vector<std::vector<std::pair<std::size_t, int>>>& scheduled) const {
+  const int types = static_cast<int>(cl_.types.size());
   // schedule_jobs_on_workers (S:gavel.py:360-441): per type, the largest first; the previous workers kept where none
   // is taken yet; the others from per-server queues behind a pointer.
   std::map<std::string, std::pair<int, std::vector<int>>> next;
@@ -210,6 +220,17 @@ std::vector<std::optional<Assignment>> SiaGavel::optimize(const std::vector<cons
       }
     }
   }
+  return next;
+}
+
+std::vector<std::optional<Assignment>> SiaGavel::optimize(const std::vector<const SJob*>& active, long now) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const int types = static_cast<int>(cl_.types.size());
+  SiaRoundStats st;
+  add_jobs(active);
+  auto alloc = shares(active, st);
+  auto scheduled = pick(active, alloc);
+  const auto next = assign(active, scheduled);
   current_ = next;
   // The node of each worker (convert_worker_ids, S:gavel.py:98-109: offsets in the cluster's own order) and the time
   // received (S:gavel.py:500-505).
@@ -229,13 +250,8 @@ std::vector<std::optional<Assignment>> SiaGavel::optimize(const std::vector<cons
     job_time_[it->first][static_cast<std::size_t>(t)] += static_cast<double>(interval_);
     cluster_time_[static_cast<std::size_t>(t)] += static_cast<double>(interval_);
   }
-  SiaRoundStats st;
   st.t = now;
   st.jobs = static_cast<int>(active.size());
-  st.rows = static_cast<int>(lp.sense.size());
-  st.cols = static_cast<int>(lp.cols.size());
-  st.objective = objective;
-  st.solve_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
   st.round_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   stats_.push_back(std::move(st));
   return out;

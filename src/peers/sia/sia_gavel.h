@@ -26,6 +26,16 @@ class SiaGavel {
 
  private:
   double predict_throughput(const SJob& j, int type) const;
+  // add_jobs (S:gavel.py:111-123): a new job starts with half a round on every type.
+  void add_jobs(const std::vector<const SJob*>& active);
+  // compute_allocations: each job's time share of each type (x.value.round(5).clip(0, 1)), by job and type.
+  std::map<std::string, std::vector<double>> shares(const std::vector<const SJob*>& active, SiaRoundStats& st);
+  // update_priorities and schedule_jobs_on_workers_helper: the jobs each type runs this round, with their GPUs.
+  std::vector<std::vector<std::pair<std::size_t, int>>> pick(const std::vector<const SJob*>& active,
+                                                             std::map<std::string, std::vector<double>>& alloc);
+  // schedule_jobs_on_workers: each scheduled job's type and worker ids.
+  std::map<std::string, std::pair<int, std::vector<int>>> assign(
+      const std::vector<const SJob*>& active, std::vector<std::vector<std::pair<std::size_t, int>>>& scheduled) const;
 
   SiaCluster cl_;
   long interval_;

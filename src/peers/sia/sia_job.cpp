@@ -60,30 +60,25 @@ void SJob::started(long now) {
 }
 
 void SJob::reallocate(const std::vector<int>& p, long now) {
-  if (!p.empty()) {
-    if (placement != p) {
-      placement = p;
-      update_local_bsz();
-      rescale = rescale_time(app_name);
-      started(now);
-    }
-  } else {
-    placement.clear();
-    atomic = 0;
-  }
+  if (p.empty() || placement != p) take(p, now);  // the same GPUs per node: no restart (S:job.py:527)
 }
 
 void SJob::migrate(int type, const std::vector<int>& p, long now) {
   cluster = type;
-  if (!p.empty()) {
-    placement = p;
-    update_local_bsz();
-    rescale = rescale_time(app_name);
-    started(now);
-  } else {
+  take(p, now);  // another type: always a restart
+}
+
+// The new GPUs with the batch for them and the restart it costs; none: suspended.
+void SJob::take(const std::vector<int>& p, long now) {
+  if (p.empty()) {
     placement.clear();
     atomic = 0;
+    return;
   }
+  placement = p;
+  update_local_bsz();
+  rescale = rescale_time(app_name);
+  started(now);
 }
 
 }  // namespace rm::sia

@@ -39,6 +39,7 @@ struct SJob : SiaTrainer {
   void migrate(int type, const std::vector<int>& p, long now);
 
  private:
+  void take(const std::vector<int>& p, long now);
   void started(long now);
 };
 

@@ -12,15 +12,6 @@
 namespace rm::sia {
 namespace {
 
-// sia.py's CONFIGS_4GPU / CONFIGS_8GPU: (nodes, GPUs) a job may be given on one type.
-const std::vector<std::pair<int, int>>& configs_for(int per_node) {
-  static const std::vector<std::pair<int, int>> four = {{1, 1},  {1, 2},  {1, 4},  {2, 8},   {3, 12},  {4, 16},
-                                                        {5, 20}, {6, 24}, {7, 28}, {8, 32},  {9, 36},  {10, 40},
-                                                        {11, 44}, {12, 48}, {13, 52}, {14, 56}, {15, 60}, {16, 64}};
-  static const std::vector<std::pair<int, int>> eight = {{1, 1},  {1, 2},  {1, 4},  {1, 8},  {2, 16}, {3, 24},
-                                                         {4, 32}, {5, 40}, {6, 48}, {7, 56}, {8, 64}};
-  return per_node == 4 ? four : eight;
-}
 
 }  // namespace
 

@@ -17,6 +17,7 @@
 #include "exec/execution_model.h"
 #include "exec/pollux_app.h"
 #include "peers/named_policies.h"
+#include "peers/round_stepping.h"
 #include "peers/sia/sia_gavel.h"
 #include "peers/sia/sia_job.h"
 #include "peers/sia/sia_policy.h"
@@ -301,20 +302,6 @@ class Sim {
   double busy_gpu_s_ = 0;
 };
 
-class SiaModel final : public SteppingModel {
- public:
-  SiaModel(Sim& sim, long interval) : sim_(sim), interval_(interval) {}
-  std::string name() const override { return "sia"; }
-  bool searches_book() const override { return false; }
-  Time next_event_time() override { return sim_.done() ? kNever : from_seconds(static_cast<double>(sim_.now() + interval_)); }
-  void advance_to(Time t) override {
-    while (!sim_.done() && from_seconds(static_cast<double>(sim_.now() + interval_)) <= t) sim_.step();
-  }
-
- private:
-  Sim& sim_;
-  long interval_;
-};
 
 }  // namespace
 
@@ -344,7 +331,7 @@ SimResult run_sia(const RunPlan& plan) {
   std::fesetround(FE_TONEAREST);
   Sim sim(jobs, cl, pol.pol, pol.params, interval, plan.inputs.seed);
   VectorFeed feed(r.workload.jobs);
-  Engine engine(r.cluster, feed, nullptr, std::make_unique<SiaModel>(sim, interval));
+  Engine engine(r.cluster, feed, nullptr, std::make_unique<RoundStepping<Sim>>(sim, interval, "sia"));
   engine.run();
   r.record = RunRecord{};
   r.record.total_gpus = r.cluster.total_gpus();
