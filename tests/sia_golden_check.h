@@ -46,7 +46,8 @@ inline void check(const std::string& policy, const std::string& workload) {
                           "/traces/sia/workloads/" + workload + ".csv --format pollux --policy " + policy +
                           " --data-dir " + RM_SHARED_DIR + "/traces --out " + dir + " > " + dir + "/log 2>&1";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
-  const std::string data = std::string(RM_SOURCE_DIR) + "/tests/data/sia/philly-" + policy;
+  const std::string trace = workload.substr(0, workload.find('/'));  // philly, saturn
+  const std::string data = std::string(RM_SOURCE_DIR) + "/tests/data/sia/" + trace + "-" + policy;
   std::map<std::string, std::vector<std::string>> gold;
   for (auto& row : csv(data + ".csv"))
     if (row.at(0) == workload) gold[row.at(1)] = row;
