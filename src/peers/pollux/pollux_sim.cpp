@@ -20,7 +20,7 @@
 #include <nlohmann/json.hpp>
 #include "engine/engine.h"
 #include "peers/named_policies.h"
-#include "peers/round_stepping.h"
+#include "peers/common/round_stepping.h"
 #include "peers/pollux/baselines.h"
 #include "peers/pollux/pollux_job.h"
 #include "policy/pollux_ga.h"

@@ -17,7 +17,7 @@
 #include "exec/execution_model.h"
 #include "exec/pollux_app.h"
 #include "peers/named_policies.h"
-#include "peers/round_stepping.h"
+#include "peers/common/round_stepping.h"
 #include "peers/sia/sia_gavel.h"
 #include "peers/sia/sia_job.h"
 #include "peers/sia/sia_policy.h"
