@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "core/error.h"
+#include "core/order_stats.h"
 #include "exec/job_model_view.h"
 #include "policy/elastic_policies.h"
 #include "policy/pollux_ga.h"
@@ -76,10 +77,9 @@ class PolluxEngine final : public Scheduler {
               std::vector<std::pair<std::string, double>>& timing) const override {
     stable.emplace_back("pollux_rounds", static_cast<double>(round_ms_.size()));
     if (round_ms_.empty()) return;
-    std::vector<double> v = round_ms_;
-    std::sort(v.begin(), v.end());
-    timing.emplace_back("pollux_round_ms_p50", v[v.size() / 2]);
-    timing.emplace_back("pollux_round_ms_p99", v[std::min(v.size() - 1, v.size() * 99 / 100)]);
+    const auto [p50, p99] = p50_p99(round_ms_);
+    timing.emplace_back("pollux_round_ms_p50", p50);
+    timing.emplace_back("pollux_round_ms_p99", p99);
   }
 
  private:

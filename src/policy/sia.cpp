@@ -15,6 +15,7 @@
 #include <unordered_map>
 
 #include "core/error.h"
+#include "core/order_stats.h"
 #include "policy/elastic_policies.h"
 #include "cluster/gpu_types.h"
 #include "exec/job_model_view.h"
@@ -130,10 +131,9 @@ class SiaEngine final : public Scheduler {
               std::vector<std::pair<std::string, double>>& timing) const override {
     stable.emplace_back("sia_rounds", static_cast<double>(round_ms_.size()));
     if (round_ms_.empty()) return;
-    std::vector<double> v = round_ms_;
-    std::sort(v.begin(), v.end());
-    timing.emplace_back("sia_round_ms_p50", v[v.size() / 2]);
-    timing.emplace_back("sia_round_ms_p99", v[std::min(v.size() - 1, v.size() * 99 / 100)]);
+    const auto [p50, p99] = p50_p99(round_ms_);
+    timing.emplace_back("sia_round_ms_p50", p50);
+    timing.emplace_back("sia_round_ms_p99", p99);
   }
 
  private:

@@ -16,6 +16,7 @@
 
 #include "cluster/cluster_config.h"
 #include "core/error.h"
+#include "core/order_stats.h"
 #include "core/pandas_float.h"
 #include <nlohmann/json.hpp>
 #include "engine/engine.h"
@@ -373,10 +374,9 @@ SimResult run_pollux(const RunPlan& plan) {
   ex.push_back({"pollux_rounds", static_cast<double>(sim.rounds())});
   ex.push_back({"pollux_restarts", static_cast<double>(restarts)});
   if (!sim.decision_seconds().empty()) {  // the policy's time per round (the authors' GA: about 2 s in Python)
-    std::vector<double> d = sim.decision_seconds();
-    std::sort(d.begin(), d.end());
-    ex.push_back({"pollux_round_ms_p50", 1e3 * d[d.size() / 2]});
-    ex.push_back({"pollux_round_ms_p99", 1e3 * d[std::min(d.size() - 1, d.size() * 99 / 100)]});
+    const auto [p50, p99] = p50_p99(sim.decision_seconds());
+    ex.push_back({"pollux_round_ms_p50", 1e3 * p50});
+    ex.push_back({"pollux_round_ms_p99", 1e3 * p99});
   }
   return std::move(r);
 }

@@ -12,6 +12,7 @@
 #include "cluster/cluster_config.h"
 #include "cluster/gpu_types.h"
 #include "core/error.h"
+#include "core/order_stats.h"
 #include "core/pandas_float.h"
 #include "engine/engine.h"
 #include "exec/execution_model.h"
@@ -376,9 +377,9 @@ SimResult run_sia(const RunPlan& plan) {
   ex.push_back({"sia_type_changes", static_cast<double>(migrations)});
   if (pol.pol == Pol::Pollux) ex.push_back({"sia_pollux_idle_gpu_rounds", static_cast<double>(sim.wasted_gpu_rounds())});
   if (!solve.empty()) {
-    std::sort(solve.begin(), solve.end());
-    ex.push_back({"sia_solve_ms_p50", solve[solve.size() / 2]});
-    ex.push_back({"sia_solve_ms_p99", solve[std::min(solve.size() - 1, solve.size() * 99 / 100)]});
+    const auto [p50, p99] = p50_p99(solve);
+    ex.push_back({"sia_solve_ms_p50", p50});
+    ex.push_back({"sia_solve_ms_p99", p99});
   }
   return r;
 }
