@@ -5,7 +5,7 @@ Columns: the authors' simulator run here under the cvxpy shim (tests/data/sia: s
 authors-pollux.csv where runs exist, seeded), --compat sia (the same simulator reproduced), and our engine
 (`sia` and `gavel-throughput-perf` with measured:sia as the job model's oracle; Pollux's engine policy takes one GPU
 type only). Run times: the authors' CPU seconds (authors-runtime.csv, measured here) against ours (summary.json wall_s).
-Usage: run.py [--skip-pollux] [--workers N]
+Usage: run.py [--skip-pollux] [--workers N] [--reuse]
 """
 import argparse
 import concurrent.futures as cf
@@ -28,6 +28,7 @@ WORKLOADS = TRACES["philly"] + TRACES["saturn"]
 ap = argparse.ArgumentParser()
 ap.add_argument("--skip-pollux", action="store_true")
 ap.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+ap.add_argument("--reuse", action="store_true", help="keep the runs already in the output folder (their summary.json)")
 args = ap.parse_args()
 
 
@@ -38,7 +39,8 @@ def run(kind, policy, w):
     cmd += ["--compat", "sia"] if kind == "compat" else ["--perf-model", "measured:sia"]
     if policy.endswith("+sia-jobs"):
         cmd += ["--job-model", "sia"]
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    if not (args.reuse and os.path.exists(os.path.join(out, "summary.json"))):
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     with open(os.path.join(out, "summary.json")) as f:
         s = json.load(f)
     return kind, policy, w, s["avg_jct_s"], s.get("wall_s", 0.0)
