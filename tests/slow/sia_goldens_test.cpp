@@ -13,10 +13,12 @@ TEST_P(SiaGoldens, SiaAndGavelOnAllPhillyWorkloads) {
 
 INSTANTIATE_TEST_SUITE_P(Policies, SiaGoldens, ::testing::Values("sia", "gavel"));
 
-// Gavel on the 10 Helios-Saturn workloads, run under the shim after --compat sia was written (never used to develop
-// it): 1,600 jobs.
+// Runs of the shim-run simulator made after --compat sia was written (never used to develop it): Gavel on the 10
+// Helios-Saturn workloads (1,600 jobs), Sia on newtrace workload 1 (960 jobs, 48 h, fractional arrival times).
 TEST(SiaGoldensHeldOut, GavelOnAllSaturnWorkloads) {
   for (int w = 1; w <= 10; ++w) rm::sia_golden::check("gavel", "saturn/workload-" + std::to_string(w));
 }
+
+TEST(SiaGoldensHeldOut, SiaOnNewtraceWorkloadOne) { rm::sia_golden::check("sia", "newtrace/workload-1"); }
 
 }  // namespace
