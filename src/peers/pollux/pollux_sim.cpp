@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 #include "engine/engine.h"
 #include "peers/named_policies.h"
+#include "peers/common/artifact_workload.h"
 #include "peers/common/round_stepping.h"
 #include "peers/pollux/baselines.h"
 #include "peers/pollux/pollux_job.h"
@@ -234,52 +235,22 @@ std::pair<int, int> cluster_shape(const ClusterSpec& c, const std::string& arg) 
 }
 
 void read_workload(const InputSpec& in, const std::string& traces, std::vector<JobSpec>& specs, std::vector<PJob>& jobs) {
-  if (in.format != "auto" && in.format != "pollux")
-    throw InputError("--format", 0, in.format, "--compat pollux reads the artifact's workloads: --format pollux (or auto)");
-  const std::string text = TableReader::load(in.trace);
-  TableReader t(in.trace, ',', &text);
-  std::vector<std::string> row;
-  if (!t.next(row)) throw InputError(in.trace, 0, "", "empty workload");
-  t.set_header(row);
-  for (const char* c : {"name", "time", "application", "num_replicas", "batch_size"})
-    if (!t.column(c)) throw InputError(in.trace, t.line(), c, "required column missing (Pollux's workload CSV)");
-  auto whole = [&](const std::string& field, long lo) {
-    const auto x = pandas_float(t.require(row, field));
-    if (!x || *x != std::floor(*x) || *x < static_cast<double>(lo) || *x > 1e9)
-      throw InputError(t.file(), t.line(), field, "must be a whole number >= " + std::to_string(lo));
-    return static_cast<long>(*x);
-  };
-  while (t.next(row)) {
-    if (in.max_jobs > 0 && static_cast<long>(specs.size()) >= in.max_jobs) break;
-    t.check_width(row);
+  for (const ArtifactRow& a : read_artifact_workload(in, "pollux", true, specs)) {
     PJob j;
-    j.submit = whole("time", 0);
-    j.target_replicas = static_cast<int>(whole("num_replicas", 1));
-    j.target_batch = static_cast<int>(whole("batch_size", 1));
-    const std::string app = t.require(row, "application");
+    j.submit = static_cast<long>(a.time);
+    j.target_replicas = a.replicas;
+    j.target_batch = a.batch;
     try {
-      j.app = &pollux_app(traces, app);
+      j.app = &pollux_app(traces, a.app);
     } catch (const InputError& e) {
-      throw InputError(t.file(), t.line(), "application", e.what());
+      throw InputError(a.file, a.line, "application", e.what());
     }
     if (j.target_batch > j.app->max_batch_size() || j.target_batch < j.app->init_batch_size())
-      throw InputError(t.file(), t.line(), "batch_size",
-                       std::to_string(j.target_batch) + " is outside " + app + "'s measured batch sizes (" +
+      throw InputError(a.file, a.line, "batch_size",
+                       std::to_string(j.target_batch) + " is outside " + a.app + "'s measured batch sizes (" +
                            std::to_string(j.app->init_batch_size()) + ".." + std::to_string(j.app->max_batch_size()) + ")");
-    JobSpec s;
-    s.id = static_cast<JobId>(specs.size());
-    s.name = t.require(row, "name");
-    s.submit = from_seconds(static_cast<double>(j.submit));
-    s.num_gpus = j.target_replicas;
-    s.model = app;
-    s.file = t.file();
-    s.line = t.line();
-    if (!specs.empty() && s.submit < specs.back().submit)
-      throw InputError(t.file(), t.line(), "time", "submit times go back: the workload must be in time order");
-    specs.push_back(std::move(s));
     jobs.push_back(std::move(j));
   }
-  if (specs.empty()) throw InputError(in.trace, 0, "", "no jobs in the workload");
 }
 
 // What both entry points read: the cluster (N nodes of G GPUs), the round, the workload and its jobs (Pollux's own

@@ -18,6 +18,7 @@
 #include "exec/execution_model.h"
 #include "exec/pollux_app.h"
 #include "peers/named_policies.h"
+#include "peers/common/artifact_workload.h"
 #include "peers/common/round_stepping.h"
 #include "peers/sia/sia_gavel.h"
 #include "peers/sia/sia_job.h"
@@ -128,44 +129,24 @@ SiaCluster cluster_of(const ClusterSpec& c, const std::string& arg, std::vector<
 
 void read_workload(const InputSpec& in, const std::string& traces, const SiaCluster& cl, Pol pol,
                    std::vector<JobSpec>& specs, std::vector<SJob>& jobs) {
-  if (in.format != "auto" && in.format != "pollux")
-    throw InputError("--format", 0, in.format, "--compat sia reads the artifact's workloads: --format pollux (or auto)");
-  const std::string text = TableReader::load(in.trace);
-  TableReader t(in.trace, ',', &text);
-  std::vector<std::string> row;
-  if (!t.next(row)) throw InputError(in.trace, 0, "", "empty workload");
-  t.set_header(row);
-  for (const char* c : {"name", "time", "application", "num_replicas", "batch_size"})
-    if (!t.column(c)) throw InputError(in.trace, t.line(), c, "required column missing (Sia's workload CSV)");
-  const bool has_category = t.column("category").has_value();
-  auto whole = [&](const std::string& field, long lo) {
-    const auto x = pandas_float(t.require(row, field));
-    if (!x || *x != std::floor(*x) || *x < static_cast<double>(lo) || *x > 1e9)
-      throw InputError(t.file(), t.line(), field, "must be a whole number >= " + std::to_string(lo));
-    return static_cast<long>(*x);
-  };
-  while (t.next(row)) {
-    if (in.max_jobs > 0 && static_cast<long>(specs.size()) >= in.max_jobs) break;
-    t.check_width(row);
-    if (has_category && !t.require(row, "category").empty())
-      throw InputError(t.file(), t.line(), "category",
+  const auto rows = read_artifact_workload(in, "sia", false, specs);
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const ArtifactRow& a = rows[k];
+    if (!a.category.empty())
+      throw InputError(a.file, a.line, "category",
                        "job categories (rigid, scale-gpus) are not implemented under --compat sia yet; leave it empty");
     SJob j;
-    {
-      const auto x = pandas_float(t.require(row, "time"));
-      if (!x || !std::isfinite(*x) || *x < 0 || *x > 1e9)
-        throw InputError(t.file(), t.line(), "time", "must be a number of seconds >= 0");
-      j.submit = *x;
-    }
-    j.target_replicas = static_cast<int>(whole("num_replicas", 1));
-    j.target_batch = static_cast<int>(whole("batch_size", 1));
-    j.app_name = t.require(row, "application");
+    j.submit = a.time;
+    j.target_replicas = a.replicas;
+    j.target_batch = a.batch;
+    j.app_name = a.app;
+    j.name = specs[specs.size() - rows.size() + k].name;
     try {
       std::vector<const PolluxApp*> apps;
       for (const auto& type : cl.types) apps.push_back(&sia_app(traces, type, j.app_name));
       j.apps = std::move(apps);
     } catch (const InputError& e) {
-      throw InputError(t.file(), t.line(), "application", e.what());
+      throw InputError(a.file, a.line, "application", e.what());
     }
     if (pol == Pol::Pollux) {  // no target batch but ncf's (S:cluster_unaware.py:55-62)
       j.target_batch = j.app_name == "ncf" ? 32768 : 0;
@@ -175,25 +156,12 @@ void read_workload(const InputSpec& in, const std::string& traces, const SiaClus
     if (pol == Pol::Sia && j.app_name == "ncf") j.target_batch = 32768;  // S:cluster.py:67-70
     j.tune_bsz = pol != Pol::Gavel;  // Gavel's jobs keep the trace's batch (S:multi_simulator.py:62-63)
     if (j.target_batch > 0 && j.target_batch < j.apps.front()->init_batch_size())
-      throw InputError(t.file(), t.line(), "batch_size",
+      throw InputError(a.file, a.line, "batch_size",
                        std::to_string(j.target_batch) + " is below " + j.app_name + "'s least measured batch (" +
                            std::to_string(j.apps.front()->init_batch_size()) + "; Sia's goodput model asserts)");
     j.init(j.apps);
-    JobSpec s;
-    s.id = static_cast<JobId>(specs.size());
-    s.name = t.require(row, "name");
-    j.name = s.name;
-    s.submit = from_seconds(j.submit);
-    s.num_gpus = j.target_replicas;
-    s.model = j.app_name;
-    s.file = t.file();
-    s.line = t.line();
-    if (!specs.empty() && s.submit < specs.back().submit)
-      throw InputError(t.file(), t.line(), "time", "submit times go back: the workload must be in time order");
-    specs.push_back(std::move(s));
     jobs.push_back(std::move(j));
   }
-  if (specs.empty()) throw InputError(in.trace, 0, "", "no jobs in the workload");
 }
 
 class Sim {
