@@ -150,8 +150,9 @@ const std::vector<NameEntry>& schedulers() {
                  "the --compat pollux search) with the run's performance model as its oracle, every round (round=60 s; "
                  "one GPU type; docs/elastic.md)"},
       {"sia", "elastic, heterogeneous: Sia's policy (goodput of every GPU type x count, normalised, restart-discounted, "
-              "raised to p=-0.5; one configuration per job by Cbc's 0/1 program, the --compat sia one) with the run's "
-              "performance model as its oracle, every round (round=60 s, lambda_n=1.1; docs/sia.md)"},
+              "raised to p=-0.5; one configuration per job by Cbc's 0/1 program, the --compat sia one), weighing Sia's "
+              "jobs by their own per-type models under --job-model sia, else the run's performance model, every round "
+              "(round=60 s, lambda_n=1.1; docs/sia.md)"},
       {"py", "a whole scheduler written in Python: py:file=PATH;class=NAME, its schedule(view) -> decisions "
              "(docs/python.md)"},
   };
