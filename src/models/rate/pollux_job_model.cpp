@@ -28,7 +28,7 @@ class PolluxJobModel final : public RateModel, public JobModelView {
   void start(JobState& j, Time now) override {
     Job& s = state(j);
     s.placement = trainer_placement(j);
-    s.prog_time = now;
+    s.e.prog_time = now;
     j.progress_time = now;
     s.t.update_local_bsz(s.placement);  // Job.reallocate: the batch for the new GPUs
     rerate(j, s, now);
@@ -36,7 +36,7 @@ class PolluxJobModel final : public RateModel, public JobModelView {
 
   void stop(JobState& j, Time now) override {
     Job& s = state(j);
-    bring_up_to_date(j, s, now);
+    s.e.bring_up_to_date(j, *s.t.app, !s.placement.empty(), now);
     s.placement.clear();
     ++j.epoch;
     log(j, s, now);
@@ -49,16 +49,10 @@ class PolluxJobModel final : public RateModel, public JobModelView {
     heap_.pop_at(t, due_);
     for (JobState* j : due_) {
       Job& s = state(*j);
-      bring_up_to_date(*j, s, t);
-      if (t >= s.epoch_end) {  // the epoch's end: its progress exactly, the next epoch's statistics
-        s.progress = s.t.app->progress(s.epoch + 1);
-        ++s.epoch;
-        ++epochs_;
-        if (s.epoch > s.t.app->completion_epoch()) {
-          j->remaining = 0;
-          completed.push_back(j);
-          continue;
-        }
+      s.e.bring_up_to_date(*j, *s.t.app, !s.placement.empty(), t);
+      if (s.e.end_epoch_if_due(*j, *s.t.app, t, epochs_)) {
+        completed.push_back(j);
+        continue;
       }
       s.t.update_local_bsz(s.placement);  // Job.step's end: the batch for what it has observed
       rerate(*j, s, t);
@@ -90,10 +84,7 @@ class PolluxJobModel final : public RateModel, public JobModelView {
   struct Job {
     pollux::Trainer t;
     std::vector<int> placement;  // GPUs per server, in the order the job's GPUs name them
-    int epoch = 0;
-    double progress = 0, target = 0, per_iteration = 0;  // progress units; target / the job's iterations
-    double goodput = 0;  // progress units per second now
-    Time prog_time = 0, epoch_end = kNever;
+    EpochProgress e;
     int last_gpus = -1, last_batch = -1, last_accum = -1, last_epoch = -1;
     long batch_changes = 0;
   };
@@ -121,39 +112,21 @@ class PolluxJobModel final : public RateModel, public JobModelView {
         throw InputError(spec.file, spec.line, "batch_size",
                          fmt::format("job {}: batch {} is outside {}'s measured batch sizes ({}..{})", spec.name,
                                      spec.global_batch, app, s->t.app->init_batch_size(), s->t.app->max_batch_size()));
-      s->target = s->t.app->progress(s->t.app->max_epochs());
-      if (!(spec.iterations > 0) || !(s->target > 0))
+      s->e.target = s->t.app->progress(s->t.app->max_epochs());
+      if (!(spec.iterations > 0) || !(s->e.target > 0))
         throw InputError(spec.file, spec.line, "iterations", "job " + spec.name + " has no work to do");
-      s->per_iteration = s->target / spec.iterations;
+      s->e.per_iteration = s->e.target / spec.iterations;
       jobs_[k] = std::move(s);
     }
     return *jobs_[k];
   }
 
-  // Progress up to `now` at the current goodput (none before the restart delay ends), and the engine's remaining
-  // iterations in proportion.
-  void bring_up_to_date(JobState& j, Job& s, Time now) {
-    if (s.epoch > s.t.app->completion_epoch()) return;  // complete: its progress is its target
-    const Time from = std::max(s.prog_time, j.stall_until);
-    if (!s.placement.empty() && now > from) s.progress += s.goodput * to_seconds(now - from);
-    s.progress = std::min(s.progress, s.t.app->progress(s.epoch + 1));
-    s.prog_time = std::max(s.prog_time, now);
-    j.remaining = std::max(0.0, (s.target - s.progress) / s.per_iteration);
-    j.progress_time = now;
-  }
-
   // The step it runs now (observed: it joins the profile and the fit), its goodput, and its next instant: the
   // epoch's end or the next re-tuning, whichever comes first.
   void rerate(JobState& j, Job& s, Time now) {
-    const pollux::Trainer::Step step = s.t.step_at(s.placement, s.epoch, true);
+    const pollux::Trainer::Step step = s.t.step_at(s.placement, s.e.epoch, true);
     if (!(step.goodput > 0)) throw InvariantError("pollux job model: job " + j.spec->name + " has no goodput");
-    s.goodput = step.goodput;
-    j.iter_time = s.per_iteration / s.goodput;
-    ++j.epoch;
-    const Time from = std::max(now, j.stall_until);
-    const Time to_epoch = from_seconds_ceil((s.t.app->progress(s.epoch + 1) - s.progress) / s.goodput);
-    s.epoch_end = to_epoch <= tune_ ? from + to_epoch : kNever;
-    heap_.push(from + std::min(to_epoch, tune_), j);
+    s.e.rerate(j, *s.t.app, step.goodput, now, tune_, heap_);
     log(j, s, now);
   }
 
@@ -161,12 +134,12 @@ class PolluxJobModel final : public RateModel, public JobModelView {
   void log(const JobState& j, Job& s, Time now) {
     const int gpus = pollux::Trainer::gpus_of(s.placement);
     const int batch = gpus > 0 ? s.t.batch(gpus) : 0;
-    if (gpus == s.last_gpus && batch == s.last_batch && s.t.accum == s.last_accum && s.epoch == s.last_epoch) return;
+    if (gpus == s.last_gpus && batch == s.last_batch && s.t.accum == s.last_accum && s.e.epoch == s.last_epoch) return;
     if (gpus > 0 && s.last_gpus > 0 && (batch != s.last_batch || s.t.accum != s.last_accum)) ++s.batch_changes;
     if (log_.empty()) log_ = "time_s,job_id,gpus,servers,batch_size,accum_steps,epoch,progress\n";
     log_ += fmt::format("{:.6f},{},{},{},{},{},{},{:.9g}\n", to_seconds(now), j.spec->name, gpus, s.placement.size(),
-                        batch, gpus > 0 ? s.t.accum : 0, s.epoch, s.progress);
-    s.last_gpus = gpus, s.last_batch = batch, s.last_accum = s.t.accum, s.last_epoch = s.epoch;
+                        batch, gpus > 0 ? s.t.accum : 0, s.e.epoch, s.e.progress);
+    s.last_gpus = gpus, s.last_batch = batch, s.last_accum = s.t.accum, s.last_epoch = s.e.epoch;
   }
 
   PolluxJobModelOptions o_;

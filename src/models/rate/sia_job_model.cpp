@@ -34,7 +34,7 @@ class SiaJobModel final : public RateModel, public JobModelView {
       if (o_.type_of_server.at(static_cast<std::size_t>(g.server)) != type)
         throw InvariantError("sia job model: job " + j.spec->name + " was given GPUs of two types");
     s.t.cluster = type;
-    s.prog_time = now;
+    s.e.prog_time = now;
     j.progress_time = now;
     s.t.update_local_bsz();  // Job.reallocate / Job.migrate: the batch for the new GPUs
     rerate(j, s, now);
@@ -42,7 +42,7 @@ class SiaJobModel final : public RateModel, public JobModelView {
 
   void stop(JobState& j, Time now) override {
     Job& s = state(j);
-    bring_up_to_date(j, s, now);
+    s.e.bring_up_to_date(j, curves(s), !s.t.placement.empty(), now);
     s.t.placement.clear();
     ++j.epoch;
     log(j, s, now);
@@ -55,16 +55,10 @@ class SiaJobModel final : public RateModel, public JobModelView {
     heap_.pop_at(t, due_);
     for (JobState* j : due_) {
       Job& s = state(*j);
-      bring_up_to_date(*j, s, t);
-      if (t >= s.epoch_end) {  // the epoch's end: its progress exactly, the next epoch's statistics
-        s.progress = curves(s).progress(s.epoch + 1);
-        ++s.epoch;
-        ++epochs_;
-        if (s.epoch > curves(s).completion_epoch()) {
-          j->remaining = 0;
-          completed.push_back(j);
-          continue;
-        }
+      s.e.bring_up_to_date(*j, curves(s), !s.t.placement.empty(), t);
+      if (s.e.end_epoch_if_due(*j, curves(s), t, epochs_)) {
+        completed.push_back(j);
+        continue;
       }
       s.t.update_local_bsz();  // Job.step's end: the batch for what it has observed
       rerate(*j, s, t);
@@ -95,10 +89,7 @@ class SiaJobModel final : public RateModel, public JobModelView {
  private:
   struct Job {
     sia::SiaTrainer t;
-    int epoch = 0;
-    double progress = 0, target = 0, per_iteration = 0;
-    double goodput = 0;
-    Time prog_time = 0, epoch_end = kNever;
+    EpochProgress e;
     int last_gpus = -1, last_batch = -1, last_accum = -1, last_epoch = -1, last_type = -2;
     long batch_changes = 0;
   };
@@ -131,35 +122,19 @@ class SiaJobModel final : public RateModel, public JobModelView {
                          fmt::format("job {}: batch {} is below {}'s least measured batch ({})", spec.name,
                                      s->t.target_batch, s->t.app_name, apps.front()->init_batch_size()));
       s->t.init(std::move(apps));
-      s->target = curves(*s).progress(curves(*s).max_epochs());
-      if (!(spec.iterations > 0) || !(s->target > 0))
+      s->e.target = curves(*s).progress(curves(*s).max_epochs());
+      if (!(spec.iterations > 0) || !(s->e.target > 0))
         throw InputError(spec.file, spec.line, "iterations", "job " + spec.name + " has no work to do");
-      s->per_iteration = s->target / spec.iterations;
+      s->e.per_iteration = s->e.target / spec.iterations;
       jobs_[k] = std::move(s);
     }
     return *jobs_[k];
   }
 
-  void bring_up_to_date(JobState& j, Job& s, Time now) {
-    if (s.epoch > curves(s).completion_epoch()) return;
-    const Time from = std::max(s.prog_time, j.stall_until);
-    if (!s.t.placement.empty() && now > from) s.progress += s.goodput * to_seconds(now - from);
-    s.progress = std::min(s.progress, curves(s).progress(s.epoch + 1));
-    s.prog_time = std::max(s.prog_time, now);
-    j.remaining = std::max(0.0, (s.target - s.progress) / s.per_iteration);
-    j.progress_time = now;
-  }
-
   void rerate(JobState& j, Job& s, Time now) {
-    const double goodput = s.t.step_goodput(s.epoch);
+    const double goodput = s.t.step_goodput(s.e.epoch);
     if (!(goodput > 0)) throw InvariantError("sia job model: job " + j.spec->name + " has no goodput");
-    s.goodput = goodput;
-    j.iter_time = s.per_iteration / s.goodput;
-    ++j.epoch;
-    const Time from = std::max(now, j.stall_until);
-    const Time to_epoch = from_seconds_ceil((curves(s).progress(s.epoch + 1) - s.progress) / s.goodput);
-    s.epoch_end = to_epoch <= tune_ ? from + to_epoch : kNever;
-    heap_.push(from + std::min(to_epoch, tune_), j);
+    s.e.rerate(j, curves(s), goodput, now, tune_, heap_);
     log(j, s, now);
   }
 
@@ -168,15 +143,15 @@ class SiaJobModel final : public RateModel, public JobModelView {
     const int gpus = s.t.gpus();
     const int batch = gpus > 0 ? gpus * s.t.atomic * (s.t.accum + 1) : 0;
     const int type = gpus > 0 ? s.t.cluster : -1;
-    if (gpus == s.last_gpus && batch == s.last_batch && s.t.accum == s.last_accum && s.epoch == s.last_epoch &&
+    if (gpus == s.last_gpus && batch == s.last_batch && s.t.accum == s.last_accum && s.e.epoch == s.last_epoch &&
         type == s.last_type)
       return;
     if (gpus > 0 && s.last_gpus > 0 && (batch != s.last_batch || s.t.accum != s.last_accum)) ++s.batch_changes;
     if (log_.empty()) log_ = "time_s,job_id,gpu_type,gpus,servers,batch_size,accum_steps,epoch,progress\n";
     log_ += fmt::format("{:.6f},{},{},{},{},{},{},{},{:.9g}\n", to_seconds(now), j.spec->name,
                         type >= 0 ? o_.type_names[static_cast<std::size_t>(type)] : "", gpus, s.t.placement.size(), batch,
-                        gpus > 0 ? s.t.accum : 0, s.epoch, s.progress);
-    s.last_gpus = gpus, s.last_batch = batch, s.last_accum = s.t.accum, s.last_epoch = s.epoch, s.last_type = type;
+                        gpus > 0 ? s.t.accum : 0, s.e.epoch, s.e.progress);
+    s.last_gpus = gpus, s.last_batch = batch, s.last_accum = s.t.accum, s.last_epoch = s.e.epoch, s.last_type = type;
   }
 
   SiaJobModelOptions o_;
