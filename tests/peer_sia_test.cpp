@@ -20,21 +20,6 @@ namespace {
 const std::string kData = std::string(RM_SOURCE_DIR) + "/tests/data/sia/";
 const std::string kWorkloads = std::string(RM_SHARED_DIR) + "/traces/sia/workloads/";
 
-std::vector<std::vector<std::string>> read_csv(const std::string& path) {
-  std::ifstream in(path);
-  std::vector<std::vector<std::string>> rows;
-  std::string line;
-  std::getline(in, line);
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::stringstream ss(line);
-    for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
-    if (line.back() == ',') f.push_back("");
-    rows.push_back(f);
-  }
-  return rows;
-}
-
 TEST(PeerSia, SiaOnPhillyWorkloadOneJobByJobAndRoundByRound) { sia_golden::check("sia", "philly/workload-1"); }
 
 TEST(PeerSia, GavelOnPhillyWorkloadOneJobByJobAndRoundByRound) { sia_golden::check("gavel", "philly/workload-1"); }
@@ -131,7 +116,7 @@ TEST(PeerSia, OneJobAloneStartsAtTheNextRound) {
   const auto r = test::shell(std::string(RM_BINARY) + " simulate -q --compat sia --cluster sia-64 --trace " + w +
                              " --format pollux --policy sia --data-dir " + RM_SHARED_DIR + "/traces --out " + dir + "/o 2>&1");
   ASSERT_EQ(r.code, 0) << r.text;
-  const auto rows = read_csv(dir + "/o/jobs.csv");
+  const auto rows = sia_golden::csv(dir + "/o/jobs.csv");
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].at(1), "30.5");  // submit_s
   EXPECT_EQ(rows[0].at(5), "60");    // first_start_s: the round at 60 s

@@ -20,14 +20,18 @@ std::string run(const std::string& dir, const std::string& cluster, const std::s
   return r.text;
 }
 
+// Six T4 nodes of 4 GPUs and three A100 nodes of 8.
+std::string two_types(const std::string& dir) {
+  return test::write_file(dir, "two.yaml",
+                          "name: two-types\nservers:\n  - {count: 6, gpus: 4, gpu_type: t4, gpu_mem_gb: 16}\n"
+                          "  - {count: 3, gpus: 8, gpu_type: a100, gpu_mem_gb: 40}\n");
+}
+
 // The contract: a cluster YAML with two GPU types runs sia on a --format pollux workload; every job finishes, each
 // on GPUs of one type at a time.
 TEST(SiaEngine, TwoGpuTypesRunSiaOnAPolluxWorkload) {
   const std::string dir = test::temp_dir();
-  const std::string yaml = test::write_file(dir, "two.yaml",
-                                            "name: two-types\nservers:\n"
-                                            "  - {count: 6, gpus: 4, gpu_type: t4, gpu_mem_gb: 16}\n"
-                                            "  - {count: 3, gpus: 8, gpu_type: a100, gpu_mem_gb: 40}\n");
+  const std::string yaml = two_types(dir);
   int code = 0;
   const std::string out = run(dir + "/o", yaml, kShared + "/traces/sia/workloads/philly/workload-2.csv", "sia", &code);
   ASSERT_EQ(code, 0) << out;
@@ -76,10 +80,7 @@ TEST(SiaEngine, ALoneJobTakesTheFasterType) {
 // ran on two types has fitted both.
 TEST(SiaEngine, SiasJobModelOnTwoTypes) {
   const std::string dir = test::temp_dir();
-  const std::string yaml = test::write_file(dir, "two.yaml",
-                                            "name: two-types\nservers:\n"
-                                            "  - {count: 6, gpus: 4, gpu_type: t4, gpu_mem_gb: 16}\n"
-                                            "  - {count: 3, gpus: 8, gpu_type: a100, gpu_mem_gb: 40}\n");
+  const std::string yaml = two_types(dir);
   int code = 0;
   const std::string out = run(dir + "/o", yaml, kShared + "/traces/sia/workloads/philly/workload-2.csv", "sia", &code,
                               "--job-model sia --max-jobs 60");

@@ -30,8 +30,8 @@ namespace {
 class SiaEngine final : public Scheduler {
  public:
   explicit SiaEngine(PluginParams& p)
-      : clock_(from_seconds(p.get_double("round", 60))), p_(p.get_double("p", -0.5)), lambda_n_(p.get_double("lambda_n", 1.1)),
-        lambda_a_(p.get_double("lambda_a", 0.01)) {  // lambda_a: accepted as Sia's scripts pass it; sia.py never reads it
+      : clock_(from_seconds(p.get_double("round", 60))), p_(p.get_double("p", -0.5)), lambda_n_(p.get_double("lambda_n", 1.1)) {
+    p.get_double("lambda_a", 0.01);  // accepted as Sia's scripts pass it; sia.py never reads it
     if (clock_.round() <= 0) throw InputError("--policy", 0, "round", "must be > 0 seconds");
     if (p_ == 0 || !std::isfinite(p_)) throw InputError("--policy", 0, "p", "Sia's p must be a number other than 0");
     if (!std::isfinite(lambda_n_)) throw InputError("--policy", 0, "lambda_n", "must be a number");
@@ -231,7 +231,7 @@ class SiaEngine final : public Scheduler {
   }
 
   RoundClock clock_;
-  double p_, lambda_n_, lambda_a_;
+  double p_, lambda_n_;
   std::unordered_map<JobId, std::map<std::int64_t, double>> rates_;
   std::vector<double> round_ms_;
 };

@@ -21,10 +21,8 @@ void SJob::advance(long seconds) {
   const long delay = std::min(rescale, seconds);  // checkpoint-restore: GPUs held, no progress
   current += delay;
   attained += static_cast<double>(delay * g);
-  wasted_gpu_s += static_cast<double>(delay * g);
   rescale -= delay;
   seconds -= delay;
-  if (seconds > 0) used_gpu_s += static_cast<double>(seconds * g);
   while (seconds > 0 && !completion) {
     const PolluxApp& a = app();
     if (epoch >= a.max_epochs()) throw InvariantError("sia: job " + spec->name + " ran past its last epoch");

@@ -24,7 +24,7 @@ struct SJob : SiaTrainer {
   // Job state (S:job.py:77-112).
   std::optional<long> completion;
   long current = 0, rescale = 0;
-  double attained = 0, used_gpu_s = 0, wasted_gpu_s = 0;
+  double attained = 0;  // GPU-seconds held (restart delays included)
   int restarts = -1;  // -1: never started (None)
 
   // For the outputs.
