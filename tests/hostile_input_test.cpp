@@ -91,6 +91,28 @@ std::vector<Case> cases() {
        ":2:servers[0].gpus: '1e308' is out of range"},
       {"YamlCountHuge", "c.yaml", "servers:\n  - {count: 1000000000, gpus: 4}\n",
        "--trace builtin:demo --cluster {f} --policy fifo", ":2:servers[0].count: is out of range"},
+      // Issue 45: YAML aliases (a cycle crashed the key walk; nested ones expanded exponentially), parameters
+      // with no bound (hangs, exit 3), parameters given twice (last won), a job id with a comma (corrupt CSV).
+      {"YamlAliasCycle", "c.yaml", "servers: &s [*s]\n", "--trace builtin:demo --cluster {f} --policy fifo",
+       ":1:*s: alias used inside its own anchor '&s' (a cycle)"},
+      {"YamlAliasBomb", "c.yaml",
+       "a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n"
+       "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n"
+       "g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\nh: [*g,*g,*g,*g,*g,*g,*g,*g,*g]\nservers: [{gpus: 1}]\n",
+       "--trace builtin:demo --cluster {f} --policy fifo", "nodes through its aliases"},
+      {"ASrptDeltaTiny", "t.csv", kCanon + "a,0,1,resnet50,100,u\n",
+       "--trace {f} --cluster tiny --policy a-srpt-p:delta=1e-6", "a-srpt-p:delta: '1e-6' is out of range: must be in [1, 1e9]"},
+      {"GittinsDeltaTiny", "t.csv", kCanon + "a,0,1,resnet50,100,u\n",
+       "--trace {f} --cluster tiny --policy '2d-gittins:cdf=online;delta=1e-9'", "2d-gittins:delta: '1e-9' is out of range"},
+      {"GavelRoundTiny", "t.csv", kCanon + "a,0,1,resnet50,100,u\n", "--trace {f} --cluster tiny --policy gavel-las:round=1e-6",
+       "gavel-las:round: '1e-6' is out of range: must be in [1, 1e6]"},
+      {"GavelResetHuge", "t.csv", kCanon + "a,0,1,resnet50,100,u\n", "--trace {f} --cluster tiny --policy gavel-las:reset=1e18",
+       "gavel-las:reset: '1e18' is out of range"},
+      {"RfTreesHuge", "t.csv", kCanon + "a,0,1,resnet50,100,u\n", "--trace {f} --cluster tiny --policy 'a-srpt:first=1;trees=1e10'",
+       "a-srpt:trees: must be an integer in [1, 10000]"},
+      {"ParameterTwice", "t.csv", kCanon + "a,0,1,resnet50,100,u\n", "--trace {f} --cluster tiny --policy 'srsf:x=1;x=2'",
+       "srsf:x: given twice"},
+      {"JobIdWithComma", "t.csv", kCanon + "\"a,1\",0,1,resnet50,100,u\nb,0,1,resnet50,100,u\n", kCanonArgs, ""},
   };
 }
 
@@ -170,6 +192,20 @@ TEST(Outputs, ASecondRunIntoABusyFolderIsRefused) {
   close(fd);
   EXPECT_EQ(rm("simulate --policy fifo -q --out " + d).code, 0);
   EXPECT_TRUE(std::filesystem::exists(d + "/jobs.csv"));
+}
+
+TEST(Outputs, AJobIdWithACommaIsQuotedAndReadBackByCompare) {
+  // Issue 45: jobs.csv's text fields are CSV-quoted by the one writer, so a trace id "a,1" neither shifts the
+  // columns nor makes ringmaster reject its own output.
+  const std::string d = temp_dir();
+  const std::string t = write_file(d, "t.csv", kCanon + "\"a,1\",0,1,resnet50,100,u\nb,0,1,resnet50,100,u\n");
+  for (const char* p : {"fifo", "srsf"})
+    ASSERT_EQ(rm(std::string("simulate --trace ") + t + " --cluster tiny --policy " + p + " -q --out " + d + "/" + p).code, 0);
+  const std::string jobs = read_file(d + "/fifo/jobs.csv");
+  EXPECT_NE(jobs.find("\n\"a,1\",0.000000,1,resnet50,"), std::string::npos) << jobs;
+  const auto c = rm("compare " + d + "/fifo " + d + "/srsf");
+  EXPECT_EQ(c.code, 0) << c.text;
+  EXPECT_NE(c.text.find("a,1"), std::string::npos) << c.text;
 }
 
 TEST(UnknownModels, ErrorByDefaultThenAliasNearestOrHash) {

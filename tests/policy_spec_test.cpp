@@ -76,7 +76,20 @@ TEST(PolicySpec, BadPoliciesNameThePart) {
   EXPECT_NE(error_of([] { parse_policy_spec("fifo+"); }).find("empty part"), std::string::npos);
   // A threshold past what the microsecond clock holds (the fuzzer's 3.4e26 hung the run) is refused by name.
   EXPECT_EQ(error_of([] { make_order(parse_policy_spec("2d-las:thresholds=3.4e26").parts.at(0), 1); }),
-            "--policy:2d-las:thresholds: must be at most 1e12 GPU-seconds");
+            "--policy:2d-las:thresholds: '3.4e26' is out of range: must be in [1e-6, 1e12]");
+  // Every numeric parameter has a range, checked when the policy string is read (issue 45): a quantum that would
+  // take a billion rounds, or a parameter given twice, is refused by name.
+  EXPECT_EQ(error_of([] { make_scheduler("a-srpt-p:delta=1e-6", 1); }),
+            "--policy:a-srpt-p:delta: '1e-6' is out of range: must be in [1, 1e9]");
+  EXPECT_EQ(error_of([] { make_scheduler("gavel-las:round=1e-9", 1); }),
+            "--policy:gavel-las:round: '1e-9' is out of range: must be in [1, 1e6]");
+  EXPECT_EQ(error_of([] { make_scheduler("gavel-las:reset=1e18", 1); }),
+            "--policy:gavel-las:reset: '1e18' is out of range: must be in [0, 1e9]");
+  EXPECT_EQ(error_of([] { make_scheduler("sjf-bco-online:u=1e-9", 1); }),
+            "--policy:sjf-bco-online:u: '1e-9' is out of range: must be in [1, 1e6]");
+  EXPECT_EQ(error_of([] { make_scheduler("a-srpt:first=1;trees=1e10", 1); }),
+            "--policy:a-srpt:trees: must be an integer in [1, 10000]");
+  EXPECT_EQ(error_of([] { parse_policy_spec("srsf:x=1;x=2"); }), "--policy:srsf:x: given twice in 'srsf:x=1;x=2'");
 }
 
 TEST(PolicySpec, EveryCatalogueNameParsesAtItsPoint) {

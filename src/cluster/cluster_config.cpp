@@ -1,10 +1,13 @@
 #include "cluster/cluster_config.h"
 
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -52,6 +55,88 @@ T get(const YAML::Node& map, const char* key, T dflt, const std::string& src, co
     }
     throw InputError(src, line_of(n), path + key,
                      "cannot read '" + text + "' as " + (std::is_same_v<T, std::string> ? "text" : "a number"));
+  }
+}
+
+// Before yaml-cpp builds its node graph: aliases are shared nodes there, so an alias inside its own anchor
+// (`servers: &s [*s]`) makes a cycle every walk follows forever, and nested aliases ("billion laughs") a graph
+// whose walk is exponential. One pass over the parser's events counts the document's size with every alias
+// expanded, refusing a cycle (naming the alias's line) and more than kMaxYamlNodes nodes.
+constexpr std::size_t kMaxYamlNodes = 1'000'000;
+
+class AliasCheck final : public YAML::EventHandler {
+ public:
+  explicit AliasCheck(std::string src) : src_(std::move(src)) {}
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t a) override { leaf(m, a); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t a, const std::string&) override { leaf(m, a); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t a) override {
+    for (const auto& o : open_)
+      if (o.anchor == a)
+        throw InputError(src_, m.line + 1, "*" + name(a), "alias used inside its own anchor '&" + name(a) + "' (a cycle)");
+    const auto it = size_.find(a);
+    add(m, it == size_.end() ? 1 : it->second);
+  }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t a, YAML::EmitterStyle::value) override {
+    open(m, a);
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t a, YAML::EmitterStyle::value) override {
+    open(m, a);
+  }
+  void OnMapEnd() override { close(); }
+  void OnAnchor(const YAML::Mark&, const std::string& n) override { pending_name_ = n; }
+
+ private:
+  struct Open {
+    YAML::anchor_t anchor;
+    std::size_t size;
+  };
+  std::string name(YAML::anchor_t a) const {
+    const auto it = names_.find(a);
+    return it == names_.end() ? std::to_string(a) : it->second;
+  }
+  void named(YAML::anchor_t a) {
+    if (a != YAML::NullAnchor && !pending_name_.empty()) names_[a] = pending_name_;
+    pending_name_.clear();
+  }
+  void add(const YAML::Mark& m, std::size_t n) {
+    total_ += n;
+    if (total_ > kMaxYamlNodes)
+      throw InputError(src_, m.line + 1, "", "the document expands to more than " + std::to_string(kMaxYamlNodes) +
+                                                 " nodes through its aliases");
+    if (!open_.empty()) open_.back().size += n;
+  }
+  void leaf(const YAML::Mark& m, YAML::anchor_t a) {
+    named(a);
+    if (a != YAML::NullAnchor) size_[a] = 1;
+    add(m, 1);
+  }
+  void open(const YAML::Mark& m, YAML::anchor_t a) {
+    named(a);
+    add(m, 1);
+    open_.push_back({a, 1});
+  }
+  void close() {
+    const Open o = open_.back();
+    open_.pop_back();
+    if (o.anchor != YAML::NullAnchor) size_[o.anchor] = o.size;
+    if (!open_.empty()) open_.back().size += o.size - 1;  // its 1 was counted when it opened
+  }
+  std::string src_;
+  std::vector<Open> open_;
+  std::map<YAML::anchor_t, std::size_t> size_;
+  std::map<YAML::anchor_t, std::string> names_;
+  std::string pending_name_;
+  std::size_t total_ = 0;
+};
+
+void check_aliases(const std::string& text, const std::string& src) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  AliasCheck check(src);
+  while (parser.HandleNextDocument(check)) {
   }
 }
 
@@ -192,6 +277,7 @@ ServerSpec parse_server_group(const YAML::Node& g, const std::string& p, const s
 ClusterSpec parse_cluster_yaml_checked(const std::string& text, const std::string& src) {
   YAML::Node root;
   try {
+    check_aliases(text, src);
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw InputError(src, e.mark.line + 1, "", "bad YAML: " + e.msg);

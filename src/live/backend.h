@@ -26,6 +26,13 @@ class BackendError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The state could not be written (a full or read-only disk): the loop logs it as an error and decides nothing
+// until a write succeeds again (no decision without a durable state); the daemon keeps running.
+class StateWriteError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // Wall-clock now in epoch seconds (what cluster managers' time stamps are in).
 double wall_now();
 using Clock = std::function<double()>;

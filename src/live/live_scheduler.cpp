@@ -50,7 +50,7 @@ void LiveScheduler::connect(double now_s) {
 
 int LiveScheduler::step(double now_s) {
   const Observation obs = backend_.observe(now_s);
-  if (obs.queued > 0) {
+  if (obs.queued > 0 && durable_) {  // no decision while the state cannot be written
     const auto t0 = std::chrono::steady_clock::now();
     const SchedContext ctx{obs.now, *obs.cluster, ActiveJobs(obs.active)};
     const Decisions d = scheduler_->schedule(ctx);
@@ -61,24 +61,34 @@ int LiveScheduler::step(double now_s) {
     const float us = static_cast<float>(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
     backend_.apply(d, now_s, us);
   }
-  backend_.persist(now_s);
+  try {
+    backend_.persist(now_s);
+  } catch (const StateWriteError&) {
+    durable_ = false;
+    throw;
+  }
+  durable_ = true;
   return static_cast<int>(obs.active.size());
 }
 
 namespace {
-std::atomic<bool> g_stop{false};
+std::atomic<bool> g_stop{false}, g_hup{false};
 extern "C" void on_signal(int) { g_stop = true; }
+extern "C" void on_hup(int) { g_hup = true; }
 }  // namespace
 
 int run_live(LiveScheduler& s, const LoopOptions& o, const std::function<void(const std::string&)>& log,
              const Clock& clock, const std::function<bool()>& stop) {
   std::signal(SIGTERM, on_signal);
   std::signal(SIGINT, on_signal);
+  std::signal(SIGHUP, on_hup);  // logrotate: the log file opened again, the daemon runs on
   const auto stopped = [&] { return g_stop.load() || (stop && stop()); };
   const Backend& b = s.backend();
   bool down = false;
   const double started = clock();
+  bool unwritable = false;
   while (!stopped()) {
+    if (g_hup.exchange(false) && o.reopen_log) o.reopen_log();
     const double now = clock();
     int left = 0;
     const auto s0 = std::chrono::steady_clock::now();
@@ -89,9 +99,19 @@ int run_live(LiveScheduler& s, const LoopOptions& o, const std::function<void(co
         log(fmt::format("slow step: {:.1f} s waiting for {} to answer", took, b.manager()));
       if (down) log(b.manager() + " answers again");
       down = false;
+      if (unwritable) log("the state is written again: scheduling resumes");
+      unwritable = false;
     } catch (const BackendError& e) {
       if (!down) (o.warn ? o.warn : log)(b.manager() + " unreachable, retrying every interval: " + e.what());
       down = true;
+      left = 1;
+    } catch (const StateWriteError& e) {
+      // A full or read-only disk: nothing is decided until the state can be written again (the jobs already
+      // released keep running under Slurm); retried every step, said once.
+      if (!unwritable)
+        (o.error ? o.error : o.warn ? o.warn : log)(std::string(e.what()) +
+                                                    "; no decisions until it can be written, retrying every interval");
+      unwritable = true;
       left = 1;
     }
     if (o.after_step) o.after_step(!down);

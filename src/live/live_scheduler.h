@@ -25,6 +25,8 @@ class LiveScheduler {
   void write_outputs(const std::string& dir, const OutputScope* scope = nullptr) const {
     backend_.write_outputs(dir, scheduler_->name(), scope);
   }
+  // Whether the last step's state was written (StateWriteError otherwise: steps decide nothing until it is).
+  bool durable() const { return durable_; }
   Backend& backend() { return backend_; }
   const Backend& backend() const { return backend_; }
 
@@ -32,6 +34,7 @@ class LiveScheduler {
   Backend& backend_;
   std::unique_ptr<Scheduler> scheduler_;
   std::function<void(const std::string&)> log_;
+  bool durable_ = true;
 };
 
 struct LoopOptions {
@@ -42,6 +45,8 @@ struct LoopOptions {
   std::string out;              // outputs at exit; default: the backend's state directory
   std::function<void(bool manager_up)> after_step;  // after each step (serve --metrics publishes its figures)
   std::function<void(const std::string&)> warn;      // for the manager unreachable; null = the log
+  std::function<void(const std::string&)> error;     // the state cannot be written; null = warn
+  std::function<void()> reopen_log;                  // SIGHUP: the log file opened again (logrotate)
 };
 
 // The daemon loop: steps `s` every interval until stopped, logging (once) while the backend is unreachable;

@@ -16,6 +16,7 @@
 #include "live/backends.h"
 #include "live/live_scheduler.h"
 #include "live/metrics_http.h"
+#include "live/state_lock.h"
 
 namespace rm::live {
 
@@ -46,11 +47,10 @@ LevelLog make_level_log(const std::string& who, const std::string& level, const 
   const auto at = std::find(kLevels.begin(), kLevels.end(), level);
   if (at == kLevels.end()) throw InputError("--log-level", 0, level, "expected error, warn, info or debug");
   const int lv = static_cast<int>(at - kLevels.begin());
-  std::shared_ptr<std::ostream> out;
+  std::shared_ptr<std::ofstream> out;
   if (!file.empty()) {
-    auto f = std::make_shared<std::ofstream>(file, std::ios::app);
-    if (!*f) throw InputError("--log-file", 0, file, "cannot open it for appending");
-    out = f;
+    out = std::make_shared<std::ofstream>(file, std::ios::app);
+    if (!*out) throw InputError("--log-file", 0, file, "cannot open it for appending");
   }
   const auto mu = std::make_shared<std::mutex>();
   const auto line = [who, out, mu](const char* tag, const std::string& s) {
@@ -67,6 +67,18 @@ LevelLog make_level_log(const std::string& who, const std::string& level, const 
     o << text << std::flush;
   };
   LevelLog l;
+  l.error = [line](const std::string& s) { line("ERROR", s); };
+  l.reopen = [out, mu, file, line] {
+    if (!out) return;
+    {
+      std::lock_guard<std::mutex> g(*mu);
+      out->close();
+      out->clear();
+      out->open(file, std::ios::app);
+    }
+    if (*out) line("INFO", "SIGHUP: log file " + file + " opened again");
+    else std::cerr << "serve: SIGHUP: cannot open " << file << " again; log lines are lost until it can\n";
+  };
   l.warn = [line, lv](const std::string& s) { if (lv >= 1) line("WARN", s); };
   l.info = [line, lv](const std::string& s) { if (lv >= 2) line("INFO", s); };
   if (lv >= 3) l.debug = [line](const std::string& s) { line("DEBUG", s); };
@@ -76,6 +88,10 @@ LevelLog make_level_log(const std::string& who, const std::string& level, const 
 int run_serve(const ServeArgs& a) {
   ServeOptions o = a.backend;
   const LevelLog lg = make_level_log("serve", a.log_level, a.log_file);
+  // One daemon per state folder (a second one exits 2 naming the first); held until this process exits.
+  std::unique_ptr<StateLock> lock;
+  if (!o.state_dir.empty())
+    lock = std::make_unique<StateLock>(o.state_dir, "partition " + o.partition + ", backend " + a.backend_kind);
   o.log = lg.info;
   o.warn = lg.warn;
   o.debug = lg.debug;
@@ -96,6 +112,8 @@ int run_serve(const ServeArgs& a) {
   lo.max_idle_s = a.max_idle_s;
   lo.out = a.out;
   lo.warn = lg.warn;
+  lo.error = lg.error;
+  lo.reopen_log = lg.reopen;
   if (metrics) lo.after_step = [&](bool up) { metrics->publish(backend->metrics_text(up)); };
   return run_live(s, lo, o.log);
 }

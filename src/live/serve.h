@@ -26,6 +26,9 @@ struct ServeArgs {
 // below `level` (error < warn < info < debug) left out. InputError naming --log-level / --log-file otherwise.
 struct LevelLog {
   std::function<void(const std::string&)> warn, info, debug;  // debug null below debug
+  std::function<void(const std::string&)> error;              // always written
+  // Closes and opens the file again (SIGHUP, after logrotate moved it); a no-op on stderr.
+  std::function<void()> reopen;
 };
 LevelLog make_level_log(const std::string& who, const std::string& level, const std::string& file);
 

@@ -1,9 +1,12 @@
 #include "live/table_backend.h"
 
 #include <fmt/format.h>
+#include <fcntl.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <chrono>
@@ -248,18 +251,39 @@ void TableBackend::save() const {
                   {"running", running_}};
   const fs::path dir(opt_.state_dir), tmp = dir / "state.json.tmp", dst = dir / "state.json",
                  prev = dir / "state.prev.json";
-  {
-    std::ofstream f(tmp, std::ios::trunc);
-    f << js.dump(1) << "\n";
-    f.flush();
-    if (!f) throw std::runtime_error("cannot write " + tmp.string());
+  // Written and flushed to the disk before it replaces the old one; any failure (ENOSPC, EROFS, EIO) is a
+  // StateWriteError: the loop pauses decisions until a write succeeds, and the old state.json stays whole.
+  const std::string text = js.dump(1) + "\n";
+  const auto fail = [&](const std::string& what) {
+    throw StateWriteError("cannot write the state file " + tmp.string() + ": " + what + ": " + std::strerror(errno));
+  };
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) fail("open");
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int err = errno;
+      ::close(fd);
+      errno = err;
+      fail("write");
+    }
+    done += static_cast<std::size_t>(n);
   }
+  if (::fsync(fd) != 0) {
+    const int err = errno;
+    ::close(fd);
+    errno = err;
+    fail("fsync");
+  }
+  if (::close(fd) != 0) fail("close");
   // The state it replaces (read back and checked when this daemon started, or written by it a step ago) stays as
   // the last good copy; then the new one takes its place, atomically on one file system: a reader sees the old or
   // the new state, never half. A crash between the two renames leaves state.prev.json, which load() falls back to.
   std::error_code ec;
   if (fs::exists(dst)) fs::rename(dst, prev, ec);
-  fs::rename(tmp, dst);
+  fs::rename(tmp, dst, ec);
+  if (ec) throw StateWriteError("cannot put " + tmp.string() + " in place: " + ec.message());
 }
 
 namespace {

@@ -28,7 +28,7 @@ std::map<std::string, Row> read_jobs(const std::string& dir, std::vector<std::st
   if (!f) throw InputError(path, 0, "", "cannot open (is " + dir + " a run's output directory?)");
   std::string line;
   if (!std::getline(f, line)) throw InputError(path, 1, "", "empty file");
-  const auto head = split_simple(line, ',');
+  const auto head = split_csv(line, ',', path, 1);
   const auto col = [&](const char* name) {
     const auto it = std::find(head.begin(), head.end(), name);
     if (it == head.end()) throw InputError(path, 1, name, "missing column");
@@ -40,7 +40,7 @@ std::map<std::string, Row> read_jobs(const std::string& dir, std::vector<std::st
   while (std::getline(f, line)) {
     ++ln;
     if (trim(line).empty()) continue;
-    const auto v = split_simple(line, ',');
+    const auto v = split_csv(line, ',', path, ln);
     if (v.size() < head.size()) throw InputError(path, ln, "", "expected " + std::to_string(head.size()) + " fields");
     Row r;
     r.status = v[c_st];

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "workload/parse_util.h"
 
 namespace rm {
 
@@ -280,7 +281,7 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
       else if (finish == kNever) t = fmt::format(",{:.6f},", sp.deadline_s);
       else t = fmt::format(",{:.6f},{:.6f}", sp.deadline_s, std::max(0.0, to_seconds(finish) - sp.deadline_s));
     }
-    if (states) t += "," + (state ? *state : std::string());
+    if (states) t += "," + (state ? csv_field(*state) : std::string());
     return t + elastic_cols + "\n";
   };
   // A live run's job that ended in any state but COMPLETED failed.
@@ -304,20 +305,20 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
     if (!e.exact_s.empty() && j.finish != kNever) {  // a float-seconds peer (--compat gavel): full precision
       const ExactTimes& x = e.exact_s[i];
       const double jct = x.finish - x.submit;
-      f << fmt::format("{},{},{},{},{:.6g},{},{},{},{},{},{},{},,,,{},,", sp.name, x.submit, sp.num_gpus,
-                       sp.model, sp.iterations, x.first_start, x.finish, jct, jct - x.run, x.run, j.preemptions,
-                       status(i), j.gpu_type >= 0 ? e.gpu_types.at(static_cast<std::size_t>(j.gpu_type)) : std::string())
+      f << fmt::format("{},{},{},{},{:.6g},{},{},{},{},{},{},{},,,,{},,", csv_field(sp.name), x.submit, sp.num_gpus,
+                       csv_field(sp.model), sp.iterations, x.first_start, x.finish, jct, jct - x.run, x.run, j.preemptions,
+                       status(i), j.gpu_type >= 0 ? csv_field(e.gpu_types.at(static_cast<std::size_t>(j.gpu_type))) : std::string())
         << tail(sp, j.finish, state_of(i), elastic(j, x.run, true));
       continue;
     }
     if (j.finish == kNever) {  // a peer's run that stopped before this job ended: no times
-      f << fmt::format("{},{},{},{},{:.6g},,,,,,{},unfinished,,,,,,", sp.name, secs(sp.submit), sp.num_gpus, sp.model,
+      f << fmt::format("{},{},{},{},{:.6g},,,,,,{},unfinished,,,,,,", csv_field(sp.name), secs(sp.submit), sp.num_gpus, csv_field(sp.model),
                        sp.iterations, j.preemptions)
         << tail(sp, kNever, state_of(i));
       continue;
     }
-    fmt::format_to(std::back_inserter(buf), "{},{},{},{},{:.6g},{},{},{},{},{},{},{},", sp.name,
-                   secs(sp.submit), sp.num_gpus, sp.model, sp.iterations, secs(j.first_start), secs(j.finish),
+    fmt::format_to(std::back_inserter(buf), "{},{},{},{},{:.6g},{},{},{},{},{},{},{},", csv_field(sp.name),
+                   secs(sp.submit), sp.num_gpus, csv_field(sp.model), sp.iterations, secs(j.first_start), secs(j.finish),
                    secs(j.finish - sp.submit), secs(j.finish - sp.submit - j.run_us), secs(j.run_us),
                    j.preemptions, status(i));
     if (j.ideal_us != kNever && j.ideal_us > 0)
@@ -328,7 +329,7 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
     buf += ',';
     if (j.servers > 0) buf += std::to_string(j.servers);
     buf += ',';
-    if (j.gpu_type >= 0) buf += e.gpu_types.at(static_cast<std::size_t>(j.gpu_type));
+    if (j.gpu_type >= 0) buf += csv_field(e.gpu_types.at(static_cast<std::size_t>(j.gpu_type)));
     buf += ',';
     if (!std::isnan(rho[i])) fmt::format_to(std::back_inserter(buf), "{:.6f}", rho[i]);
     buf += ',' + secs(j.overhead_us);
@@ -336,8 +337,8 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
     f << buf;
   }
   for (const auto& u : unsched)
-    f << fmt::format("{},{},{},{},{:.6g},,,,,,0,unschedulable,,,,,,", u.job.name, secs(u.job.submit),
-                     u.job.num_gpus, u.job.model, u.job.iterations)
+    f << fmt::format("{},{},{},{},{:.6g},,,,,,0,unschedulable,,,,,,", csv_field(u.job.name), secs(u.job.submit),
+                     u.job.num_gpus, csv_field(u.job.model), u.job.iterations)
       << tail(u.job, kNever, &u.manager_state);
 }
 
@@ -345,7 +346,7 @@ void write_gpus_csv(std::ostream& f, const RunRecord& e) {
   f << "job_id,start_s,end_s,server,gpu\n";
   for (const auto& s : e.stretches)
     for (const auto& [srv, g] : s.gpus)
-      f << fmt::format("{},{},{},{},{}\n", e.jobs.at(s.job).spec->name, secs(s.start), secs(s.end), srv, g);
+      f << fmt::format("{},{},{},{},{}\n", csv_field(e.jobs.at(s.job).spec->name), secs(s.start), secs(s.end), srv, g);
 }
 
 void write_timeseries_csv(std::ostream& f, const RunRecord& e) {
@@ -427,7 +428,7 @@ bool write_group_csv(std::ostream& f, const RunRecord& e, bool by_vc) {
     for (double x : a.jct) sum += x;
     std::sort(a.jct.begin(), a.jct.end());
     const double n = static_cast<double>(a.jct.size());
-    f << fmt::format("{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{},{}\n", u, a.jct.size(), a.gpu_s,
+    f << fmt::format("{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{},{}\n", csv_field(u), a.jct.size(), a.gpu_s,
                      total > 0 ? a.gpu_s / total : 0.0, sum / n, quantile_sorted(a.jct, 0.99), a.queue / n,
                      a.rho_n ? fmt::format("{:.6f}", a.rho / a.rho_n) : "",
                      a.deadlines ? fmt::format("{:.6f}", static_cast<double>(a.met) / a.deadlines) : "");

@@ -451,8 +451,8 @@ std::unique_ptr<Scheduler> make_a_srpt(const std::string& name, PluginParams& p)
   o.refine = p.get_int("refine", 2, 0, 1'000'000);
   o.size_min = !first_of("size", "max", "min");
   o.sjf = !first_of("vm", "on", "off");
-  o.eager = p.get_double("eager", 0) != 0 || o.sjf;
-  o.delta_s = p.get_double("delta", 300);
+  o.eager = p.get_double("eager", 0, 0, 1) != 0 || o.sjf;
+  o.delta_s = p.get_double("delta", 300, 1, 1e9);
   if (o.refine < 0 || !(o.delta_s > 0)) throw InputError("--policy", 0, name, "needs refine >= 0 and delta > 0");
   auto pred = make_predictor(p.get_string("predictor", "rf"), p);
   return make_a_srpt(std::move(pred), o);

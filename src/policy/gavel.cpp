@@ -294,8 +294,8 @@ bool is_gavel_scheduler(const std::string& name) { return kind_of(name).has_valu
 std::unique_ptr<Scheduler> make_gavel_scheduler(const std::string& name, PluginParams& p) {
   const auto kind = kind_of(name);
   if (!kind) throw InvariantError("not a Gavel scheduler: " + name);
-  const double round_s = p.get_double("round", 360);
-  const double reset_s = p.get_double("reset", 0);
+  const double round_s = p.get_double("round", 360, 1, 1e6);
+  const double reset_s = p.get_double("reset", 0, 0, 1e9);
   if (!(round_s > 0) || !std::isfinite(round_s)) throw InputError("--policy", 0, name + ":round", "must be > 0 seconds");
   if (!(reset_s >= 0) || !std::isfinite(reset_s)) throw InputError("--policy", 0, name + ":reset", "must be >= 0 seconds");
   return std::make_unique<GavelScheduler>(name, *kind, round_s, reset_s);

@@ -21,7 +21,7 @@ namespace {
 
 class Optimus final : public Scheduler {
  public:
-  explicit Optimus(PluginParams& p) : clock_(from_seconds(p.get_double("round", 60))) {
+  explicit Optimus(PluginParams& p) : clock_(from_seconds(p.get_double("round", 60, 1, 1e6))) {
     if (clock_.round() <= 0) throw InputError("--policy", 0, "round", "must be > 0 seconds");
   }
   std::string name() const override { return "optimus"; }

@@ -1,5 +1,7 @@
 #include "policy/params.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 
 #include "core/error.h"
@@ -7,15 +9,35 @@
 
 namespace rm {
 
-double PluginParams::get_double(const std::string& key, double dflt) {
+namespace {
+// 1e+09 -> 1e9, 1e-06 -> 1e-6: ranges as a user writes them.
+std::string num(double v) {
+  std::string s = fmt::format("{:g}", v);
+  const auto e = s.find('e');
+  if (e == std::string::npos) return s;
+  std::string exp = s.substr(e + 1);
+  const bool neg = exp[0] == '-';
+  exp = exp.substr(1);
+  while (exp.size() > 1 && exp[0] == '0') exp.erase(0, 1);
+  return s.substr(0, e + 1) + (neg ? "-" : "") + exp;
+}
+void check_range(double v, double lo, double hi, const std::string& field, const std::string& text) {
+  if (!(v >= lo && v <= hi))
+    throw InputError("--policy", 0, field, "'" + text + "' is out of range: must be in [" + num(lo) + ", " + num(hi) + "]");
+}
+}  // namespace
+
+double PluginParams::get_double(const std::string& key, double dflt, double lo, double hi) {
   used_.insert(key);
   auto it = kv_.find(key);
   if (it == kv_.end()) return dflt;
-  return parse_double(it->second, "--policy", 0, plugin_ + ":" + key);
+  const double v = parse_double(it->second, "--policy", 0, plugin_ + ":" + key);
+  check_range(v, lo, hi, plugin_ + ":" + key, it->second);
+  return v;
 }
 
 int PluginParams::get_int(const std::string& key, int dflt, int lo, int hi) {
-  const double v = get_double(key, dflt);
+  const double v = get_double(key, dflt, -1e300, 1e300);
   if (!(v >= lo && v <= hi) || v != std::floor(v))
     throw InputError("--policy", 0, plugin_ + ":" + key,
                      "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
@@ -46,18 +68,22 @@ PolicyPart parse_policy_part(const std::string& token) {
     for (const auto& kv : split_simple(token.substr(colon + 1), ';')) {
       const auto eq = kv.find('=');
       if (eq == std::string::npos) throw InputError("--policy", 0, p.name, "parameter '" + kv + "' is not key=value");
-      p.kv[trim(kv.substr(0, eq))] = trim(kv.substr(eq + 1));
+      const std::string key = trim(kv.substr(0, eq));
+      if (p.kv.count(key)) throw InputError("--policy", 0, p.name + ":" + key, "given twice in '" + token + "'");
+      p.kv[key] = trim(kv.substr(eq + 1));
     }
   return p;
 }
 
-std::vector<double> PluginParams::get_list(const std::string& key, std::vector<double> dflt) {
+std::vector<double> PluginParams::get_list(const std::string& key, std::vector<double> dflt, double lo, double hi) {
   used_.insert(key);
   auto it = kv_.find(key);
   if (it == kv_.end()) return dflt;
   std::vector<double> out;
-  for (const auto& s : split_simple(it->second, ','))
+  for (const auto& s : split_simple(it->second, ',')) {
     out.push_back(parse_double(s, "--policy", 0, plugin_ + ":" + key));
+    check_range(out.back(), lo, hi, plugin_ + ":" + key, s);
+  }
   return out;
 }
 

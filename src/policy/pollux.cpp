@@ -24,7 +24,7 @@ namespace {
 
 class PolluxEngine final : public Scheduler {
  public:
-  explicit PolluxEngine(PluginParams& p) : clock_(from_seconds(p.get_double("round", 60))), ga_(p.seed()) {
+  explicit PolluxEngine(PluginParams& p) : clock_(from_seconds(p.get_double("round", 60, 1, 1e6))), ga_(p.seed()) {
     if (clock_.round() <= 0) throw InputError("--policy", 0, "round", "must be > 0 seconds");
   }
   std::string name() const override { return "pollux"; }

@@ -30,8 +30,8 @@ namespace {
 class SiaEngine final : public Scheduler {
  public:
   explicit SiaEngine(PluginParams& p)
-      : clock_(from_seconds(p.get_double("round", 60))), p_(p.get_double("p", -0.5)), lambda_n_(p.get_double("lambda_n", 1.1)) {
-    p.get_double("lambda_a", 0.01);  // accepted as Sia's scripts pass it; sia.py never reads it
+      : clock_(from_seconds(p.get_double("round", 60, 1, 1e6))), p_(p.get_double("p", -0.5, -100, 100)), lambda_n_(p.get_double("lambda_n", 1.1, -1e6, 1e6)) {
+    p.get_double("lambda_a", 0.01, 0, 1e6);  // accepted as Sia's scripts pass it; sia.py never reads it
     if (clock_.round() <= 0) throw InputError("--policy", 0, "round", "must be > 0 seconds");
     if (p_ == 0 || !std::isfinite(p_)) throw InputError("--policy", 0, "p", "Sia's p must be a number other than 0");
     if (!std::isfinite(lambda_n_)) throw InputError("--policy", 0, "lambda_n", "must be a number");

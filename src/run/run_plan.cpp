@@ -98,9 +98,9 @@ PlannerParams planner_params(const PolicySpec& spec, std::uint64_t seed) {
   PlannerParams out;
   plan::PlanOptions& opt = out.opt;
   opt.seed = seed;
-  opt.horizon = pp.get_double("horizon", 1200);
-  opt.u = pp.get_double("u", 1);
-  out.lambda = pp.get_double("lambda", 1);
+  opt.horizon = pp.get_double("horizon", 1200, 1, 1e7);
+  opt.u = pp.get_double("u", 1, 1, 1e6);
+  out.lambda = pp.get_double("lambda", 1, 1, 1e6);
   opt.kappa = pp.get_int("kappa", 0, 0, 1'000'000);
   const std::string model = pp.get_string("model", "abstract");
   if (model != "abstract" && model != "physical")

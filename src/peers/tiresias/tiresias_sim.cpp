@@ -627,7 +627,7 @@ struct Knobs {
 Knobs knobs_of(const PartSpec& sp, const std::string& default_cdf, std::uint64_t seed) {
   Knobs k{schedule_of(sp.name), {}, {}};
   PluginParams params(sp.name, sp.kv, seed);
-  const std::vector<double> lim = params.get_list("limits", {3250, 7200, 18000});
+  const std::vector<double> lim = params.get_list("limits", {3250, 7200, 18000}, 1, 1e12);
   k.schedule.starvation = params.get_int("starvation", static_cast<int>(k.schedule.starvation), 0, 1000000);
   k.cdf = params.get_string("cdf", default_cdf);
   params.check_all_used();

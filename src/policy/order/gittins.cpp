@@ -105,7 +105,7 @@ class Gittins final : public QueueOrder {
 std::unique_ptr<QueueOrder> make(PluginParams& p, bool discrete) {
   const std::string name = discrete ? "2d-gittins" : "gittins";
   const std::string cdf = p.get_string("cdf", "");
-  const double delta = discrete ? p.get_double("delta", 3250) : 0;
+  const double delta = discrete ? p.get_double("delta", 3250, 1, 1e12) : 0;
   const int window = p.get_int("window", 1000, 1, 10'000'000);
   if (discrete && (!(delta > 0) || delta > 1e12))
     throw InputError("--policy", 0, name + ":delta", "the quantum must be in (0, 1e12] GPU-seconds");

@@ -57,7 +57,7 @@ Time first_time_attained(const JobState& j, Time now, double threshold) {
 }
 
 std::unique_ptr<QueueOrder> make_las2d(PluginParams& p) {
-  auto t = p.get_list("thresholds", {3600.0, 36000.0});
+  auto t = p.get_list("thresholds", {3600.0, 36000.0}, 1e-6, 1e12);
   for (std::size_t i = 0; i < t.size(); ++i) {
     if (!(t[i] > 0) || (i > 0 && t[i] <= t[i - 1]))
       throw InputError("--policy", 0, "2d-las:thresholds", "must be positive and increasing");

@@ -103,7 +103,7 @@ class Consolidated final : public Placement {
 };
 }  // namespace
 std::unique_ptr<Placement> make_consolidated(PluginParams& p) {
-  const double relax = p.get_double("relax", -1);
+  const double relax = p.get_double("relax", -1, -1, 1e9);
   if (!(relax >= 0) && relax != -1)
     throw InputError("--policy", 0, "consolidated:relax", "must be seconds >= 0 (omit it to never relax)");
   return std::make_unique<Consolidated>("consolidated", relax);

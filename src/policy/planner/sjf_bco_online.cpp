@@ -86,8 +86,8 @@ class SjfBcoOnline : public Scheduler {
 std::unique_ptr<Scheduler> make_sjf_bco_online(PluginParams& p) {
   PlanOptions opt;
   opt.kappa = p.get_int("kappa", 0, 0, 1'000'000);
-  opt.u = p.get_double("u", 1);
-  const double lambda = p.get_double("lambda", 1);
+  opt.u = p.get_double("u", 1, 1, 1e6);
+  const double lambda = p.get_double("lambda", 1, 1, 1e6);
   if (opt.kappa < 0 || !(opt.u > 0) || !(lambda >= 1))
     throw InputError("--policy", 0, "sjf-bco-online", "needs kappa >= 0, u > 0, lambda >= 1");
   return std::make_unique<SjfBcoOnline>(opt, lambda);

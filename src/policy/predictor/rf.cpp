@@ -140,9 +140,9 @@ class Forest : public Predictor {
 }  // namespace
 
 std::unique_ptr<Predictor> make_rf_predictor(PluginParams& p) {
-  const double trees = p.get_double("trees", 100), depth = p.get_double("depth", 12);
-  const double sub = p.get_double("subsample", 0.8), first = p.get_double("first", 500);
-  const double growth = p.get_double("growth", 0.25);
+  const double trees = p.get_int("trees", 100, 1, 10000), depth = p.get_int("depth", 12, 1, 64);
+  const double sub = p.get_double("subsample", 0.8, 0, 1), first = p.get_int("first", 500, 1, 10000000);
+  const double growth = p.get_double("growth", 0.25, 0, 1000);
   if (!(trees >= 1) || !(depth >= 1) || !(sub > 0 && sub < 1) || !(first >= 1) || !(growth >= 0))
     throw InputError("--policy", 0, "rf", "needs trees >= 1, depth >= 1, 0 < subsample < 1, first >= 1, growth >= 0");
   return std::make_unique<Forest>(static_cast<int>(trees), static_cast<int>(depth), sub, static_cast<int>(first),

@@ -68,7 +68,7 @@ std::unique_ptr<CommAdmission> make_adadual(PluginParams& p) {
     throw InputError("--policy", 0, "adadual:probe", "must be readonly or mutating");
   if (flows != "auto" && flows != "all" && flows != "first")
     throw InputError("--policy", 0, "adadual:flows", "must be all or first");
-  const double theta = p.get_double("theta", 0);
+  const double theta = p.get_double("theta", 0, 0, 1e9);
   if (theta < 0) throw InputError("--policy", 0, "adadual:theta", "must be > 0");
   return std::make_unique<AdaDual>(probe == "auto" ? -1 : probe == "mutating", flows == "auto" ? -1 : flows == "first",
                                    theta);

@@ -123,7 +123,7 @@ std::unique_ptr<TaskPlacement> make_lwf(PluginParams& p) {
   const std::string h = p.get_string("history", "auto");
   if (h != "auto" && h != "true" && h != "false")
     throw InputError("--policy", 0, "lwf:history", "must be auto, true or false");
-  const double beta = p.get_double("beta", 0);
+  const double beta = p.get_double("beta", 0, 0, 1e9);
   if (beta < 0) throw InputError("--policy", 0, "lwf:beta", "must be > 0");
   const std::string nic = p.get_string("nic", "false");
   if (nic != "true" && nic != "false") throw InputError("--policy", 0, "lwf:nic", "must be true or false");

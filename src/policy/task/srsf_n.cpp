@@ -19,7 +19,7 @@ class SrsfN : public CommAdmission {
 }  // namespace
 
 std::unique_ptr<CommAdmission> make_srsf_n(PluginParams& p) {
-  const double n = p.get_double("n", 1);
+  const double n = p.get_double("n", 1, 1, 1e6);
   if (!(n >= 1) || n != static_cast<int>(n)) throw InputError("--policy", 0, "srsf-n:n", "must be an integer >= 1");
   return std::make_unique<SrsfN>(static_cast<int>(n));
 }
