@@ -26,7 +26,10 @@ for n in "${COUNTS[@]}"; do
 import json, sys
 s = json.load(open(sys.argv[1])); st = json.load(open(sys.argv[2]))
 t = s["timing"]; steps = st["step_ms"]
-started = sum(1 for j in st["jobs"] if j["runs"] or j["status"] in ("running", "starting"))
+import os
+ended = os.path.join(os.path.dirname(sys.argv[2]), "ended.jsonl")  # ended jobs: the journal (issue 45)
+jobs = st["jobs"] + ([json.loads(l) for l in open(ended) if l.strip()] if os.path.exists(ended) else [])
+started = sum(1 for j in jobs if j["runs"] or j["status"] in ("running", "starting"))
 print(f"| {sys.argv[3]} | {len(steps)} | {t['step_p50_ms']:.0f} | {t['step_p99_ms']:.0f} | {t['step_max_ms']:.0f} | "
       f"{steps[0]:.0f} | {t.get('decision_p99_us', 0):.0f} | {started} |")
 PY

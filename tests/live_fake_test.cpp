@@ -5,6 +5,8 @@
 
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "core/error.h"
 #include "run/simulation.h"
 #include "live/backends.h"
@@ -110,6 +112,21 @@ TEST(FakeBackend, SrsfPreemptsAndTheWorkIsConserved) {
   EXPECT_NEAR(r.job("A").run_s, 100, 1e-9);
 }
 
+TEST(FakeBackend, AFalseShortHintIsReKeyedOnceTheJobRunsPastTwiceIt) {
+  // Issue 45: A hints 5 s but runs 200 s on all 16 GPUs from 1000. Past max(2 x 5, 5 + 60) = 65 s of service it
+  // is re-keyed from its run time (remaining ~ its 65+ s so far), so B (16 GPUs, 10 s) arriving at 1100 preempts
+  // it under SRSF; trusting the hint, A's remaining would be 0 and B would wait until 1200.
+  FakeRun r("srsf");
+  r.b->add("rm:name=A;duration=5", 16, 1000, 200);
+  r.b->add("rm:name=B;duration=10", 16, 1100);
+  EXPECT_EQ(r.loop(), 0);
+  EXPECT_TRUE(r.logged("past twice its hinted 5 s; its remaining time is now estimated from its run time"));
+  EXPECT_EQ(r.job("A").preemptions, 1);
+  EXPECT_NEAR(r.job("B").first_start_s, 1100, 2);
+  EXPECT_NEAR(r.job("A").run_s, 200, 1e-9);  // its work is conserved across the preemption
+  EXPECT_NE(r.b->metrics_text(true).find("ringmaster_hint_overruns_total 1\n"), std::string::npos);
+}
+
 TEST(FakeBackend, TheLoopRetriesWhileTheClusterDoesNotAnswer) {
   FakeRun r("fifo");
   r.b->add("rm:name=A;duration=4", 2, 1000);
@@ -137,6 +154,33 @@ TEST(FakeBackend, ARestartRecoversTheJobsFromTheStateFile) {
   EXPECT_EQ(again.s->step(1005), 1);
   EXPECT_EQ(again.s->step(1010), 0);
   EXPECT_NEAR(again.job("A").end_s, 1010, 1e-9);
+}
+
+TEST(FakeBackend, EndedJobsMoveToTheJournalAndARestartReadsBoth) {
+  // Issue 45: state.json lists the live jobs only; each ended job is appended once to ended.jsonl, and a restart
+  // reads both back by id (a state file that grew with history made every step slower).
+  const std::string state = test::temp_dir() + "/journal";
+  std::filesystem::remove_all(state);
+  {
+    FakeRun r("fifo", state);
+    r.b->add("rm:name=A;duration=2", 4, 1000);
+    r.b->add("rm:name=B;duration=3", 4, 1000);
+    r.b->add("rm:name=C;duration=50", 4, 1000);
+    for (double t = 1000; t <= 1004; ++t) r.s->step(t);
+  }
+  const auto js = nlohmann::json::parse(test::read_file(state + "/state.json"));
+  ASSERT_EQ(js.at("jobs").size(), 1u);
+  EXPECT_EQ(js.at("jobs")[0].at("name"), "C");
+  EXPECT_EQ(js.at("ended_jobs").at("count"), 2);
+  const std::string journal = test::read_file(state + "/ended.jsonl");
+  EXPECT_EQ(std::count(journal.begin(), journal.end(), '\n'), 2);
+  FakeRun again("fifo", state);
+  ASSERT_EQ(again.b->jobs().size(), 3u);
+  EXPECT_EQ(again.job("A").status, "finished");
+  EXPECT_NEAR(again.job("B").end_s, 1003, 1e-9);
+  EXPECT_EQ(again.job("C").status, "running");
+  again.s->step(1005);  // nothing ends: the journal is not appended twice
+  EXPECT_EQ(test::read_file(state + "/ended.jsonl"), journal);
 }
 
 // The sim backend runs the rate law of the simulator: two 6-GPU jobs on tiny (4 x 4 GPUs) placed first-fit split

@@ -18,7 +18,7 @@ struct FakeJob {
   std::int64_t id = 0;
   std::string state = "PENDING", reason = "JobHeldUser";
   int gpus = 1, cpus = 1;
-  std::string mem = "100M", comment = "rm:model=resnet50;duration=60", nodelist;
+  std::string mem = "100M", comment = "rm:model=resnet50;duration=60", nodelist, dependency = "(null)";
   std::vector<std::pair<std::string, std::vector<int>>> alloc;  // what `scontrol -d show job` shows once running
 };
 
@@ -65,7 +65,7 @@ struct FakeSlurm {
       for (const auto& [id, j] : jobs)
         r.out += std::to_string(id) + "|" + j.state + "|" + j.reason + "|" + j.nodelist + "|N/A|gres:gpu:" +
                  std::to_string(j.gpus) + "|1|" + std::to_string(j.cpus) + "|" + j.mem +
-                 "|rm|2026-11-23T14:00:00|N/A|N/A|root|job" + std::to_string(id) + "|" + j.comment + "|\n";
+                 "|rm|2026-11-23T14:00:00|N/A|N/A|root|job" + std::to_string(id) + "|" + j.dependency + "|" + j.comment + "|\n";
     } else if (a.size() == 5 && a[1] == "-d") {
       const FakeJob& j = jobs.at(std::stoll(a[4]));
       for (const auto& [n, idx] : j.alloc) {

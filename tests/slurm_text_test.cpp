@@ -27,9 +27,9 @@ const char* kNodeDrained =
 // squeue -O kSqueueFields: a finished --gpus=6 job over two nodes, held jobs with per-node requests, a
 // comment with '|' and spaces in it.
 const char* kSqueue =
-    "2|COMPLETED|None|n[1-2]|N/A|gres:gpu:6|2|4|4G|rm|2026-11-23T14:55:10|2026-11-23T14:55:30|2026-11-23T14:55:50|root|train|(null)|\n"
-    "4|PENDING|JobHeldUser||gres:gpu:1|N/A|1|1|0|rm|2026-11-23T14:55:20|N/A|N/A|alice|bert large|rm:model=resnet50;duration=60;iterations=123456789;tp=1;pp=1|x y|\n"
-    "3|PENDING|JobHeldUser||gres:gpu:4|N/A|2|2|0|rm|2026-11-23T14:55:10|N/A|N/A|bob|job.sh|(null)|\n";
+    "2|COMPLETED|None|n[1-2]|N/A|gres:gpu:6|2|4|4G|rm|2026-11-23T14:55:10|2026-11-23T14:55:30|2026-11-23T14:55:50|root|train|(null)|(null)|\n"
+    "4|PENDING|JobHeldUser||gres:gpu:1|N/A|1|1|0|rm|2026-11-23T14:55:20|N/A|N/A|alice|bert large|afterok:2(unfulfilled)|rm:model=resnet50;duration=60;iterations=123456789;tp=1;pp=1|x y|\n"
+    "3|PENDING|JobHeldUser||gres:gpu:4|N/A|2|2|0|rm|2026-11-23T14:55:10|N/A|N/A|bob|job.sh|(null)|(null)|\n";
 
 TEST(SlurmText, NodeLinesKeepValuesWithSpaces) {
   const auto kv = parse_kv_line(kNodeIdle);
@@ -73,6 +73,8 @@ TEST(SlurmText, SqueueLinesGiveGpusStatesTimesAndComments) {
   EXPECT_FALSE(jobs[1].finished());
   EXPECT_EQ(jobs[1].gpus, 1);
   EXPECT_EQ(jobs[1].comment, "rm:model=resnet50;duration=60;iterations=123456789;tp=1;pp=1|x y");
+  EXPECT_EQ(jobs[1].dependency, "afterok:2(unfulfilled)");
+  EXPECT_EQ(jobs[0].dependency, "");
   EXPECT_EQ(jobs[1].user, "alice");
   EXPECT_EQ(jobs[1].name, "bert large");
   EXPECT_EQ(jobs[0].name, "train");
@@ -80,8 +82,8 @@ TEST(SlurmText, SqueueLinesGiveGpusStatesTimesAndComments) {
   EXPECT_EQ(jobs[2].gpus, 8);     // 4 per node x 2 nodes
   EXPECT_EQ(jobs[2].gpus_per_node, 4);
   EXPECT_THROW(parse_squeue_line("12|RUNNING|None"), InputError);
-  EXPECT_THROW(parse_squeue_line("x|RUNNING|None||N/A|N/A|1|1|0|rm|N/A|N/A|N/A|u|n|(null)|"), InputError);
-  EXPECT_THROW(parse_squeue_line("12|RUNNING|None||N/A|N/A|1|1|0|rm|N/A|N/A|N/A|(null)|"), InputError);  // 14 fields
+  EXPECT_THROW(parse_squeue_line("x|RUNNING|None||N/A|N/A|1|1|0|rm|N/A|N/A|N/A|u|n|(null)|(null)|"), InputError);
+  EXPECT_THROW(parse_squeue_line("12|RUNNING|None||N/A|N/A|1|1|0|rm|N/A|N/A|N/A|u|(null)|"), InputError);  // 16 fields
 }
 
 TEST(SlurmText, HostListsAndGres) {

@@ -9,7 +9,15 @@
 -- `scontrol reconfigure`. Edit RINGMASTER_PARTITIONS below to name your partition(s).
 --
 -- Jobs naming a ringmaster partition together with another one (`-p rm,other`) are refused: Slurm would start
--- them in the other partition without asking ringmaster. A job submitted with no partition while a ringmaster
+-- them in the other partition without asking ringmaster. So are, for users other than root (issue 45):
+--   * job arrays (`--array`): one held array would be booked as one job while its release runs every task;
+--   * moving a ringmaster job to another partition (`scontrol update JobId=X Partition=open`), which would let
+--     its owner release it there and skip the queue;
+--   * `--no-requeue` (at submission every ringmaster job is made requeueable, `Requeue=1`, since preemption is a
+--     requeue; `scontrol update Requeue=0` later is refused).
+-- A user's own `scontrol hold` of a queued job is kept: the plugin marks it in the job's AdminComment
+-- ("ringmaster: held by its user") and `serve` does not release the job until its user releases it (`scontrol
+-- release`, allowed then: it only clears the mark, the job stays held for ringmaster). A job submitted with no partition while a ringmaster
 -- partition is the cluster's default (`Default=YES`) is held too (set RINGMASTER_IS_DEFAULT = true then).
 
 local RINGMASTER_PARTITIONS = { rm = true }
@@ -37,6 +45,17 @@ function slurm_job_submit(job_desc, part_list, submit_uid)
                    job_desc.partition)
     return slurm.ERROR
   end
+  if job_desc.array_inx ~= nil and job_desc.array_inx ~= "" then
+    slurm.log_user("ringmaster: job arrays are not accepted in partition %s (ringmaster books one job per " ..
+                   "submission); submit each task as its own job", tostring(job_desc.partition))
+    return slurm.ERROR
+  end
+  if job_desc.requeue == 0 and submit_uid ~= 0 then
+    slurm.log_user("ringmaster: --no-requeue is not accepted in partition %s: ringmaster preempts a job by " ..
+                   "requeueing it (it resumes from its checkpoint)", tostring(job_desc.partition))
+    return slurm.ERROR
+  end
+  job_desc.requeue = 1
   job_desc.priority = 0  -- an administrator hold: only root/SlurmUser/operators can release it
   slurm.log_info("ringmaster job_submit: job from uid %u held for ringmaster (partition %s)", submit_uid,
                  tostring(job_desc.partition))
@@ -62,8 +81,20 @@ function slurm_job_modify(job_desc, job_rec, part_list, modify_uid)
                    "(see `ringmaster status`); it cannot be released by hand", job_rec.job_id)
     return slurm.ERROR
   end
+  if was_mine and job_desc.requeue == 0 then
+    slurm.log_user("ringmaster: job %u may not be made non-requeueable: ringmaster preempts by requeueing",
+                   job_rec.job_id)
+    return slurm.ERROR
+  end
   if job_desc.partition ~= nil then
     local mine, others = ours(job_desc.partition)
+    if was_mine and not mine then
+      slurm.log_info("ringmaster job_submit: uid %u may not move job %u out of partition %s", modify_uid,
+                     job_rec.job_id, tostring(job_rec.partition))
+      slurm.log_user("ringmaster: job %u is scheduled by ringmaster and cannot be moved to partition %s; cancel " ..
+                     "it and submit it there instead", job_rec.job_id, job_desc.partition)
+      return slurm.ERROR
+    end
     if mine and others then
       slurm.log_user("ringmaster: partition list '%s' mixes a ringmaster partition with others", job_desc.partition)
       return slurm.ERROR

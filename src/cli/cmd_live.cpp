@@ -31,7 +31,14 @@ class Serve final : public Subcommand {
     srv->add_option("--default-duration", sa_.backend.default_duration_s,
                     "seconds assumed for a job without duration/iterations hints")
         ->capture_default_str();
+    srv->add_option("--start-timeout", start_timeout_,
+                    "a released job Slurm has not started after this long is held again and its GPUs returned "
+                    "(then offered again after a back-off): 30s, 2m")
+        ->capture_default_str();
     srv->add_flag("--once", sa_.once, "one step, then write the outputs and exit");
+    srv->add_flag("--release-all", sa_.release_all,
+                  "uninstall: clear ringmaster's node pins and refusal comments from the partition's pending jobs, "
+                  "release them to Slurm, cancel the lease, and exit (no daemon may be running)");
     srv->add_flag("--exit-when-done", sa_.exit_when_done, "exit once every adopted job has ended (a refused, unschedulable one counts as ended)");
     srv->add_option("--max-idle", sa_.max_idle_s, "with --exit-when-done: exit after this many seconds without any job")
         ->capture_default_str();
@@ -45,12 +52,13 @@ class Serve final : public Subcommand {
   }
   int run() override {
     sa_.interval_s = live::parse_interval(interval_, "--interval");
+    sa_.backend.start_timeout_s = live::parse_interval(start_timeout_, "--start-timeout");
     return live::run_serve(sa_);
   }
 
  private:
   live::ServeArgs sa_;
-  std::string interval_ = "1s";
+  std::string interval_ = "1s", start_timeout_ = "30s";
 };
 
 class Replay final : public Subcommand {

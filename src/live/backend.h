@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cluster/cluster.h"
+#include "core/error.h"
 #include "sched/decisions.h"
 #include "sched/job_state.h"
 #include "workload/trace.h"
@@ -49,6 +50,12 @@ struct ServeOptions {
   std::function<void(const std::string&)> warn; // the same for what an operator must look at; null = log
   std::function<void(const std::string&)> debug;  // per-step detail; null = nothing
   bool recover = false;  // no usable state: rebuild the books from the manager (serve --recover)
+  // A released job the manager has not started within this many seconds is held again, its GPUs returned, and
+  // offered to the policy again after a back-off (twice the bound, doubling, at most 10 minutes).
+  double start_timeout_s = 30;
+  // Hold a lease in the manager for the partition (serve: a second daemon for it refuses to start); tests of a
+  // backend over recorded commands leave it off.
+  bool lease = false;
   // The rate model's slowdown of a job on its placement (iteration time with the split jobs now on its
   // servers, over the ideal one): called just before a job is released, and again whenever it changes while
   // the job runs (split neighbours starting or ending). `replay` passes it to the payload.
@@ -93,6 +100,14 @@ struct LiveJob {
   double mem_mb = 0;              // memory per node (0: none asked)
   double slowdown = -1;           // last rate given to on_rate
   std::string why;                // unschedulable: why; queued: why it waits (status, `ringmaster status`)
+  // Queued but not offered to the policy (a dependency not met, a back-off after a start that did not happen):
+  // why, or "" when it is offered. Such a job holds no GPU.
+  std::string blocked;
+  std::string manager_reason;     // the manager's last reason for a pending job (Slurm: Dependency, Resources, ...)
+  int start_timeouts = 0;         // releases that did not start within the bound
+  double retry_after_s = -1;      // epoch seconds before which it is not offered again (after a start timeout)
+  bool preempt_failed = false;    // a preemption of it failed (said once)
+  bool overran = false;           // ran past its hinted duration: re-keyed from its run time (said once)
 };
 
 // What the policy sees at one instant: the backend's book of GPUs and its unfinished jobs in submit order.
@@ -151,6 +166,10 @@ class Backend {
   // reads no manager's vocabulary.
   virtual bool completed_state(const std::string& state) const = 0;
   bool completed(const LiveJob& j) const { return j.status == "finished" && completed_state(j.manager_state); }
+  // Uninstall (`serve --release-all`, after connect): every mark the daemon left on its manager's jobs cleared and
+  // its held jobs handed back to the manager; returns the jobs released. A backend without a manager to hand
+  // jobs back to refuses (InputError).
+  virtual int release_all() { throw InputError("--release-all", 0, name(), "has no cluster manager to hand jobs back to"); }
   // The daemon's figures in Prometheus' text format (serve --metrics); manager_up: the last step reached it.
   virtual std::string metrics_text(bool /*manager_up*/) const { return ""; }
 };

@@ -87,6 +87,7 @@ LevelLog make_level_log(const std::string& who, const std::string& level, const 
 
 int run_serve(const ServeArgs& a) {
   ServeOptions o = a.backend;
+  o.lease = true;  // one daemon per partition, seen in the manager (Slurm: a held lease job)
   const LevelLog lg = make_level_log("serve", a.log_level, a.log_file);
   // One daemon per state folder (a second one exits 2 naming the first); held until this process exits.
   std::unique_ptr<StateLock> lock;
@@ -98,6 +99,11 @@ int run_serve(const ServeArgs& a) {
   std::unique_ptr<MetricsServer> metrics;
   if (!a.metrics.empty()) metrics = std::make_unique<MetricsServer>(a.metrics);
   const auto backend = make_backend(a.backend_kind, o);
+  if (a.release_all) {  // uninstall (docs/slurm.md, runbook 8): after this daemon's lock and lease, so none runs
+    backend->connect(wall_now());
+    backend->release_all();
+    return 0;
+  }
   LiveScheduler s(*backend, o.policy, o.seed, o.log);
   s.connect(wall_now());  // refuses to start when the manager is unreachable or the partition does not exist
   if (metrics) {

@@ -20,6 +20,7 @@ struct ServeArgs {
   std::string log_file;        // append the log there instead of stderr
   std::string log_level = "info";  // error | warn | info | debug
   std::string metrics;         // HOST:PORT for Prometheus' text format (GET /metrics); "" = none
+  bool release_all = false;    // uninstall: clear ringmaster's pins and marks, release every held job, exit
 };
 
 // The daemon's log: "2026-11-25T13:40:00.123Z INFO  serve: line" to `file` (appended; stderr when empty), lines

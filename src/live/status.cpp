@@ -1,5 +1,7 @@
 #include "live/status.h"
 
+#include "live/table_backend.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -74,7 +76,24 @@ void print_status(const std::string& state_dir, double now_s, std::ostream& out)
   out << "decision latency: " << quantiles(js, "decision_us", 1, "us") << "\n";
   const std::string paused = st.value("paused", "");
   out << "partition: " << (paused.empty() ? "as at start" : "PAUSED, nothing released: " + paused) << "\n";
+  if (st.contains("gpus_busy")) {
+    const int gpus = st.value("gpus", 0), busy = st.value("gpus_busy", 0);
+    out << fmt::format("GPUs: {} busy, {} free (of {}; busy: held by any job or on an unusable node)\n", busy,
+                       gpus - busy, gpus);
+  }
+  if (st.contains("node_states") && st.at("node_states").is_object()) {
+    std::map<std::string, int> by = {{"up", 0}, {"down", 0}, {"drain", 0}};
+    std::string bad;
+    for (const auto& [n, state] : st.at("node_states").items()) {
+      const std::string c = node_class(state.get<std::string>());
+      ++by[c];
+      if (c != "up") bad += (bad.empty() ? "" : ", ") + n + " " + state.get<std::string>();
+    }
+    out << fmt::format("nodes: {} up, {} down, {} draining or drained{}\n", by["up"], by["down"], by["drain"],
+                       bad.empty() ? "" : " (" + bad + ")");
+  }
   std::vector<const json*> running, queued, refused;
+  json refused_list = json::array();
   int finished = 0, failed = 0;
   for (const auto& j : js.at("jobs")) {
     const std::string s = j.value("status", "");
@@ -87,8 +106,19 @@ void print_status(const std::string& state_dir, double now_s, std::ostream& out)
       failed += !(j.contains("completed") ? j.at("completed").get<bool>() : j.value("slurm_state", "") == "COMPLETED");
     }
   }
+  // Since the journal (issue 45) state.json lists the live jobs; the ended ones are counted in `ended_jobs`.
+  std::size_t refused_n = refused.size();
+  if (js.contains("ended_jobs")) {
+    const json& e = js.at("ended_jobs");
+    for (const auto& r : e.value("refused", json::array())) refused_list.push_back(r);
+    for (const auto& r : refused_list) refused.push_back(&r);
+    refused_n += e.value("refused_count", 0);
+    const int ended = e.value("count", 0);
+    failed += e.value("not_completed", 0);
+    finished += ended;
+  }
   out << fmt::format("jobs: {} queued, {} running, {} ended ({} not COMPLETED), {} unschedulable\n", queued.size(),
-                     running.size(), finished, failed, refused.size());
+                     running.size(), finished, failed, refused_n);
   out << "\nrunning:\n";
   if (running.empty()) out << "  (none)\n";
   else out << fmt::format("  {:>10}  {:<16} {:>4}  {:<20} {:>10} {:>10}\n", "slurm_id", "name", "gpus", "nodes", "since_s", "service_s");

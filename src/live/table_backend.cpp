@@ -33,6 +33,12 @@ void TableBackend::warn(const std::string& s) const {
   else log(s);
 }
 
+void TableBackend::record_decision(float us) {
+  decision_us_.push_back(us);
+  decision_s_sum_ += us * 1e-6;
+  ++decision_n_;
+}
+
 void TableBackend::step_began() {
   step_t0_ = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
@@ -42,6 +48,8 @@ void TableBackend::step_ended() {
   constexpr std::size_t kKeep = 20000;
   if (step_ms_.size() >= kKeep) step_ms_.erase(step_ms_.begin(), step_ms_.begin() + kKeep / 2);
   step_ms_.push_back(static_cast<float>((t - step_t0_) * 1e3));
+  step_s_sum_ += t - step_t0_;
+  ++step_n_;
 }
 
 Time TableBackend::at(double epoch_s) const { return from_seconds(std::max(0.0, epoch_s - origin_s_)); }
@@ -151,8 +159,12 @@ void TableBackend::run_so_far(std::size_t i, double end_s, double noticed_s, con
 std::vector<JobId> TableBackend::refresh_views(double now_s, int& queued, int& running) {
   std::vector<JobId> order;
   for (std::size_t i = 0; i < live_.size(); ++i) {
-    const LiveJob& l = live_[i];
+    LiveJob& l = live_[i];
     if (l.ended()) continue;
+    if (l.status == "queued" && !l.blocked.empty()) {  // waiting on something the policy cannot change
+      ++queued;
+      continue;
+    }
     order.push_back(static_cast<JobId>(i));
     JobState& st = states_[i];
     const double ideal = st.ideal_iter_time > 0 ? st.ideal_iter_time : 1;
@@ -167,7 +179,22 @@ std::vector<JobId> TableBackend::refresh_views(double now_s, int& queued, int& r
     st.run_us = from_seconds(l.run_s);
     st.preemptions = l.preemptions;
     st.first_start = l.first_start_s >= 0 ? at(l.first_start_s) : kNever;
-    st.remaining = std::max(0.0, specs_[i].iterations - held / ideal);
+    // A hint is checked against what happens: a job that has run twice its hinted length (and at least a minute
+    // past it: restarts and slow nodes overrun a true hint a little) is re-keyed from its run time (expected to
+    // run as long again), so a false short hint cannot keep it from being preempted for long.
+    const double done = held / ideal, hinted_s = specs_[i].iterations * ideal;
+    if (held > std::max(2 * hinted_s, hinted_s + 60)) {
+      if (!l.overran) {
+        l.overran = true;
+        ++hint_overruns_;
+        log("job " + std::to_string(l.manager_id) + ": has run " + fmt::format("{:.0f}", held) +
+            " s, past twice its hinted " + fmt::format("{:.0f}", hinted_s) +
+            " s; its remaining time is now estimated from its run time");
+      }
+      st.remaining = done;
+    } else {
+      st.remaining = std::max(0.0, specs_[i].iterations - done);
+    }
     st.progress_time = at(now_s);
     st.iter_time = run ? ideal : 0;
     st.last_start = run ? at(l.started_s >= 0 ? l.started_s : now_s) : kNever;
@@ -185,7 +212,8 @@ Observation TableBackend::observation(double now_s, const Cluster& book) {
   o.now = at(now_s);
   o.cluster = &book;
   for (JobId i : refresh_views(now_s, queued_, running_)) o.active.push_back(&states_[i]);
-  o.queued = queued_;
+  o.queued = 0;  // offered to the policy (a blocked job counts in queued_, for status and the series, not here)
+  for (const JobState* st : o.active) o.queued += st->status == JobStatus::Queued;
   o.running = running_;
   return o;
 }
@@ -205,24 +233,45 @@ JobState& TableBackend::add_job(JobSpec r, LiveJob l) {
   return st;
 }
 
-void TableBackend::save() const {
-  json js;
-  js["partition"] = opt_.partition;
-  js["policy"] = opt_.policy;
-  js["origin_s"] = origin_s_;
-  js["steps"] = steps_;
-  js["preemptions"] = preemptions_;
-  json jobs = json::array();
-  for (std::size_t i = 0; i < live_.size(); ++i) {
-    const LiveJob& l = live_[i];
-    const JobSpec& s = specs_[i];
+namespace {
+// `text` written to `path` (appended, or the file replaced) and fsync'd; any failure (ENOSPC, EROFS, EIO) is a
+// StateWriteError naming the file and the call. A failed append is cut back to where it began (a torn last line,
+// should the cut fail too, is skipped when the journal is read back).
+void write_durably(const fs::path& path, const std::string& text, bool append) {
+  const auto fail = [&](const char* call, int err) {
+    throw StateWriteError("cannot write the state file " + path.string() + ": " + call + ": " + std::strerror(err));
+  };
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
+  if (fd < 0) fail("open", errno);
+  const off_t before = append ? ::lseek(fd, 0, SEEK_END) : 0;
+  const auto give_up = [&](const char* call) {
+    const int err = errno;
+    if (append && before >= 0 && ::ftruncate(fd, before) != 0) {
+    }
+    ::close(fd);
+    fail(call, err);
+  };
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) give_up("write");
+    done += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0) give_up("fsync");
+  if (::close(fd) != 0) fail("close", errno);
+}
+}  // namespace
+
+json TableBackend::job_json(std::size_t i) const {
+  const LiveJob& l = live_[i];
+  const JobSpec& s = specs_[i];
     json g = json::array();
     for (const auto& x : l.gpus) g.push_back({x.server, x.gpu});
     json runs = json::array();
     for (const auto& r : l.runs)
       runs.push_back({{"start_s", r.start_s}, {"end_s", r.end_s}, {"decided_s", r.decided_s}, {"noticed_s", r.noticed_s},
                       {"gpus", r.gpus}, {"end_reason", r.end_reason}});
-    jobs.push_back({{"manager_id", l.manager_id}, {"name", s.name}, {"model", s.model}, {"num_gpus", s.num_gpus},
+  return {{"id", i}, {"manager_id", l.manager_id}, {"name", s.name}, {"model", s.model}, {"num_gpus", s.num_gpus},
                     {"iterations", s.iterations}, {"user", s.user}, {"key", s.recurrence_key}, {"tp", s.tp},
                     {"pp", s.pp}, {"submit_s", l.submit_s}, {"status", l.status}, {"manager_state", l.manager_state},
                     {"completed", completed(l)},
@@ -230,15 +279,67 @@ void TableBackend::save() const {
                     {"adopted_s", l.adopted_s}, {"first_start_s", l.first_start_s}, {"end_s", l.end_s},
                     {"run_s", l.run_s}, {"preemptions", l.preemptions}, {"hint_errors", l.hint_errors},
                     {"per_node", l.per_node}, {"cpus", l.cpus}, {"mem_mb", l.mem_mb}, {"runs", runs},
-                    {"why", l.why}});
+                    {"why", l.why}, {"blocked", l.blocked}, {"start_timeouts", l.start_timeouts},
+                    {"retry_after_s", l.retry_after_s}, {"overran", l.overran}};
+}
+
+void TableBackend::journal_ended() const {
+  std::string text;
+  std::vector<std::size_t> now_journaled;
+  for (std::size_t i = 0; i < live_.size(); ++i)
+    if (live_[i].ended() && !journaled_.count(i)) {
+      text += job_json(i).dump() + "\n";
+      now_journaled.push_back(i);
+    }
+  if (text.empty()) return;
+  state_failing_ = true;
+  write_durably(fs::path(opt_.state_dir) / "ended.jsonl", text, true);
+  journaled_.insert(now_journaled.begin(), now_journaled.end());
+}
+
+void TableBackend::save() const {
+  json js;
+  js["partition"] = opt_.partition;
+  js["policy"] = opt_.policy;
+  js["origin_s"] = origin_s_;
+  js["steps"] = steps_;
+  js["preemptions"] = preemptions_;
+  // Ended jobs go to the append-only journal <state>/ended.jsonl (once each, fsync'd before state.json stops
+  // listing them); state.json lists the live ones only, so its size and the time to write it each step do not
+  // grow with the daemon's history (docs/slurm.md "At scale").
+  journal_ended();
+  json jobs = json::array();
+  int ended = 0, not_completed = 0, refused_count = 0;
+  json refused = json::array();
+  for (std::size_t i = 0; i < live_.size(); ++i) {
+    const LiveJob& l = live_[i];
+    if (l.ended()) {
+      ended += l.status == "finished";
+      not_completed += l.status == "finished" && !completed(l);
+      refused_count += l.status == "unschedulable";
+      if (l.status == "unschedulable")
+        refused.push_back({{"manager_id", l.manager_id}, {"name", specs_[i].name}, {"num_gpus", specs_[i].num_gpus},
+                           {"why", l.why}, {"status", l.status}});
+      continue;
+    }
+    jobs.push_back(job_json(i));
   }
+  // the latest refusals, for `ringmaster status` (the journal and jobs.csv keep them all)
+  constexpr std::size_t kRefusedShown = 20;
+  if (refused.size() > kRefusedShown) refused.erase(refused.begin(), refused.end() - kRefusedShown);
+  js["ended_jobs"] = {{"count", ended}, {"not_completed", not_completed}, {"refused_count", refused_count},
+                      {"refused", refused},
+                      {"journal", "ended.jsonl"}};
   js["jobs"] = jobs;
   save_extra(js);
   // The latest decision latencies only: the file is rewritten every step, so it must not grow with uptime.
-  constexpr std::size_t kKeep = 20000;
-  js["decision_us"] = decision_us_.size() <= kKeep ? decision_us_
-                                                   : std::vector<float>(decision_us_.end() - kKeep, decision_us_.end());
-  js["step_ms"] = step_ms_;
+  // The latest 2,000 of each (`ringmaster status`'s quantiles): a bounded file, rewritten each step.
+  constexpr std::size_t kKeep = 2000;
+  const auto latest = [](const std::vector<float>& v) {
+    return v.size() <= kKeep ? v : std::vector<float>(v.end() - kKeep, v.end());
+  };
+  js["decision_us"] = latest(decision_us_);
+  js["step_ms"] = latest(step_ms_);
   // What `ringmaster status` and the operator read: this step's figures.
   js["status"] = {{"backend", name()},
                   {"cluster", spec_.name},
@@ -247,6 +348,8 @@ void TableBackend::save() const {
                   {"last_step_s", now_s_},
                   {"pid", static_cast<long>(::getpid())},
                   {"paused", paused_},
+                  {"node_states", node_states_},
+                  {"gpus_busy", series_.empty() ? 0 : series_.back().busy_gpus},
                   {"queued", queued_},
                   {"running", running_}};
   const fs::path dir(opt_.state_dir), tmp = dir / "state.json.tmp", dst = dir / "state.json",
@@ -254,29 +357,8 @@ void TableBackend::save() const {
   // Written and flushed to the disk before it replaces the old one; any failure (ENOSPC, EROFS, EIO) is a
   // StateWriteError: the loop pauses decisions until a write succeeds, and the old state.json stays whole.
   const std::string text = js.dump(1) + "\n";
-  const auto fail = [&](const std::string& what) {
-    throw StateWriteError("cannot write the state file " + tmp.string() + ": " + what + ": " + std::strerror(errno));
-  };
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail("open");
-  for (std::size_t done = 0; done < text.size();) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int err = errno;
-      ::close(fd);
-      errno = err;
-      fail("write");
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0) {
-    const int err = errno;
-    ::close(fd);
-    errno = err;
-    fail("fsync");
-  }
-  if (::close(fd) != 0) fail("close");
+  state_failing_ = true;  // until this write is in place
+  write_durably(tmp, text, false);
   // The state it replaces (read back and checked when this daemon started, or written by it a step ago) stays as
   // the last good copy; then the new one takes its place, atomically on one file system: a reader sees the old or
   // the new state, never half. A crash between the two renames leaves state.prev.json, which load() falls back to.
@@ -284,6 +366,7 @@ void TableBackend::save() const {
   if (fs::exists(dst)) fs::rename(dst, prev, ec);
   fs::rename(tmp, dst, ec);
   if (ec) throw StateWriteError("cannot put " + tmp.string() + " in place: " + ec.message());
+  state_failing_ = false;
 }
 
 namespace {
@@ -299,35 +382,7 @@ json read_state(const fs::path& p) {
 }
 }  // namespace
 
-bool TableBackend::load() {
-  const fs::path dir(opt_.state_dir), p = dir / "state.json", prev = dir / "state.prev.json";
-  json js;
-  if (fs::exists(p)) {
-    try {
-      js = read_state(p);
-    } catch (const InputError& e) {
-      if (!fs::exists(prev)) throw InputError(p.string(), 0, "", std::string(e.what()) + " (and no last good copy " +
-                                                                     prev.filename().string() + "; `serve --recover` rebuilds the books from the cluster manager)");
-      warn(std::string(e.what()) + "; using the last good copy " + prev.string());
-      js = read_state(prev);
-    }
-  } else if (fs::exists(prev)) {
-    warn(p.string() + " is missing; using the last good copy " + prev.string());
-    js = read_state(prev);
-  } else {
-    return false;
-  }
-  const std::string part = js.value("partition", "");
-  if (part != opt_.partition)
-    throw InputError(p.string(), 0, "partition",
-                     "this state belongs to partition '" + part + "', not '" + opt_.partition + "'");
-  origin_s_ = js.value("origin_s", -1.0);
-  steps_ = js.value("steps", std::int64_t{0});
-  preemptions_ = js.value("preemptions", std::int64_t{0});
-  for (const auto& x : js.value("decision_us", json::array())) decision_us_.push_back(x.get<float>());
-  for (const auto& x : js.value("step_ms", json::array())) step_ms_.push_back(x.get<float>());
-  load_extra(js);
-  for (const auto& jj : js.at("jobs")) {
+void TableBackend::load_job(const json& jj) {
     JobSpec s;
     // The manager's id and state; a state file written before issue 42 named them slurm_id and slurm_state.
     const std::int64_t sid = jj.contains("manager_id") ? jj.at("manager_id").get<std::int64_t>()
@@ -366,6 +421,10 @@ bool TableBackend::load() {
                         r.value("noticed_s", -1.0), r.at("gpus").get<std::vector<std::pair<std::string, int>>>(),
                         r.value("end_reason", std::string())});
     l.why = jj.value("why", "");
+    l.blocked = jj.value("blocked", "");
+    l.start_timeouts = jj.value("start_timeouts", 0);
+    l.retry_after_s = jj.value("retry_after_s", -1.0);
+    l.overran = jj.value("overran", false);
     const bool finished = l.ended();
     const double end_s = l.end_s;
     JobSpec r = s;
@@ -375,6 +434,85 @@ bool TableBackend::load() {
       st.status = JobStatus::Finished;
       st.finish = at(end_s);
     }
+}
+
+bool TableBackend::load() {
+  const fs::path dir(opt_.state_dir), p = dir / "state.json", prev = dir / "state.prev.json";
+  json js;
+  if (fs::exists(p)) {
+    try {
+      js = read_state(p);
+    } catch (const InputError& e) {
+      if (!fs::exists(prev)) throw InputError(p.string(), 0, "", std::string(e.what()) + " (and no last good copy " +
+                                                                     prev.filename().string() + "; `serve --recover` rebuilds the books from the cluster manager)");
+      warn(std::string(e.what()) + "; using the last good copy " + prev.string());
+      js = read_state(prev);
+    }
+  } else if (fs::exists(prev)) {
+    warn(p.string() + " is missing; using the last good copy " + prev.string());
+    js = read_state(prev);
+  } else {
+    // No state: a journal left from a lost state would mix its ids with the new run's; set it aside.
+    const fs::path journal = dir / "ended.jsonl";
+    if (fs::exists(journal)) {
+      const fs::path aside = dir / ("ended.before-" + std::to_string(static_cast<long long>(wall_now())) + ".jsonl");
+      std::error_code ec;
+      fs::rename(journal, aside, ec);
+      warn("no state file, but a journal of ended jobs from an earlier run: set aside as " + aside.string());
+    }
+    return false;
+  }
+  const std::string part = js.value("partition", "");
+  if (part != opt_.partition)
+    throw InputError(p.string(), 0, "partition",
+                     "this state belongs to partition '" + part + "', not '" + opt_.partition + "'");
+  origin_s_ = js.value("origin_s", -1.0);
+  steps_ = js.value("steps", std::int64_t{0});
+  preemptions_ = js.value("preemptions", std::int64_t{0});
+  for (const auto& x : js.value("decision_us", json::array())) decision_us_.push_back(x.get<float>());
+  for (const auto& x : js.value("step_ms", json::array())) step_ms_.push_back(x.get<float>());
+  load_extra(js);
+  // The jobs by id (index): state.json's live ones and the journal's ended ones (a job in both, when a crash
+  // came between the journal's append and the state's rename, is the journal's); a state file from before the
+  // journal lists every job, by position.
+  std::map<std::size_t, json> by_id;
+  std::size_t pos = 0;
+  for (const auto& jj : js.at("jobs")) {
+    by_id[jj.contains("id") ? jj.at("id").get<std::size_t>() : pos] = jj;
+    ++pos;
+  }
+  const fs::path journal = dir / "ended.jsonl";
+  if (fs::exists(journal)) {
+    std::ifstream f(journal);
+    std::string line;
+    long ln = 0;
+    std::vector<std::string> lines;
+    while (std::getline(f, line)) lines.push_back(line);
+    for (const auto& l : lines) {
+      ++ln;
+      if (l.empty()) continue;
+      json jj;
+      try {
+        jj = json::parse(l);
+        if (!jj.is_object() || !jj.contains("id")) throw std::runtime_error("no `id`");
+      } catch (const std::exception& e) {
+        if (static_cast<std::size_t>(ln) == lines.size()) {  // torn by a crash mid-append: its job is in state.json
+          warn(journal.string() + ":" + std::to_string(ln) + ": a torn last line, skipped (" + e.what() + ")");
+          continue;
+        }
+        throw InputError(journal.string(), ln, "", std::string("unreadable journal line: ") + e.what());
+      }
+      const std::size_t id = jj.at("id").get<std::size_t>();
+      by_id[id] = jj;
+      journaled_.insert(id);
+    }
+  }
+  std::size_t expect = 0;
+  for (const auto& [id, jj] : by_id) {
+    if (id != expect)
+      throw InputError(p.string(), 0, "jobs", "job " + std::to_string(expect) + " is in neither state.json nor ended.jsonl");
+    load_job(jj);
+    ++expect;
   }
   return true;
 }
@@ -404,19 +542,47 @@ std::string TableBackend::metrics_text(bool manager_up) const {
   metric("ringmaster_preemptions_total", "counter", "preemptions the policy made");
   t += "ringmaster_preemptions_total " + std::to_string(preemptions_) + "\n";
   metric("ringmaster_last_step_timestamp_seconds", "gauge", "epoch seconds of the last step");
-  t += "ringmaster_last_step_timestamp_seconds " + num(now_s_) + "\n";
-  const auto summary = [&](const std::string& name, const std::string& help, const std::vector<float>& v, double k) {
+  t += "ringmaster_last_step_timestamp_seconds " + fmt::format("{:.3f}", now_s_) + "\n";
+  metric("ringmaster_nodes", "gauge", "the partition's nodes by state at the last step (up, down, drain)");
+  {
+    std::map<std::string, int> by = {{"up", 0}, {"down", 0}, {"drain", 0}};
+    for (const auto& [n, st] : node_states_) ++by[node_class(st)];
+    for (const auto& [k, n] : by) t += "ringmaster_nodes{state=\"" + k + "\"} " + std::to_string(n) + "\n";
+  }
+  metric("ringmaster_refusals_total", "counter", "jobs refused as never able to run here (AdminComment set)");
+  t += "ringmaster_refusals_total " + std::to_string(refusals_) + "\n";
+  metric("ringmaster_start_timeouts_total", "counter", "released jobs the manager did not start in time, held again");
+  t += "ringmaster_start_timeouts_total " + std::to_string(start_timeouts_) + "\n";
+  metric("ringmaster_hint_overruns_total", "counter", "jobs that ran past their hinted duration (then re-keyed)");
+  t += "ringmaster_hint_overruns_total " + std::to_string(hint_overruns_) + "\n";
+  metric("ringmaster_preemption_failures_total", "counter", "preemptions the manager refused");
+  t += "ringmaster_preemption_failures_total " + std::to_string(preempt_failures_) + "\n";
+  metric("ringmaster_state_writable", "gauge", "1 if the last step's state was written (0: no decisions)");
+  t += "ringmaster_state_writable " + std::string(state_failing_ ? "0" : "1") + "\n";
+  // Prometheus summaries: quantiles over the latest observations (NaN when there are none), _sum and _count
+  // cumulative since the daemon started (what rate() needs).
+  const auto summary = [&](const std::string& name, const std::string& help, const std::vector<float>& v, double k,
+                           double sum, std::int64_t count) {
     metric(name, "summary", help);
     std::vector<double> d(v.begin(), v.end());
     for (const double q : {0.5, 0.99})
-      t += name + "{quantile=\"" + num(q) + "\"} " + num(d.empty() ? 0.0 : quantile(d, q) * k) + "\n";
-    double sum = 0;
-    for (const double x : d) sum += x * k;
-    t += name + "_sum " + num(sum) + "\n" + name + "_count " + std::to_string(d.size()) + "\n";
+      t += name + "{quantile=\"" + num(q) + "\"} " + (d.empty() ? std::string("NaN") : num(quantile(d, q) * k)) + "\n";
+    t += name + "_sum " + num(sum) + "\n" + name + "_count " + std::to_string(count) + "\n";
   };
-  summary("ringmaster_step_seconds", "one step: observe, decide, apply, persist (the latest steps)", step_ms_, 1e-3);
-  summary("ringmaster_decision_seconds", "the policy's decision time (the latest decisions)", decision_us_, 1e-6);
+  summary("ringmaster_step_seconds", "one step: observe, decide, apply, persist (quantiles: the latest steps)", step_ms_,
+          1e-3, step_s_sum_, step_n_);
+  summary("ringmaster_decision_seconds", "the policy's decision time (quantiles: the latest decisions)", decision_us_,
+          1e-6, decision_s_sum_, decision_n_);
   return t;
+}
+
+std::string node_class(const std::string& state) {
+  std::string s = state;
+  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (s.find("DRAIN") != std::string::npos) return "drain";
+  for (const char* bad : {"DOWN", "FAIL", "NOT_RESPONDING", "INVAL", "FUTURE", "UNKNOWN"})
+    if (s.find(bad) != std::string::npos) return "down";
+  return "up";
 }
 
 void TableBackend::write_outputs(const std::string& dir, const std::string& scheduler_name,

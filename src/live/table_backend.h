@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,9 @@
 #include "sched/run_record.h"
 
 namespace rm::live {
+
+// "up", "down" or "drain" for a node state as Slurm prints it (IDLE, MIXED+DRAIN, DOWN+NOT_RESPONDING, ...).
+std::string node_class(const std::string& state);
 
 class TableBackend : public Backend {
  public:
@@ -70,9 +74,13 @@ class TableBackend : public Backend {
   // keys through save_extra / load_extra. `status` (the step's figures for `ringmaster status`) goes with it.
   void save() const;
   bool load();
+  nlohmann::json job_json(std::size_t i) const;  // job i as state.json and the journal keep it
+  void load_job(const nlohmann::json& jj);       // the inverse: job jj joins the table (its id the next index)
+  void journal_ended() const;                    // ended jobs not yet in <state>/ended.jsonl appended there
   // The step's timing, kept for `ringmaster status`, the metrics and summary.json: the step began (steady clock)
   void step_began();
   void step_ended();
+  void record_decision(float us);  // the policy's decision time (kept for the outputs, summed for the metrics)
   virtual void save_extra(nlohmann::json& /*js*/) const {}
   virtual void load_extra(const nlohmann::json& /*js*/) {}
 
@@ -92,6 +100,12 @@ class TableBackend : public Backend {
   std::vector<float> step_ms_;      // observe -> decide -> apply -> persist, per step (the latest 20,000)
   double step_t0_ = 0;              // steady-clock seconds at the current step's start
   std::string paused_;              // why nothing is released now (its partition gone or changed); "" = running
+  // The daemon's counters since it started (Prometheus: cumulative; a restart resets them, which rate() handles).
+  double step_s_sum_ = 0, decision_s_sum_ = 0;
+  std::int64_t step_n_ = 0, decision_n_ = 0, refusals_ = 0, start_timeouts_ = 0, preempt_failures_ = 0, hint_overruns_ = 0;
+  mutable bool state_failing_ = false;  // the last save failed
+  mutable std::set<std::size_t> journaled_;  // ended jobs already in <state>/ended.jsonl
+  std::map<std::string, std::string> node_states_;  // the partition's nodes as the manager last said (metrics, status)
   double now_s_ = 0;                // the current step's wall time
 };
 

@@ -36,7 +36,7 @@ B=$(held long 6)
 wait_state "$B" COMPLETED 60
 sleep 1  # a step after B's end: its state (B finished, with its service) is on disk
 kill -9 "$SERVE"; wait "$SERVE" 2>/dev/null || true
-grep -q '"status": "finished"' "$DIR/state/state.json" || fail "no finished job in the state file"
+grep -q '"status":"finished"' "$DIR/state/ended.jsonl" || fail "no finished job in the state's journal"
 
 serve 2
 X=$(sbatch --parsable -p open --gpus=16 -c 1 --mem=1G -o "$DIR/out/%j.out" "$DIR/job.sh" 4)

@@ -52,8 +52,8 @@ std::string FakeBackend::describe() const {
   return "fake cluster " + spec_.name + ", " + std::to_string(spec_.servers.size()) + " nodes";
 }
 
-std::int64_t FakeBackend::add(const std::string& hints, int gpus, double submit_s) {
-  pending_.push_back({next_id_, hints, gpus, submit_s});
+std::int64_t FakeBackend::add(const std::string& hints, int gpus, double submit_s, double actual_s) {
+  pending_.push_back({next_id_, hints, gpus, submit_s, actual_s});
   return next_id_++;
 }
 
@@ -77,7 +77,10 @@ void FakeBackend::adopt(const Pending& p) {
   l.adopted_s = now_s_;
   l.hint_errors = h.errors;
   add_job(r, std::move(l));
-  log("job " + std::to_string(p.id) + ": adopted (" + std::to_string(r.num_gpus) + " GPUs, model " + r.model + ")");
+  actual_s_.resize(live_.size(), -1);
+  actual_s_.back() = p.actual_s;
+  log("job " + std::to_string(p.id) + ": adopted (" + std::to_string(r.num_gpus) + (r.num_gpus == 1 ? " GPU" : " GPUs") +
+      ", model " + r.model + ")");
 }
 
 void FakeBackend::end_job(std::size_t i, double end_s) {
@@ -91,7 +94,8 @@ void FakeBackend::finish_done(double now_s) {
   for (std::size_t i = 0; i < live_.size(); ++i) {
     const LiveJob& l = live_[i];
     if (l.status != "running") continue;
-    const double work = specs_[i].iterations * states_[i].ideal_iter_time;
+    const double work = i < actual_s_.size() && actual_s_[i] > 0 ? actual_s_[i]
+                                                                 : specs_[i].iterations * states_[i].ideal_iter_time;
     const double end = l.started_s + std::max(0.0, work - l.run_s);
     if (end <= now_s) end_job(i, end);
   }
@@ -140,7 +144,7 @@ Observation FakeBackend::observe(double now_s) {
 }
 
 void FakeBackend::apply(const Decisions& d, double now_s, float decision_us) {
-  decision_us_.push_back(decision_us);
+  record_decision(decision_us);
   for (JobId id : d.preempt) {
     if (id < 0 || id >= static_cast<JobId>(live_.size()) || live_[id].status != "running") continue;
     book_->release(id, live_[id].gpus);

@@ -35,7 +35,8 @@ class FakeBackend final : public TableBackend {
   std::int64_t submit(const Submission& s) override;
 
   // The script: a job of `gpus` GPUs arriving at submit_s (epoch seconds), described by its hints.
-  std::int64_t add(const std::string& hints, int gpus, double submit_s);
+  // actual_s > 0: the job really runs that long, whatever its hints say (a false hint).
+  std::int64_t add(const std::string& hints, int gpus, double submit_s, double actual_s = -1);
   // The next n observations throw BackendError (the manager does not answer).
   void fail_next(int n) { fail_ = n; }
 
@@ -45,6 +46,7 @@ class FakeBackend final : public TableBackend {
     std::string hints;
     int gpus;
     double submit_s;
+    double actual_s = -1;
   };
   void adopt(const Pending& p);
   void finish_done(double now_s);  // jobs whose work is done by now_s end when it was done
@@ -56,6 +58,7 @@ class FakeBackend final : public TableBackend {
   Clock clock_;
   bool rate_law_;
   std::vector<double> done_;        // rate law: ideal seconds of work done, per job
+  std::vector<double> actual_s_;    // per job: its true length where the script gave one (else -1: its hints')
   double advanced_s_ = -1;          // rate law: the time progress is integrated to
   std::vector<Pending> pending_;
   std::int64_t next_id_ = 1;

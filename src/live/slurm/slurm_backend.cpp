@@ -1,5 +1,6 @@
 #include "live/slurm/slurm_backend.h"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -9,8 +10,11 @@
 #include <fstream>
 #include <set>
 
+#include <unistd.h>
+
 #include "cluster/cluster_config.h"
 #include "core/error.h"
+#include "live/state_lock.h"
 #include "exec/comm_model.h"
 #include "metrics/metrics.h"
 #include "workload/model_catalogue.h"
@@ -22,12 +26,16 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
+constexpr const char* kLeaseName = "ringmaster-lease";
+constexpr double kLeaseTtl = 90, kLeaseRenew = 10;  // seconds
 constexpr JobId kExternal = 1LL << 40;  // owner of GPUs held by jobs ringmaster does not own or unusable nodes
 
 // One clock for runs.csv: Slurm records start and end times in whole epoch seconds (time(NULL)); a time the
 // daemon observes itself (a preemption, a requeue it noticed) is truncated the same way, so that a stretch ended
 // by the daemon never seems to overlap one Slurm started in the same second.
 double whole(double epoch_s) { return std::floor(epoch_s); }
+
+std::string gpus_text(int n) { return std::to_string(n) + (n == 1 ? " GPU" : " GPUs"); }
 
 bool running_state(const std::string& s) { return s == "RUNNING" || s == "COMPLETING" || s == "CONFIGURING"; }
 
@@ -56,7 +64,7 @@ std::string list_value(const std::string& list, const std::string& key) {
 SlurmBackend::SlurmBackend(SlurmCtl& ctl, ServeOptions opt) : TableBackend(std::move(opt)), ctl_(ctl) {}
 SlurmBackend::SlurmBackend(ServeOptions opt)
     : TableBackend(std::move(opt)), owned_ctl_(std::make_unique<SlurmCtl>()), ctl_(*owned_ctl_) {}
-SlurmBackend::~SlurmBackend() = default;
+SlurmBackend::~SlurmBackend() { release_lease(); }
 
 void SlurmBackend::save_extra(json& js) const { js["ignored"] = ignored_; }
 
@@ -73,8 +81,10 @@ void SlurmBackend::connect(double now_s) {
   if (!ctl_.partition_exists(opt_.partition))
     throw InputError("--partition", 0, opt_.partition, "Slurm has no partition '" + opt_.partition + "'");
   check_memory_defaults();
+  if (opt_.lease) take_lease(now_s);
   const auto nodes = ctl_.nodes(opt_.partition);
   if (nodes.empty()) throw InputError("--partition", 0, opt_.partition, "the partition has no nodes");
+  if (opt_.lease) check_overlaps(nodes);
   ServerSpec tmpl;
   tmpl.gpu_mem_gb = 32;
   tmpl.nic_gbps = 10;
@@ -116,7 +126,203 @@ void SlurmBackend::connect(double now_s) {
         origin_s_ = std::min(origin_s_, j.submit_s);
   }
   if (!loaded && opt_.recover) recover(now_s);
+  if (!loaded && !opt_.recover) {  // a first start, or a lost state: jobs already running here are said, not dropped
+    std::string ids;
+    int n = 0;
+    for (const auto& j : ctl_.jobs(opt_.partition))
+      if (j.partition == opt_.partition && running_state(j.state) && j.gpus > 0) {
+        ++n;
+        if (n <= 20) ids += (ids.empty() ? "" : ", ") + std::to_string(j.id);
+      }
+    if (n > 0)
+      warn(fmt::format("no state in {}, yet {} job{} of partition {} {} running ({}{}): released by an earlier daemon "
+                       "whose state was lost, or by hand. Their GPUs are booked busy but they are not ringmaster's "
+                       "(not in jobs.csv, never preempted); restart with --recover to adopt them", opt_.state_dir, n,
+                       n == 1 ? "" : "s", opt_.partition, n == 1 ? "is" : "are", ids, n > 20 ? ", ..." : ""));
+  }
   save();
+}
+
+// --- the lease ---
+
+bool SlurmBackend::is_lease(const SlurmJob& j) const {
+  return j.name == kLeaseName && j.user == "root" && j.comment.rfind(std::string(kLeaseName) + " ", 0) == 0;
+}
+
+std::string SlurmBackend::lease_text(double now_s) const {
+  std::error_code ec;
+  const std::string state = fs::absolute(opt_.state_dir, ec).lexically_normal().string();
+  return fmt::format("{} host={} pid={} state={} renewed={:.0f}", kLeaseName, host_name(), static_cast<long>(::getpid()),
+                     state, now_s);
+}
+
+void SlurmBackend::take_lease(double now_s) {
+  const auto field = [](const std::string& c, const std::string& key) {
+    const auto at = c.find(" " + key + "=");
+    if (at == std::string::npos) return std::string();
+    const auto from = at + key.size() + 2;
+    return c.substr(from, c.find(' ', from) - from);
+  };
+  const std::string mine = lease_text(now_s);
+  for (const auto& j : ctl_.jobs(opt_.partition)) {
+    if (!is_lease(j) || j.finished()) continue;
+    const std::string host = field(j.comment, "host"), pid = field(j.comment, "pid"), state = field(j.comment, "state");
+    double renewed = 0;
+    try {
+      renewed = std::stod(field(j.comment, "renewed"));
+    } catch (...) {
+    }
+    const bool same_folder = host == host_name() && state == field(mine, "state");
+    if (!same_folder && now_s - renewed < kLeaseTtl)
+      throw InputError("--partition", 0, opt_.partition,
+                       fmt::format("another ringmaster serve schedules partition {}: host {}, pid {}, state {} (its "
+                                   "lease, Slurm job {}, renewed {:.0f} s ago); stop it first (a lease not renewed "
+                                   "for {:.0f} s is taken over)", opt_.partition, host, pid, state, j.id,
+                                   now_s - renewed, kLeaseTtl));
+    try {  // this folder's previous daemon (its lock was free: it is dead), or a stale lease: taken over
+      ctl_.cancel(j.id);
+      log(fmt::format("lease: took over Slurm job {} (host {}, pid {}, {})", j.id, host, pid,
+                      same_folder ? "this state folder's previous daemon" : "not renewed for " +
+                                    fmt::format("{:.0f}", now_s - renewed) + " s"));
+    } catch (const SlurmError& e) {
+      warn("lease: could not cancel the stale lease job " + std::to_string(j.id) + ": " + e.what());
+    }
+  }
+  lease_id_ = ctl_.submit({"-H", "-p", opt_.partition, "-J", kLeaseName, "-c", "1", "--mem=1M", "-o", "/dev/null",
+                           "--comment", mine, "--wrap", "true"});
+  lease_renewed_s_ = now_s;
+  log("lease: Slurm job " + std::to_string(lease_id_) + " (held, never released) says this daemon schedules partition " +
+      opt_.partition);
+}
+
+void SlurmBackend::renew_lease(double now_s) {
+  lease_renewed_s_ = now_s;
+  try {
+    ctl_.update_comment(lease_id_, lease_text(now_s));
+  } catch (const SlurmError& e) {
+    warn("lease: could not renew Slurm job " + std::to_string(lease_id_) + ": " + e.what());
+  }
+}
+
+void SlurmBackend::release_lease() {
+  if (lease_id_ <= 0) return;
+  try {
+    ctl_.cancel(lease_id_);
+  } catch (...) {  // a destructor: the lease goes stale and is taken over later
+  }
+  lease_id_ = 0;
+}
+
+int SlurmBackend::release_all() {
+  int released = 0, cleared = 0, leases = 0;
+  for (const auto& j : ctl_.jobs("")) {
+    if (j.finished()) continue;
+    if (is_lease(j)) {
+      if (j.partition == opt_.partition) {
+        ctl_.cancel(j.id);
+        ++leases;
+      }
+      continue;
+    }
+    const auto known = by_manager_id_.find(j.id);
+    if (j.partition != opt_.partition && known == by_manager_id_.end()) continue;
+    // A running job keeps its nodes (Slurm's NodeList of a running job is where it runs): nothing to clear.
+    if (j.state != "PENDING") continue;
+    // A pending one loses its pin (a preempted job keeps the nodes ringmaster gave it last) and, if ringmaster
+    // refused it, the AdminComment saying so; then it is released to Slurm.
+    const bool refused = known != by_manager_id_.end() && live_[known->second].status == "unschedulable";
+    try {
+      ctl_.unpin(j.id, refused, j.held());
+      released += j.held();
+      ++cleared;
+    } catch (const SlurmError& e) {
+      warn("job " + std::to_string(j.id) + ": --release-all could not clear it: " + e.what());
+    }
+  }
+  lease_id_ = 0;
+  log(fmt::format("--release-all: {} pending job{} of partition {} cleared of ringmaster's pin and marks, {} released "
+                  "to Slurm, {} lease{} cancelled", cleared, cleared == 1 ? "" : "s", opt_.partition, released, leases,
+                  leases == 1 ? "" : "s"));
+  return released;
+}
+
+void SlurmBackend::block_if_waiting(LiveJob& l, const SlurmJob& j, double now_s) {
+  const std::string sid = "job " + std::to_string(j.id);
+  std::string why;
+  if (!j.dependency.empty()) {
+    // Slurm evaluates a held job's dependencies only once it is released: "afterok:12(unfulfilled)" stays so
+    // after job 12 failed. So a job waits while a job it names is still pending or running; once they have all
+    // ended it is offered (released: Slurm then starts it, or says DependencyNeverSatisfied and the start bound
+    // holds it again), and a dependency Slurm has marked failed keeps it held for good, said once.
+    bool waiting = false;
+    for (std::size_t at = j.dependency.find(':'); at != std::string::npos; at = j.dependency.find(':', at + 1)) {
+      std::size_t end = at + 1;
+      while (end < j.dependency.size() && std::isdigit(static_cast<unsigned char>(j.dependency[end]))) ++end;
+      if (end > at + 1 && unfinished_.count(std::stoll(j.dependency.substr(at + 1, end - at - 1)))) waiting = true;
+    }
+    if (j.dependency.find("(failed)") != std::string::npos) {
+      why = "its dependency can never be satisfied (" + j.dependency + "): left held until its user cancels it or "
+            "changes it (scontrol update JobId=" + std::to_string(j.id) + " Dependency=...)";
+      if (l.blocked != why) warn(sid + ": " + why);
+    } else if (waiting) {
+      why = "waiting for its dependency " + j.dependency;
+    }
+  }
+  if (why.empty() && l.retry_after_s > now_s && !l.blocked.empty()) why = l.blocked;  // the back-off of a start timeout
+  if (why.empty() && !l.blocked.empty() && opt_.debug) opt_.debug(sid + ": offered to the policy again");
+  l.blocked = why;
+}
+
+void SlurmBackend::check_overlaps(const std::vector<SlurmNode>& nodes) {
+  std::vector<std::map<std::string, std::string>> parts;
+  try {
+    parts = ctl_.partitions();
+  } catch (const SlurmError& e) {
+    warn("could not list the partitions to check overlaps: " + std::string(e.what()));
+    return;
+  }
+  const auto get = [](const std::map<std::string, std::string>& m, const char* k) {
+    const auto it = m.find(k);
+    return it == m.end() ? std::string() : it->second;
+  };
+  const auto tier = [&](const std::map<std::string, std::string>& m) {
+    try {
+      return std::stol(get(m, "PriorityTier"));
+    } catch (...) {
+      return 1L;
+    }
+  };
+  long our_tier = 1;
+  for (const auto& p : parts)
+    if (get(p, "PartitionName") == opt_.partition) our_tier = tier(p);
+  const std::string cluster_preempt = get(ctl_.config(), "PreemptType");
+  for (const auto& p : parts) {
+    const std::string name = get(p, "PartitionName");
+    if (name == opt_.partition) continue;
+    std::vector<std::string> shared;
+    try {
+      for (const auto& n : expand_hostlist(get(p, "Nodes")))
+        if (node_index_.count(n) || std::any_of(nodes.begin(), nodes.end(), [&](const SlurmNode& x) { return x.name == n; }))
+          shared.push_back(n);
+    } catch (const InputError&) {
+      continue;
+    }
+    if (shared.empty()) continue;
+    const std::string where = "partition " + name + " shares " + std::to_string(shared.size()) + " node(s) with " + opt_.partition;
+    const bool preempts = tier(p) > our_tier && cluster_preempt.find("partition_prio") != std::string::npos &&
+                          get(p, "PreemptMode") != "OFF";
+    if (preempts)
+      warn(where + " and a higher PriorityTier (" + std::to_string(tier(p)) + " > " + std::to_string(our_tier) +
+           ") with preemption on: its jobs can preempt ringmaster's. Fix (docs/slurm.md, runbook 3): PriorityTier no "
+           "higher than " + opt_.partition + "'s, or PreemptMode=OFF on it");
+    const bool open_to_all = (get(p, "AllowGroups").empty() || get(p, "AllowGroups") == "ALL") &&
+                             (get(p, "AllowAccounts").empty() || get(p, "AllowAccounts") == "ALL") &&
+                             (get(p, "AllowQos").empty() || get(p, "AllowQos") == "ALL");
+    if (open_to_all && get(p, "State") == "UP")
+      warn(where + " and is open to every user: jobs there run beside ringmaster's queue (their GPUs are booked busy, "
+           "but they skip the policy). Fix (docs/slurm.md, runbook 3): AllowGroups=/AllowAccounts= an administrators' "
+           "group on it, or nodes of its own");
+  }
 }
 
 void SlurmBackend::check_memory_defaults() {
@@ -182,7 +388,7 @@ void SlurmBackend::adopt(const SlurmJob& j) {
   const ClusterTotals tot = totals_of(spec_);
   st.cpu_demand = tot.gpus > 0 ? r.num_gpus * tot.cpus / tot.gpus : 0;
   st.mem_demand = tot.gpus > 0 ? r.num_gpus * tot.mem_gb / tot.gpus : 0;
-  log("job " + std::to_string(j.id) + ": adopted (" + std::to_string(r.num_gpus) + " GPUs, model " + r.model + ", " +
+  log("job " + std::to_string(j.id) + ": adopted (" + gpus_text(r.num_gpus) + ", model " + r.model + ", " +
       std::to_string(r.iterations) + " iterations, ideal " + std::to_string(st.ideal_iter_time * r.iterations) + " s)");
 }
 
@@ -276,6 +482,9 @@ void SlurmBackend::observe(const std::vector<SlurmJob>& listed, double now_s) {
   for (const auto& j : listed) jobs.push_back(&j);
   std::sort(jobs.begin(), jobs.end(), [](const SlurmJob* a, const SlurmJob* b) { return a->id < b->id; });
   std::set<std::int64_t> seen;
+  unfinished_.clear();
+  for (const auto& j : listed)
+    if (!j.finished()) unfinished_.insert(j.id);
   std::vector<std::size_t> newly_running;  // their GPUs read from Slurm together, after the loop
   for (const SlurmJob* jp : jobs) {
     const SlurmJob& j = *jp;
@@ -283,9 +492,9 @@ void SlurmBackend::observe(const std::vector<SlurmJob>& listed, double now_s) {
     const auto it = by_manager_id_.find(j.id);
     if (it == by_manager_id_.end()) {
       if (j.partition == opt_.partition && j.state == "PENDING" && j.held() && !ignored_.count(j.id)) {
-        if (j.gpus <= 0) {
-          log("job " + std::to_string(j.id) + ": asks for no GPUs, left to Slurm");
-          ignored_.insert(j.id);
+        if (is_lease(j)) continue;  // a daemon's lease (ours or another's): not a job to schedule
+        if (j.gpus <= 0) {  // held by the plugin like every job of the partition: refused visibly, not stranded
+          refuse(j, "asks for no GPUs; partition " + opt_.partition + " runs GPU jobs only (submit it to another partition)");
           continue;
         }
         if (const std::string why = never_fits(j); !why.empty()) {
@@ -294,6 +503,7 @@ void SlurmBackend::observe(const std::vector<SlurmJob>& listed, double now_s) {
         }
         try {
           adopt(j);
+          block_if_waiting(live_.back(), j, now_s);  // a dependency not met: not offered from the first step
         } catch (const InputError& e) {
           refuse(j, e.what());
         }
@@ -304,6 +514,8 @@ void SlurmBackend::observe(const std::vector<SlurmJob>& listed, double now_s) {
     l.manager_state = j.state;
     if (l.ended()) continue;
     const std::string sid = "job " + std::to_string(j.id);
+    l.manager_reason = j.reason;
+    if (l.status == "queued") block_if_waiting(l, j, now_s);
     if (j.finished()) {
       const double end = j.end_s > 0 ? j.end_s : whole(now_s);
       stop(it->second, end, "finished", j.state);
@@ -392,6 +604,18 @@ double SlurmBackend::mem_on_node(const LiveJob& l, int gpus) const {
 
 // What Slurm's nodes leave: unusable nodes, CPUs and memory per node (less what released jobs will take).
 void SlurmBackend::book_nodes(StepBook& b, const std::vector<SlurmNode>& nodes) {
+  for (const auto& n : nodes) {  // a node going down or drained, or coming back, is said once
+    if (!node_index_.count(n.name)) continue;
+    const auto it = node_states_.find(n.name);
+    const bool was_usable = it == node_states_.end() || node_usable_.count(n.name) > 0;
+    if (was_usable && !n.usable())
+      warn("node " + n.name + " is " + n.state + ": its GPUs go to no job until it is back");
+    else if (!was_usable && n.usable())
+      log("node " + n.name + " is back (" + n.state + ")");
+    node_states_[n.name] = n.state;
+    if (n.usable()) node_usable_.insert(n.name);
+    else node_usable_.erase(n.name);
+  }
   for (const auto& n : nodes)
     if (!n.usable()) {
       b.unusable.insert(n.name);
@@ -405,7 +629,12 @@ void SlurmBackend::book_nodes(StepBook& b, const std::vector<SlurmNode>& nodes) 
     }
   for (const auto& l : live_)
     if (l.status == "starting") claim(b, l);
-  // A node without a CPU or any memory left can run no job: its free GPUs are nobody's to give either.
+}
+
+// After every job's GPUs are booked (book_jobs): a node without a CPU or any memory left can run no job, so its
+// free GPUs are nobody's to give either. (Before issue 45 this came first, and a job that took all of a node's
+// CPUs or memory found its own GPUs marked external: they vanished from the books, with a WARN every step.)
+void SlurmBackend::book_full_nodes(StepBook& b) {
   for (std::size_t s = 0; s < spec_.servers.size(); ++s)
     if (b.free_cpus[s] < 1 || b.free_mem[s] <= 0) b.take_free(spec_, kExternal, static_cast<int>(s), spec_.servers[s].gpus);
 }
@@ -465,6 +694,29 @@ void SlurmBackend::book_foreign(StepBook& b, const SlurmJob& j) {
 
 void SlurmBackend::book_holding(StepBook& b, std::size_t i, double now_s) {
   LiveJob& l = live_[i];
+  if (l.status == "starting" && l.decided_s > 0 && now_s - l.decided_s > opt_.start_timeout_s) {
+    // Released, yet Slurm has not started it (a dependency, --exclusive onto a busy node, a reservation, a
+    // license...): its GPUs must not stay booked for it. Held again, and offered again after a back-off.
+    try {
+      ctl_.hold(l.manager_id);
+    } catch (const SlurmError& e) {
+      log("job " + std::to_string(l.manager_id) + ": not started in time, could not hold it again: " + e.what());
+    }
+    if (!running_state(l.manager_state)) {
+      const double waited = now_s - l.decided_s;
+      stop(i, whole(now_s), "queued", "not_started");
+      ++l.start_timeouts;
+      ++start_timeouts_;
+      const double backoff = std::min(600.0, 2 * opt_.start_timeout_s * std::pow(2.0, std::min(l.start_timeouts - 1, 10)));
+      l.retry_after_s = now_s + backoff;
+      l.blocked = fmt::format("released {:.0f} s ago but Slurm did not start it (its reason: {}); held again, its GPUs "
+                              "returned; offered to the policy again after {:.0f} s", waited,
+                              l.manager_reason.empty() ? "none given" : l.manager_reason, backoff);
+      l.why = l.blocked;
+      warn("job " + std::to_string(l.manager_id) + ": " + l.blocked);
+      return;
+    }
+  }
   if (l.status == "starting" &&
       std::any_of(l.nodes.begin(), l.nodes.end(), [&](const std::string& n) { return b.unusable.count(n) > 0; })) {
     try {  // released onto a node that has gone down or drained since: take it back and place it again
@@ -522,7 +774,11 @@ void SlurmBackend::apply_preempt(StepBook& b, JobId id, double now_s) {
     if (l.status == "starting") ctl_.hold(l.manager_id);
     else ctl_.requeue_hold(l.manager_id);
   } catch (const SlurmError& e) {
-    log("job " + std::to_string(l.manager_id) + ": preemption failed: " + e.what());
+    ++preempt_failures_;  // ringmaster_preemption_failures_total; said once per job, then at debug level
+    const std::string line = "job " + std::to_string(l.manager_id) + ": preemption failed, it keeps its GPUs: " + e.what();
+    if (!l.preempt_failed) warn(line);
+    else if (opt_.debug) opt_.debug(line);
+    l.preempt_failed = true;
     return;
   }
   b.c.release(id, l.gpus);
@@ -590,8 +846,9 @@ bool SlurmBackend::prepare_start(StepBook& b, const StartDecision& sd, double no
   LiveJob& l = live_[sd.job];
   try {
     b.c.allocate(sd.job, sd.gpus);
-  } catch (const InvariantError& e) {
-    log("job " + std::to_string(l.manager_id) + ": start refused, " + e.what());
+  } catch (const InvariantError&) {
+    // (the books' message names internal ids; the operator's log names Slurm's)
+    log("job " + std::to_string(l.manager_id) + ": start refused: a GPU the policy gave it is already booked this step");
     return false;
   }
   std::vector<std::string> names;
@@ -634,7 +891,7 @@ void SlurmBackend::finish_start(StepBook& b, JobId job, const std::string& error
   }
   std::string where;
   for (const auto& n : l.nodes) where += (where.empty() ? "" : ",") + n;
-  log("job " + std::to_string(l.manager_id) + ": start on " + where + " (" + std::to_string(l.gpus.size()) + " GPUs)");
+  log("job " + std::to_string(l.manager_id) + ": start on " + where + " (" + gpus_text(static_cast<int>(l.gpus.size())) + ")");
 }
 
 // Contention changes as split jobs start and end: every running job's current rate.
@@ -663,6 +920,7 @@ Observation SlurmBackend::observe(double now_s) {
   book_ = std::make_unique<StepBook>(spec_);
   book_nodes(*book_, nodes);
   book_jobs(*book_, jobs, now_s);
+  book_full_nodes(*book_);
   Observation o = observation(now_s, book_->c);
   if (!paused_.empty()) {  // nothing is released while the partition is not as it was: the policy is not asked
     o.queued = 0;
@@ -677,7 +935,7 @@ Observation SlurmBackend::observe(double now_s) {
 }
 
 void SlurmBackend::apply(const Decisions& d, double now_s, float decision_us) {
-  decision_us_.push_back(decision_us);
+  record_decision(decision_us);
   for (auto& l : live_)
     if (l.status == "queued") l.why.clear();
   for (JobId id : d.preempt) apply_preempt(*book_, id, now_s);
@@ -699,7 +957,9 @@ void SlurmBackend::explain_waiting() {
   const int free = book_->c.free_gpus();
   for (std::size_t i = 0; i < live_.size(); ++i) {
     LiveJob& l = live_[i];
-    if (l.status != "queued" || !l.why.empty()) continue;
+    if (l.status != "queued") continue;
+    if (!l.blocked.empty()) l.why = l.blocked;
+    if (!l.why.empty()) continue;
     const int n = specs_[i].num_gpus;
     l.why = n > free ? "waiting for GPUs: asks " + std::to_string(n) + ", " + std::to_string(free) + " free"
                      : "the policy starts others first (" + std::to_string(free) + " GPUs free)";
@@ -707,6 +967,7 @@ void SlurmBackend::explain_waiting() {
 }
 
 void SlurmBackend::persist(double now_s) {
+  if (opt_.lease && now_s - lease_renewed_s_ >= kLeaseRenew) renew_lease(now_s);
   update_rates();
   series_.push_back({at(now_s), queued_, running_, book_->c.total_gpus() - book_->c.free_gpus()});
   step_ended();
@@ -748,7 +1009,7 @@ std::string SlurmBackend::never_fits(const SlurmJob& j) const {
   const std::string has = "partition " + opt_.partition + " has " + std::to_string(total) + " GPUs on " +
                           std::to_string(spec_.servers.size()) + " nodes (at most " + std::to_string(max_gpus) +
                           " per node)";
-  if (j.gpus > total) return "asks for " + std::to_string(j.gpus) + " GPUs; " + has;
+  if (j.gpus > total) return "asks for " + gpus_text(j.gpus) + "; " + has;
   if (j.gpus_per_job == 0 && j.gpus_per_node > 0) {
     int nodes_with = 0;
     for (const auto& sv : spec_.servers) nodes_with += sv.gpus >= j.gpus_per_node;
@@ -776,6 +1037,7 @@ void SlurmBackend::refuse(const SlurmJob& j, const std::string& why) {
   JobState& st = add_job(s, std::move(l));
   st.status = JobStatus::Finished;
   st.finish = at(now_s_);
+  ++refusals_;
   std::string said = "AdminComment set";
   try {
     ctl_.admin_comment(j.id, "ringmaster: cannot run here: " + why);

@@ -42,6 +42,12 @@ class SlurmBackend final : public TableBackend {
   // Starts pin a held job to the chosen nodes and release it; preemptions requeue it held.
   void apply(const Decisions& d, double now_s, float decision_us) override;
   void persist(double now_s) override;
+  // Cancels the lease (a clean stop); a killed daemon's lease goes stale instead.
+  void release_lease();
+  // Uninstall (`serve --release-all`): every unfinished job of the partition, and every job the state knows that
+  // is elsewhere now, loses ringmaster's marks: its node pin (ReqNodeList) and a ringmaster AdminComment are
+  // cleared and, if pending and held, it is released to Slurm; leases are cancelled. Returns the jobs released.
+  int release_all() override;
   std::int64_t submit(const Submission& s) override;  // sbatch -H: held, for ringmaster
 
  private:
@@ -59,6 +65,7 @@ class SlurmBackend final : public TableBackend {
   // A released job's CPUs and memory on its nodes (sign -1: given back, its release failed).
   void claim(StepBook& b, const LiveJob& l, int sign = 1) const;
   void book_nodes(StepBook& b, const std::vector<SlurmNode>& nodes);
+  void book_full_nodes(StepBook& b);
   void book_jobs(StepBook& b, const std::vector<SlurmJob>& jobs, double now_s);
   void book_holding(StepBook& b, std::size_t i, double now_s);
   void apply_preempt(StepBook& b, JobId id, double now_s);
@@ -73,6 +80,9 @@ class SlurmBackend final : public TableBackend {
   void save_extra(nlohmann::json& js) const override;
   void load_extra(const nlohmann::json& js) override;
 
+  // Start-up: another partition on our nodes that can preempt our jobs (a higher PriorityTier with preemption
+  // on) or lets ordinary users run there beside the queue is a warning naming it and the slurm.conf fix.
+  void check_overlaps(const std::vector<SlurmNode>& nodes);
   // Start-up: memory a job asks by default (Slurm would give a job without --mem a whole node's memory).
   void check_memory_defaults();
   // Whether job j can never run on the partition ("" if it can): more GPUs, memory or CPUs than it has.
@@ -96,6 +106,22 @@ class SlurmBackend final : public TableBackend {
   SlurmCtl& ctl_;
   std::unique_ptr<StepBook> book_;   // the current step's, from observe to apply
   std::set<std::int64_t> ignored_;  // held jobs it will not schedule (no GPUs, never fits), logged once
+  std::set<std::string> node_usable_;
+  std::set<std::int64_t> unfinished_;  // the step's jobs Slurm lists as pending or running (dependencies)  // nodes usable at the last step (a change is logged)
+  // A queued job's reason not to be offered to the policy now (LiveJob::blocked): a dependency Slurm has not
+  // seen satisfied (one that never can be is a warning, once), or the back-off after a start timeout.
+  void block_if_waiting(LiveJob& l, const SlurmJob& j, double now_s);
+
+  // The lease (serve only, ServeOptions::lease): a held, never-released job named ringmaster-lease in the
+  // partition, owned by root, whose comment names this daemon (host, pid, state folder) and its last renewal.
+  // A second daemon for the partition sees a fresh lease and refuses to start (exit 2, naming it); a lease not
+  // renewed for kLeaseTtl seconds, or left by this state folder's previous (dead) daemon, is taken over.
+  bool is_lease(const SlurmJob& j) const;
+  void take_lease(double now_s);
+  void renew_lease(double now_s);
+  std::string lease_text(double now_s) const;
+  std::int64_t lease_id_ = 0;
+  double lease_renewed_s_ = 0;
 };
 
 }  // namespace rm::live

@@ -45,6 +45,13 @@ std::map<std::string, std::string> SlurmCtl::partition(const std::string& partit
   return parse_kv_line(lines(r.out).front());
 }
 
+std::vector<std::map<std::string, std::string>> SlurmCtl::partitions() {
+  std::vector<std::map<std::string, std::string>> out;
+  for (const auto& l : lines(call({"scontrol", "show", "partition", "-o"}).out))
+    if (l.rfind("PartitionName=", 0) == 0) out.push_back(parse_kv_line(l));
+  return out;
+}
+
 std::map<std::string, std::string> SlurmCtl::config() {
   std::map<std::string, std::string> out;
   for (const auto& l : lines(call({"scontrol", "show", "config"}).out)) {
@@ -162,6 +169,17 @@ void SlurmCtl::admin_comment(std::int64_t id, const std::string& text) {
 }
 
 void SlurmCtl::cancel(std::int64_t id) { call({"scancel", std::to_string(id)}); }
+
+void SlurmCtl::unpin(std::int64_t id, bool clear_admin_comment, bool release) {
+  std::vector<std::string> argv = {"scontrol", "update", "JobId=" + std::to_string(id), "NodeList="};
+  if (clear_admin_comment) argv.push_back("AdminComment=");
+  call(argv);
+  if (release) call({"scontrol", "release", std::to_string(id)});
+}
+
+void SlurmCtl::update_comment(std::int64_t id, const std::string& text) {
+  call({"scontrol", "update", "JobId=" + std::to_string(id), "Comment=" + text});
+}
 
 std::int64_t SlurmCtl::submit(const std::vector<std::string>& sbatch_args) {
   std::vector<std::string> argv = {"sbatch", "--parsable"};

@@ -30,6 +30,8 @@ class SlurmCtl {
   bool partition_exists(const std::string& partition);
   // `scontrol show partition P -o` as key=value pairs; empty when Slurm has no such partition.
   std::map<std::string, std::string> partition(const std::string& partition);
+  // Every partition (`scontrol show partition -o`), each as key=value pairs.
+  std::vector<std::map<std::string, std::string>> partitions();
   // `scontrol show config` as key -> value ("SelectTypeParameters" -> "CR_CORE_MEMORY").
   std::map<std::string, std::string> config();
   std::vector<SlurmNode> nodes(const std::string& partition);   // the partition's nodes, in Slurm's order
@@ -60,6 +62,9 @@ class SlurmCtl {
   // hints are, is never touched).
   void admin_comment(std::int64_t id, const std::string& text);
   void cancel(std::int64_t id);
+  void update_comment(std::int64_t id, const std::string& text);  // a job's (user-visible) Comment
+  // Uninstall: the job's node pin (ReqNodeList) and AdminComment cleared, then, if `release`, released.
+  void unpin(std::int64_t id, bool clear_admin_comment, bool release);
   std::int64_t submit(const std::vector<std::string>& sbatch_args);  // sbatch --parsable ARGS -> job id
 
  private:

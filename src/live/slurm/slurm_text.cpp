@@ -193,7 +193,7 @@ SlurmNode parse_node(const std::string& line) {
 
 const char* const kSqueueFields =
     "JobID:|,State:|,Reason:|,NodeList:|,tres-per-node:|,tres-per-job:|,NumNodes:|,NumCPUs:|,MinMemory:|,"
-    "Partition:|,SubmitTime:|,StartTime:|,EndTime:|,UserName:|,Name:|,Comment:|";
+    "Partition:|,SubmitTime:|,StartTime:|,EndTime:|,UserName:|,Name:|,Dependency:|,Comment:|";
 
 double SlurmJob::mem_mb() const {
   std::string m = min_memory;
@@ -225,9 +225,9 @@ SlurmJob parse_squeue_line(const std::string& raw) {
   while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
   if (!line.empty() && line.back() == '|') line.pop_back();  // every field ends with '|'
   auto f = split_simple(line, '|');
-  constexpr std::size_t kFields = 16;
+  constexpr std::size_t kFields = 17;
   if (f.size() < kFields)
-    throw InputError("squeue", 0, "format", "expected 16 '|'-separated fields in '" + line.substr(0, 80) + "'");
+    throw InputError("squeue", 0, "format", "expected 17 '|'-separated fields in '" + line.substr(0, 80) + "'");
   std::string comment = f[kFields - 1];  // the comment is last and may itself contain '|'
   for (std::size_t i = kFields; i < f.size(); ++i) comment += "|" + f[i];
   SlurmJob j;
@@ -249,6 +249,8 @@ SlurmJob parse_squeue_line(const std::string& raw) {
   j.end_s = parse_slurm_time(trim(f[12]));
   j.user = trim(f[13]);
   j.name = trim(f[14]);
+  j.dependency = trim(f[15]);
+  if (j.dependency == "(null)") j.dependency.clear();
   j.comment = trim(comment);
   if (j.comment == "(null)") j.comment.clear();
   return j;

@@ -55,6 +55,9 @@ struct SlurmJob {
   std::string partition;
   double submit_s = -1, start_s = -1, end_s = -1;  // epoch seconds; -1 = unknown
   std::string user, name;  // Slurm's user and job name (the default recurrence key of a-srpt's predictor)
+  // Dependencies not yet satisfied, as squeue prints them: "afterok:12(unfulfilled)", "afterok:12(failed)"; "" if
+  // none (Slurm drops the satisfied ones).
+  std::string dependency;
   std::string comment;
   bool held() const { return reason == "JobHeldUser" || reason == "JobHeldAdmin" || reason.find("held") != std::string::npos; }
   bool finished() const;   // a terminal state
