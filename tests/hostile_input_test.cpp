@@ -112,6 +112,27 @@ std::vector<Case> cases() {
        "a-srpt:trees: must be an integer in [1, 10000]"},
       {"ParameterTwice", "t.csv", kCanon + "a,0,1,resnet50,100,u\n", "--trace {f} --cluster tiny --policy 'srsf:x=1;x=2'",
        "srsf:x: given twice"},
+      {"TraceIsADevice", "t.csv", "", "--trace /dev/zero --cluster tiny --policy fifo", "/dev/zero: is a device"},
+      {"ClusterIsADevice", "t.csv", "", "--trace builtin:demo --cluster /dev/zero --policy fifo", "/dev/zero: is a device"},
+      {"GittinsCdfIsADevice", "t.csv", "", "--trace builtin:demo --cluster tiny --policy '2d-gittins:cdf=/dev/zero'",
+       "/dev/zero: is a device"},
+      {"YamlTooManyGpus", "c.yaml", "servers: [{count: 1000000, gpus: 1024}]\n",
+       "--trace builtin:demo --cluster {f} --policy fifo", "at most 4194304 GPUs in all"},
+      {"ImpossibleDate", "t.csv", kCanon + "a,2020-02-01 00:00:00,1,resnet50,100,u\nb,2020-02-31 00:00:00,1,resnet50,100,u\n",
+       kCanonArgs, ":3:submit_s: '2020-02-31 00:00:00' is not a date like the rows before it"},
+      {"DateYear9999", "t.csv", kCanon + "a,2020-02-01 00:00:00,1,resnet50,100,u\nb,9999-12-31 00:00:00,1,resnet50,100,u\n",
+       kCanonArgs, ":3:submit_s: '9999-12-31 00:00:00' is not a date"},
+      {"DeadlineBeforeFirstSubmit", "t.csv",
+       "job_id,submit_s,num_gpus,model,iterations,deadline_s\na,2020-02-01 00:00:00,1,resnet50,100,2020-01-01 00:00:00\n",
+       "--trace {f} --cluster tiny --policy edf", ":2:deadline_s: a date before the trace's first submission"},
+      {"ContradictoryFlags", "t.csv", kCanon + "a,0,1,resnet50,100,u\n", "--trace {f} --cluster tiny --policy fifo-backfill+no-backfill",
+       "'no-backfill' contradicts 'easy-backfill'"},
+      {"PolicyTwice", "t.csv", kCanon + "a,0,1,resnet50,100,u\n", "--trace {f} --cluster tiny --policy srsf --policy srsf",
+       "srsf: given twice"},
+      {"SeedNegative", "t.csv", kCanon + "a,0,1,resnet50,100,u\n", "--trace {f} --cluster tiny --policy srsf --seed -1",
+       "a seed is a whole number"},
+      {"ColumnNamedLikeAnExpression", "t.csv", "id,submit-time,gpus,model,iterations\na,5,1,resnet50,100\n",
+       "--trace {f} --cluster tiny --policy fifo --columns job_id=id,submit_s=submit-time,num_gpus=gpus", ""},
       {"JobIdWithComma", "t.csv", kCanon + "\"a,1\",0,1,resnet50,100,u\nb,0,1,resnet50,100,u\n", kCanonArgs, ""},
   };
 }
@@ -192,6 +213,20 @@ TEST(Outputs, ASecondRunIntoABusyFolderIsRefused) {
   close(fd);
   EXPECT_EQ(rm("simulate --policy fifo -q --out " + d).code, 0);
   EXPECT_TRUE(std::filesystem::exists(d + "/jobs.csv"));
+}
+
+TEST(Outputs, APlacementTooSlowForTheClockIsTheInputsErrorNotABug) {
+  // Issue 45: a 2-GPU job whose ideal server is busy runs split over a 0.001-Gb/s NIC, 4,211 s an iteration: its end
+  // lies past the microsecond clock. It was exit 3 ("completed with 94189357663 iterations left"); now exit 2
+  // naming the job's row. (Where a job runs is decided while running: `validate`, a dry run, passes this file.)
+  const std::string d = temp_dir();
+  const std::string c = write_file(d, "slow.yaml", "servers:\n  - {count: 1, gpus: 2, nic_gbps: 0.001}\n"
+                                                   "  - {count: 2, gpus: 1, nic_gbps: 0.001}\n");
+  const std::string t = write_file(d, "t.csv", kCanon + "x,0,2,vgg16,1000000,u\na,1,2,vgg16,2000000000,u\n");
+  const auto r = rm("simulate --trace " + t + " --cluster " + c + " --policy fifo+spread-ok -q --out " + d + "/o");
+  EXPECT_EQ(r.code, 2) << r.text;
+  EXPECT_NE(r.text.find("t.csv:3:num_gpus: job a would run past the simulator's clock on its placement (2 servers)"),
+            std::string::npos) << r.text;
 }
 
 TEST(Outputs, AJobIdWithACommaIsQuotedAndReadBackByCompare) {

@@ -226,6 +226,23 @@ class Never(ringmaster.Policy):
 class Greedy(ringmaster.Policy):
     def allocate(self, job, servers):
         return [(s["server"].free_cpus + 1, 0) for s in servers]
+
+class Huge(ringmaster.Policy):
+    def key(self, job):
+        return 10**400
+
+class NanKey(ringmaster.Policy):
+    def key(self, job):
+        return float("nan")
+
+class FlagText(ringmaster.Policy):
+    preemptive = "yes"
+    def key(self, job):
+        return job.submit_s
+
+class Attained(ringmaster.Policy):
+    def key(self, job):
+        return job.first_time_attained(float("inf"))
 )");
   const struct {
     std::string policy, needle;
@@ -245,6 +262,11 @@ class Greedy(ringmaster.Policy):
       {"fifo+py:%:Twice", "the Python class Twice is a whole scheduler (schedule): give it first"},
       {"py:%:Score+py:%:Never", "a second part at the same extension point"},
       {"py:%:Never", "no queue order in"},
+      // issue 45: numbers and flags of the wrong kind are the class's error, named (they were exit 3 or a lost job)
+      {"py:%:Huge", "Huge.key: returned a number beyond a double's range for job a at t=0 s"},
+      {"py:%:NanKey", "NanKey.key: returned NaN for job a at t=0 s"},
+      {"py:%:FlagText", "FlagText.preemptive: must be True or False, is str"},
+      {"py:%:Attained", "first_time_attained: gpu_s must be in [0, 1e12], got inf"},
   };
   int i = 0;
   for (const auto& c : cases) {
@@ -398,6 +420,27 @@ print(sw.results["policy"][2])
 }
 
 // The contract's command, against the package in the build tree.
+TEST(PythonModule, AViewKeptPastItsRunRaisesInsteadOfReadingFreedMemory) {
+  if (!std::filesystem::exists(module_dir() + "/ringmaster/__init__.py")) GTEST_SKIP() << "no Python module here";
+  const auto r = py(R"PY(import ringmaster
+kept = []
+class Keep(ringmaster.Policy):
+    def key(self, job):
+        kept.append(job)
+        return job.submit_s
+ringmaster.simulate(cluster="tiny", trace="builtin:demo", policy=Keep, max_jobs=5)
+assert kept, "the policy was never called"
+try:
+    kept[0].name
+    raise SystemExit("a view read after its run")
+except ValueError as e:
+    assert "belongs to a simulation run that has ended" in str(e), e
+print("ok")
+)PY");
+  EXPECT_EQ(r.code, 0) << r.text;
+  EXPECT_NE(r.text.find("ok"), std::string::npos) << r.text;
+}
+
 TEST(PythonModule, TheContractCommand) {
   if (!std::filesystem::exists(module_dir() + "/ringmaster/__init__.py")) GTEST_SKIP() << "no Python module here";
   const auto r = py("import ringmaster, sys; r = ringmaster.simulate(cluster='tiny', trace='builtin:demo', "

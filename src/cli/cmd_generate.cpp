@@ -22,7 +22,7 @@ class Generate final : public Subcommand {
                     "last two as a Synergy replay CSV)")
         ->required();
     gen->add_option("--split", cfg_.split, "synergy-*: image,language,speech %")->capture_default_str();
-    gen->add_option("--seed", cfg_.seed, "seed")->capture_default_str();
+    seed_check(gen->add_option("--seed", cfg_.seed, "seed")->capture_default_str());
     gen->add_option("--scale", cfg_.gen.scale, "generator scale")->capture_default_str();
     gen->add_option("--jobs", cfg_.gen.jobs, "job count")->capture_default_str()->check(CLI::Range(1, 10'000'000));
     gen->add_option("--load", cfg_.gen.load, "luo2025: offered load")->capture_default_str();

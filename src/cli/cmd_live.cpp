@@ -27,7 +27,7 @@ class Serve final : public Subcommand {
     srv->add_option("--interval", interval_, "time between steps: 1s, 500ms, 2m")->capture_default_str();
     srv->add_option("--cluster", sa_.backend.cluster,
                     "cluster preset or YAML for GPU memory and network figures (servers come from Slurm)");
-    srv->add_option("--seed", sa_.backend.seed, "seed for the policy's random choices")->capture_default_str();
+    seed_check(srv->add_option("--seed", sa_.backend.seed, "seed for the policy's random choices")->capture_default_str());
     srv->add_option("--default-duration", sa_.backend.default_duration_s,
                     "seconds assumed for a job without duration/iterations hints")
         ->capture_default_str();
@@ -78,7 +78,7 @@ class Replay final : public Subcommand {
     rep->add_option("--cluster", ra_.serve.backend.cluster, "cluster preset or YAML for GPU memory and network figures");
     rep->add_option("--interval", interval_, "time between scheduling steps")->capture_default_str();
     rep->add_option("--overhead", ra_.overhead_s, "payload restore cost after a requeue, seconds (scaled)")->capture_default_str();
-    rep->add_option("--seed", ra_.serve.backend.seed, "seed")->capture_default_str();
+    seed_check(rep->add_option("--seed", ra_.serve.backend.seed, "seed")->capture_default_str());
     rep->add_option("--timeout", ra_.timeout_s, "give up after this many seconds")->capture_default_str();
     rep->add_option("--out", ra_.serve.out, "output directory")->required();
     return rep;

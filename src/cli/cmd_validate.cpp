@@ -26,6 +26,9 @@ int run_validate(SimConfig cfg, std::vector<std::string> policies, bool quiet) {
   std::size_t jobs = 0;
   int max_gpus = 0;
   double last_submit = 0;
+  for (std::size_t i = 0; i < policies.size(); ++i)  // as simulate refuses it (cli/common.cpp plan_runs)
+    if (std::find(policies.begin(), policies.begin() + static_cast<long>(i), policies[i]) != policies.begin() + static_cast<long>(i))
+      add(InputError("--policy", 0, policies[i], "given twice: each policy runs once (for repeats, sweep --seed)").what());
   for (const auto& p : policies) {
     SimConfig c = cfg;
     c.policy = p;

@@ -1,4 +1,5 @@
 #include "cli/common.h"
+#include "cli/subcommand.h"
 
 #include <CLI/CLI.hpp>
 #include <fcntl.h>
@@ -9,12 +10,24 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <set>
 #include <iostream>
 
 #include "core/error.h"
 #include "core/suggest.h"
 
 namespace rm::cli {
+
+CLI::Option* seed_check(CLI::Option* o) {
+  return o->check(CLI::Validator(
+      [](std::string& v) {
+        return v.find_first_not_of("0123456789") == std::string::npos && !v.empty()
+                   ? std::string()
+                   : std::string("a seed is a whole number from 0 to 18446744073709551615, not '" + v + "'");
+      },
+      "SEED"));
+}
+
 
 const std::vector<std::string>& default_policies() {
   static const std::vector<std::string> v = {"fifo", "fifo-backfill", "sjf", "srtf", "srsf", "tiresias"};
@@ -25,7 +38,12 @@ std::vector<RunPlan> plan_runs(SimConfig cfg, const std::vector<std::string>& po
   if (!cfg.workload.empty() && trace_given)
     throw InputError("--workload", 0, cfg.workload, "give either --trace or --workload, not both");
   std::vector<RunPlan> plans;
+  std::set<std::string> seen;
   for (const auto& p : policies.empty() ? default_policies() : policies) {
+    // Two runs of one policy would write one folder, the second over the first (or, with a seed, run the same
+    // thing twice): refused by name.
+    if (!seen.insert(p).second)
+      throw InputError("--policy", 0, p, "given twice: each policy runs once (for repeats, sweep --seed)");
     cfg.policy = p;
     plans.push_back(make_run_plan(cfg));
   }
@@ -219,7 +237,7 @@ void add_run_options(CLI::App* sim, SimConfig& cfg, std::string& out, bool& quie
                   "reproduce a paper's own simulator: wang2020 (task model: 1-ms steps and the authors' quirks), "
                   "yu2022 (planners: whole-iteration slots), synergy (round model: progress credited per round, jobs end "
                   "at round boundaries), tiresias and gavel (their simulators' own loops and policies)");
-  sim->add_option("--seed", cfg.seed, "seed for every random choice")->capture_default_str();
+  seed_check(sim->add_option("--seed", cfg.seed, "seed for every random choice")->capture_default_str());
   sim->add_option("--preempt-overhead", cfg.preempt_overhead_s,
                   "seconds without progress when a preempted job resumes, the same for every job (default: the "
                   "checkpoint-restore model, 25 s + the job's weights and optimizer state written and read at 200 MB/s; "

@@ -6,6 +6,7 @@
 
 namespace CLI {
 class App;
+class Option;
 }
 
 namespace rm::cli {
@@ -18,6 +19,9 @@ class Subcommand {
   // Runs it after a successful parse; returns the exit status. May throw InputError, live::BackendError, ...
   virtual int run() = 0;
 };
+
+// A --seed option: refuses a negative value before CLI11 converts it (-1 wrapped to 2^64 - 1).
+CLI::Option* seed_check(CLI::Option* o);
 
 std::unique_ptr<Subcommand> make_simulate();
 std::unique_ptr<Subcommand> make_validate();

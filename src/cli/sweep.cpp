@@ -26,6 +26,7 @@
 
 #include "core/error.h"
 #include "workload/parse_util.h"
+#include "workload/strict_json.h"
 
 namespace rm::sweep {
 
@@ -150,12 +151,21 @@ Cell cell_of(const json& j) {
 // (a run whose jobs.csv or timeseries.csv went missing is run again).
 bool complete(const fs::path& out, const Cell& c) {
   const fs::path done = run_dir(out, c.index) / "cell.json";
-  for (const char* f : {"summary.json", "jobs.csv", "timeseries.csv"})
-    if (!fs::exists(run_dir(out, c.index) / f)) return false;
+  for (const char* f : {"summary.json", "jobs.csv", "timeseries.csv"}) {
+    // present, and not cut short: a file a killed run left empty or mid-line is redone
+    const fs::path p = run_dir(out, c.index) / f;
+    std::error_code ec;
+    const auto size = fs::file_size(p, ec);
+    if (ec || size == 0) return false;
+    std::ifstream in(p, std::ios::binary);
+    in.seekg(-1, std::ios::end);
+    char last = 0;
+    if (!in.get(last) || last != '\n') return false;
+  }
   if (!fs::exists(done)) return false;
-  try {
-    std::ifstream f(done);
-    const json j = json::parse(f);
+  try {  // a damaged run (a cell file or summary that does not parse) is run again
+    const json j = parse_json_file(done.string(), "sweep cell file");
+    parse_json_file((run_dir(out, c.index) / "summary.json").string(), "summary.json");
     return j.at("args").get<std::vector<std::string>>() == c.args;
   } catch (const std::exception&) {
     return false;
@@ -251,8 +261,7 @@ std::array<int, 3> write_results(const fs::path& out, const std::vector<Cell>& c
     if (complete(out, c)) {
       r["status"] = "ok";
       ++n[0];
-      std::ifstream f(dir / "summary.json");
-      const json s = json::parse(f);
+      const json s = parse_json_file((dir / "summary.json").string(), "summary.json");
       for (const auto& [k, v] : s.items()) {
         const auto add = [&](const std::string& key, const json& x) {
           if (std::find(axes.begin(), axes.end(), key) != axes.end()) return;  // the swept value is its column

@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "core/embedded_data.h"
 #include "cluster/gpu_types.h"
+#include "core/read_file.h"
 
 namespace rm {
 namespace {
@@ -169,6 +170,7 @@ void require_nonneg(double v, const YAML::Node& map, const char* key, const std:
 }
 
 constexpr int kMaxServers = 1'000'000;
+constexpr long long kMaxGpus = 4'194'304;  // 4M GPUs: 40x the largest scale bench (100k GPUs, docs/performance.md)
 
 const std::set<std::string> kServerKeys = {"count",     "gpus",       "gpu_mem_gb", "cpus",
                                            "dram_gb",   "storage_mbps", "nic_gbps", "intra_gbps",
@@ -293,6 +295,7 @@ ClusterSpec parse_cluster_yaml_checked(const std::string& text, const std::strin
   if (!servers) throw InputError(src, line_of(root), "servers", "missing (a list of server groups)");
   if (!servers.IsSequence() || servers.size() == 0)
     throw InputError(src, line_of(servers), "servers", "expected a non-empty list");
+  long long total_gpus = 0;
   for (std::size_t i = 0; i < servers.size(); ++i) {
     const YAML::Node g = servers[i];
     const std::string p = "servers[" + std::to_string(i) + "].";
@@ -302,6 +305,12 @@ ClusterSpec parse_cluster_yaml_checked(const std::string& text, const std::strin
     const ServerSpec s = parse_server_group(g, p, src, rack_index, count, per_rack);
     if (spec.servers.size() + static_cast<std::size_t>(count) > static_cast<std::size_t>(kMaxServers))
       throw InputError(src, line_of(g), p + "count", "the cluster is out of range (at most 1,000,000 servers)");
+    // Per-GPU state is kept for every GPU of the cluster: a total past kMaxGpus (1M servers x 1024 GPUs asked for
+    // more than 9 GB before anything was checked) is refused here, naming the group that passes it.
+    total_gpus += static_cast<long long>(count) * s.gpus;
+    if (total_gpus > kMaxGpus)
+      throw InputError(src, line_of(g), p + "count", "the cluster is out of range (at most " +
+                                                          std::to_string(kMaxGpus) + " GPUs in all)");
     for (int c = 0; c < count; ++c) {
       ServerSpec copy = s;
       copy.rack = per_rack > 0 ? static_cast<int>(spec.servers.size()) / per_rack : s.rack;
@@ -382,15 +391,13 @@ ClusterSpec load_cluster(const std::string& arg) {
   if (arg.rfind("pollux:", 0) == 0) return pollux_cluster(arg);
   for (const auto& p : cluster_presets())
     if (p.name == arg) return parse_cluster_yaml(p.yaml, "preset:" + p.name);
-  std::ifstream in(arg);
-  if (!in) {
+  std::error_code ec;
+  if (!std::filesystem::exists(arg, ec)) {
     std::string names;
     for (const auto& p : cluster_presets()) names += (names.empty() ? "" : ", ") + p.name;
     throw InputError(arg, 0, "", "no such cluster file or preset (presets: " + names + ")");
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_cluster_yaml(ss.str(), arg);
+  return parse_cluster_yaml(read_input_file(arg, kMaxConfigBytes, "cluster"), arg);
 }
 
 }  // namespace rm

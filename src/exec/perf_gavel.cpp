@@ -129,6 +129,11 @@ class ElasticFlowSource final : public MeasuredSource {
         const std::string v = trim(row[c]);
         if (v.empty() || v == "nan" || v == "NaN") continue;  // not measured (ElasticFlow's T4 tables write nan)
         const double x = parse_double(v, path, t.line(), std::to_string(static_cast<int>(gpus[c - 1])));
+        // 0 is the artifact's own "not measured" (its A100 tables write 0 past 8 GPUs); a negative or absurd rate is
+        // a damaged table, refused by name (issue 45), not a silent gap.
+        if (x < 0 || x > 1e6)
+          throw InputError(path, t.line(), std::to_string(static_cast<int>(gpus[c - 1])),
+                           "'" + v + "' iterations per second: must be in [0, 1e6] (0 = not measured)");
         if (x > 0) r[gpus[c - 1]] = x;
       }
     }

@@ -75,7 +75,12 @@ PolluxApp::PolluxApp(const std::string& dir, const std::string& name, int max_ep
     const Table t = read_table(p.string());
     Curve c;
     const std::size_t pr = t.col("progress"), it = t.col("iteration"), sq = t.col("grad_sqr"), va = t.col("grad_var");
-    for (const auto& r : t.rows) {
+    for (std::size_t k = 0; k < t.rows.size(); ++k) {
+      const auto& r = t.rows[k];
+      // Gradient statistics are a squared norm and a variance: a negative one changes the work (issue 45).
+      for (const auto& [col, name] : {std::pair{sq, "grad_sqr"}, std::pair{va, "grad_var"}, std::pair{pr, "progress"}})
+        if (r[col] < 0 || std::isinf(r[col]))
+          throw InputError(t.path, t.lines[k], name, "must be a finite number >= 0");
       c.progress.push_back(r[pr]);
       c.iteration.push_back(r[it]);
       c.grad_sqr.push_back(r[sq]);

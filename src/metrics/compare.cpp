@@ -13,6 +13,7 @@
 
 #include "core/error.h"
 #include "workload/parse_util.h"
+#include "workload/strict_json.h"
 
 namespace rm {
 
@@ -122,13 +123,7 @@ struct RunRow {
 };
 
 nlohmann::json read_summary(const std::filesystem::path& p) {
-  std::ifstream f(p);
-  if (!f) throw InputError(p.string(), 0, "", "cannot read");
-  try {
-    return nlohmann::json::parse(f);
-  } catch (const std::exception& e) {
-    throw InputError(p.string(), 0, "", std::string("not a summary.json: ") + e.what());
-  }
+  return parse_json_file(p.string(), "summary.json");
 }
 
 void collect(const std::string& dir, std::vector<RunRow>& rows) {

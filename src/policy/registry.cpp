@@ -379,11 +379,22 @@ std::unique_ptr<Scheduler> make_scheduler(const PolicySpec& spec, std::uint64_t 
   int preempt = -1, backfill = -1;
   bool full_sort = false;
   Reservation reserve = Reservation::None;
+  std::string preempt_flag, backfill_flag;  // contradictory flags are refused, not last-wins
+  const auto one_of = [&](std::string& chosen, const std::string& flag) {
+    if (!chosen.empty() && chosen != flag)
+      throw InputError("--policy", 0, spec.text,
+                       "'" + flag + "' contradicts '" + chosen + "' (a preset may bring one of them: list-policies)");
+    chosen = flag;
+  };
   for (const auto& part : spec.parts) {
     if (part.point == Point::Order) order = make_order(part, seed);
     if (part.point == Point::Placement) placement = make_placement(part, seed);
     if (part.point == Point::Allocation) allocation = make_allocation(part, seed);
     if (part.point != Point::Flag) continue;
+    if (part.name == "preempt" || part.name == "no-preempt") one_of(preempt_flag, part.name);
+    if (part.name == "backfill" || part.name == "no-backfill" || part.name == "easy-backfill" ||
+        part.name == "conservative-backfill")
+      one_of(backfill_flag, part.name);
     if (part.name == "preempt" || part.name == "no-preempt") preempt = part.name == "preempt";
     if (part.name == "backfill" || part.name == "no-backfill") backfill = part.name == "backfill";
     if (part.name == "easy-backfill" || part.name == "conservative-backfill") {

@@ -53,6 +53,9 @@ py::list run_simulate(const std::vector<std::string>& args, bool write) {
   std::vector<RunPlan> plans = cli::plan_runs(a.cfg, a.policies, sub->count("--trace") > 0);
   py::list out;
   for (auto& plan : plans) {
+    struct EndViews {  // views a policy kept from this run raise from now on, whether it ended or failed
+      ~EndViews() { python::end_python_views(); }
+    } end_views;
     auto r = simulate(plan);
     std::ostringstream jobs, ts, gpus;
     write_jobs_csv(jobs, r->record, r->unschedulable);

@@ -25,9 +25,13 @@ namespace {
 
 // What a Python policy sees of a job at the pass's time: read-only, the figures a C++ order reads (no simulator
 // truth: the remaining work is what the backend expects at the job's ideal speed).
+// Views are valid while the run that made them lasts: each carries the run's epoch, bumped when a run ends.
+std::uint64_t g_view_epoch = 0;
+
 struct JobView {
   const JobState* j;
   Time now;
+  std::uint64_t epoch = g_view_epoch;
 };
 
 // A server as a policy sees it within one decision: its fixed figures and what is free now (this pass's earlier
@@ -35,6 +39,7 @@ struct JobView {
 struct ServerView {
   const FreeMap* free;
   int s;
+  std::uint64_t epoch = g_view_epoch;
 };
 
 // The whole cluster at a pass, for a Python scheduler: the active jobs and the servers.
@@ -42,6 +47,7 @@ struct ClusterView {
   Time now;
   std::vector<const JobState*> jobs;  // arrival order
   const FreeMap* free;
+  std::uint64_t epoch = g_view_epoch;
 };
 
 py::list server_list(const FreeMap& free, bool only_free) {
@@ -57,7 +63,17 @@ py::list server_list(const FreeMap& free, bool only_free) {
 struct JobList {
   std::shared_ptr<const std::vector<const JobState*>> jobs;
   Time now;
+  std::uint64_t epoch = g_view_epoch;
 };
+
+// A view read after its run ended: a Python error naming it, never a read of freed memory.
+template <class V>
+const V& live(const V& v) {
+  if (v.epoch != g_view_epoch)
+    throw py::value_error("this view belongs to a simulation run that has ended: read what you need from it "
+                          "during the policy call that received it");
+  return v;
+}
 
 struct JobListIter {
   JobList list;
@@ -163,10 +179,27 @@ void check_gpus(const std::vector<GpuRef>& gpus, const JobState& j, Time now, co
     bad_answer(l, method, fmt::format("gave {} GPUs to {}, which asks for {}", gpus.size(), ctx, j.spec->num_gpus));
 }
 
-bool truthy_attr(const py::object& o, const char* name, bool dflt) {
+// A flag attribute of the user's class (preemptive, backfill, ...): True, False or None (the default); anything else
+// is the class's error, named, not pybind11's cast message.
+bool truthy_attr(const py::object& o, const char* name, bool dflt, const Loaded& l) {
   if (!py::hasattr(o, name)) return dflt;
   py::object v = o.attr(name);
-  return v.is_none() ? dflt : v.cast<bool>();
+  if (v.is_none()) return dflt;
+  if (!py::isinstance<py::bool_>(v))
+    throw InputError(l.file, 0, l.cls + "." + name, "must be True or False, is " + type_name(v));
+  return v.cast<bool>();
+}
+
+// A number the user's code returned, as a double: ints beyond a double's range (10**400) and NaN are the method's
+// error, named with the job and time.
+double user_number(const py::object& r, const Loaded& l, const std::string& method, const JobState& j, Time now) {
+  const double d = PyFloat_AsDouble(r.ptr());
+  if (d == -1.0 && PyErr_Occurred()) {
+    PyErr_Clear();
+    bad_answer(l, method, "returned a number beyond a double's range for " + at(j, now));
+  }
+  if (std::isnan(d)) bad_answer(l, method, "returned NaN for " + at(j, now));
+  return d;
 }
 
 class PyOrder final : public QueueOrder {
@@ -174,9 +207,9 @@ class PyOrder final : public QueueOrder {
   explicit PyOrder(Loaded l) : l_(std::move(l)) {
     key_ = py::hasattr(l_.obj, "key") ? l_.obj.attr("key") : l_.obj;  // a class's key, or a plain function
     if (py::hasattr(l_.obj, "next_change") && !l_.obj.attr("next_change").is_none()) next_ = l_.obj.attr("next_change");
-    preemptive_ = truthy_attr(l_.obj, "preemptive", false);
-    backfill_ = truthy_attr(l_.obj, "backfill", preemptive_);
-    fixed_ = truthy_attr(l_.obj, "key_fixed_while_waiting", false);
+    preemptive_ = truthy_attr(l_.obj, "preemptive", false, l_);
+    backfill_ = truthy_attr(l_.obj, "backfill", preemptive_, l_);
+    fixed_ = truthy_attr(l_.obj, "key_fixed_while_waiting", false, l_);
     const std::string rk = py::hasattr(l_.obj, "running_key") ? py::str(l_.obj.attr("running_key")).cast<std::string>()
                                                               : std::string("moves");
     if (rk == "moves") running_ = RunningKey::Moves;
@@ -200,7 +233,7 @@ class PyOrder final : public QueueOrder {
                        fmt::format("must return a number, returned {} for job {} at t={} s",
                                    py::str(py::type::of(r).attr("__name__")).cast<std::string>(), j.spec->name,
                                    to_seconds(now)));
-    return r.cast<double>();
+    return user_number(r, l_, "key", j, now);
   }
   bool has_next_change() const override { return static_cast<bool>(next_); }
   Time next_change(const JobState& j, Time now) const override {
@@ -215,7 +248,12 @@ class PyOrder final : public QueueOrder {
     if (!py::isinstance<py::int_>(r))
       throw InputError(l_.file, 0, l_.cls + ".next_change",
                        "must return None or a time in microseconds (an int, e.g. job.first_time_attained(x))");
-    const Time t = r.cast<Time>();
+    Time t = 0;
+    try {
+      t = r.cast<Time>();
+    } catch (const py::cast_error&) {
+      bad_answer(l_, "next_change", "returned a time beyond the microsecond clock's range for " + at(j, now));
+    }
     if (t <= now)
       throw InputError(l_.file, 0, l_.cls + ".next_change",
                        fmt::format("returned {} us for job {}, not after now ({} us)", t, j.spec->name, now));
@@ -280,8 +318,7 @@ class PyPlacement final : public Placement {
         py::object r = call(score_, "score", j, now, v);
         if (!(py::isinstance<py::float_>(r) || py::isinstance<py::int_>(r)) || py::isinstance<py::bool_>(r))
           bad_answer(l_, "score", "must return a number, returned " + type_name(r) + " for " + at(j, now));
-        sc = r.cast<double>();
-        if (std::isnan(sc)) bad_answer(l_, "score", "returned NaN for " + at(j, now));
+        sc = user_number(r, l_, "score", j, now);
       }
       cands.push_back({sc, s});
     }
@@ -336,7 +373,7 @@ class PyAllocation final : public Allocation {
   }
   std::string name() const override { return name_; }
   bool in_python() const override { return true; }
-  bool may_refuse() const override { return truthy_attr(l_.obj, "may_refuse", true); }
+  bool may_refuse() const override { return truthy_attr(l_.obj, "may_refuse", true, l_); }
   void begin_pass(Time now) override { now_ = now; }
   bool allocate(const JobState& j, StartDecision& d, FreeMap& free) override {
     const auto needs = share_needs(j, d.gpus, free.spec());
@@ -676,64 +713,70 @@ void bind_cluster_views(py::module_& m);
 void bind_views(py::module_& m) {
   py::class_<JobView>(m, "JobView",
                       "A job as a policy sees it at the pass's time: read-only (docs/python.md lists every field).")
-      .def_property_readonly("id", [](const JobView& v) { return v.j->spec->id; })
-      .def_property_readonly("name", [](const JobView& v) { return v.j->spec->name; })
-      .def_property_readonly("model", [](const JobView& v) { return v.j->spec->model; })
-      .def_property_readonly("user", [](const JobView& v) { return v.j->spec->user; })
-      .def_property_readonly("gpu_type", [](const JobView& v) { return v.j->spec->gpu_type; })
-      .def_property_readonly("num_gpus", [](const JobView& v) { return v.j->spec->num_gpus; })
-      .def_property_readonly("elastic", [](const JobView& v) { return v.j->spec->elastic(); })
-      .def_property_readonly("gpus_min", [](const JobView& v) { return v.j->spec->min_gpus(); })
-      .def_property_readonly("gpus_max", [](const JobView& v) { return v.j->spec->max_gpus(); })
-      .def_property_readonly("width", [](const JobView& v) { return v.j->width(); })
-      .def_property_readonly("reallocations", [](const JobView& v) { return v.j->reallocations; })
-      .def_property_readonly("iterations", [](const JobView& v) { return v.j->spec->iterations; })
-      .def_property_readonly("submit_s", [](const JobView& v) { return to_seconds(v.j->spec->submit); })
-      .def_property_readonly("arrival_s", [](const JobView& v) { return v.j->arrival_s; })
-      .def_property_readonly("running", [](const JobView& v) { return v.j->running(); })
-      .def_property_readonly("waiting", [](const JobView& v) { return v.j->status == JobStatus::Queued; })
-      .def_property_readonly("preemptions", [](const JobView& v) { return v.j->preemptions; })
-      .def_property_readonly("first_start_s", [](const JobView& v) { return opt_seconds(v.j->first_start); })
-      .def_property_readonly("remaining", [](const JobView& v) { return v.j->remaining_at(v.now); })
-      .def_property_readonly("remaining_time_s", [](const JobView& v) { return v.j->remaining_time_s(v.now); })
-      .def_property_readonly("total_time_s", [](const JobView& v) { return v.j->total_time_s(); })
-      .def_property_readonly("attained_gpu_s", [](const JobView& v) { return v.j->attained_gpu_s(v.now); })
-      .def_property_readonly("ideal_iter_time_s", [](const JobView& v) { return v.j->ideal_iter_time; })
-      .def_property_readonly("speedup", [](const JobView& v) { return v.j->speedup; })
-      .def_property_readonly("gpu_mem_mb", [](const JobView& v) { return v.j->spec->gpu_mem_mb; })
-      .def_property_readonly("cpu_demand", [](const JobView& v) { return v.j->cpu_demand; })
-      .def_property_readonly("mem_demand_gb", [](const JobView& v) { return v.j->mem_demand; })
+      .def_property_readonly("id", [](const JobView& v) { return live(v).j->spec->id; })
+      .def_property_readonly("name", [](const JobView& v) { return live(v).j->spec->name; })
+      .def_property_readonly("model", [](const JobView& v) { return live(v).j->spec->model; })
+      .def_property_readonly("user", [](const JobView& v) { return live(v).j->spec->user; })
+      .def_property_readonly("gpu_type", [](const JobView& v) { return live(v).j->spec->gpu_type; })
+      .def_property_readonly("num_gpus", [](const JobView& v) { return live(v).j->spec->num_gpus; })
+      .def_property_readonly("elastic", [](const JobView& v) { return live(v).j->spec->elastic(); })
+      .def_property_readonly("gpus_min", [](const JobView& v) { return live(v).j->spec->min_gpus(); })
+      .def_property_readonly("gpus_max", [](const JobView& v) { return live(v).j->spec->max_gpus(); })
+      .def_property_readonly("width", [](const JobView& v) { return live(v).j->width(); })
+      .def_property_readonly("reallocations", [](const JobView& v) { return live(v).j->reallocations; })
+      .def_property_readonly("iterations", [](const JobView& v) { return live(v).j->spec->iterations; })
+      .def_property_readonly("submit_s", [](const JobView& v) { return to_seconds(live(v).j->spec->submit); })
+      .def_property_readonly("arrival_s", [](const JobView& v) { return live(v).j->arrival_s; })
+      .def_property_readonly("running", [](const JobView& v) { return live(v).j->running(); })
+      .def_property_readonly("waiting", [](const JobView& v) { return live(v).j->status == JobStatus::Queued; })
+      .def_property_readonly("preemptions", [](const JobView& v) { return live(v).j->preemptions; })
+      .def_property_readonly("first_start_s", [](const JobView& v) { return opt_seconds(live(v).j->first_start); })
+      .def_property_readonly("remaining", [](const JobView& v) { return live(v).j->remaining_at(v.now); })
+      .def_property_readonly("remaining_time_s", [](const JobView& v) { return live(v).j->remaining_time_s(v.now); })
+      .def_property_readonly("total_time_s", [](const JobView& v) { return live(v).j->total_time_s(); })
+      .def_property_readonly("attained_gpu_s", [](const JobView& v) { return live(v).j->attained_gpu_s(v.now); })
+      .def_property_readonly("ideal_iter_time_s", [](const JobView& v) { return live(v).j->ideal_iter_time; })
+      .def_property_readonly("speedup", [](const JobView& v) { return live(v).j->speedup; })
+      .def_property_readonly("gpu_mem_mb", [](const JobView& v) { return live(v).j->spec->gpu_mem_mb; })
+      .def_property_readonly("cpu_demand", [](const JobView& v) { return live(v).j->cpu_demand; })
+      .def_property_readonly("mem_demand_gb", [](const JobView& v) { return live(v).j->mem_demand; })
       .def_property_readonly("gpus",
                              [](const JobView& v) {
                                py::list out;
-                               for (const auto& g : v.j->gpus) out.append(py::make_tuple(g.server, g.gpu));
+                               for (const auto& g : live(v).j->gpus) out.append(py::make_tuple(g.server, g.gpu));
                                return out;
                              })
       .def_property_readonly("now_s", [](const JobView& v) { return to_seconds(v.now); })
       .def_property_readonly("now_us", [](const JobView& v) { return v.now; })
-      .def("first_time_attained", [](const JobView& v, double gpu_s) { return first_time_attained(*v.j, v.now, gpu_s); },
+      .def("first_time_attained",
+           [](const JobView& v, double gpu_s) {
+             // Beyond 1e12 GPU-seconds (or NaN, inf) the answer overflows the microsecond clock: refused, never a hang.
+             if (!(gpu_s >= 0 && gpu_s <= 1e12))
+               throw py::value_error(fmt::format("first_time_attained: gpu_s must be in [0, 1e12], got {}", gpu_s));
+             return first_time_attained(*live(v).j, v.now, gpu_s);
+           },
            py::arg("gpu_s"),
            "The first microsecond after now at which the job's attained GPU-seconds reach gpu_s, running from now on "
            "(for next_change).")
       .def("__repr__", [](const JobView& v) {
-        return fmt::format("<JobView {} gpus={} {} t={}s>", v.j->spec->name, v.j->width(),
-                           v.j->running() ? "running" : "waiting", to_seconds(v.now));
+        return fmt::format("<JobView {} gpus={} {} t={}s>", live(v).j->spec->name, live(v).j->width(),
+                           live(v).j->running() ? "running" : "waiting", to_seconds(v.now));
       });
   bind_cluster_views(m);
 }
 
 void bind_cluster_views(py::module_& m) {
-  auto spec = [](const ServerView& v) -> const ServerSpec& { return v.free->spec().servers[v.s]; };
+  auto spec = [](const ServerView& v) -> const ServerSpec& { return live(v).free->spec().servers[v.s]; };
   py::class_<ServerView>(m, "ServerView",
                          "A server as a policy sees it within one decision (read-only; valid during the call).")
       .def_property_readonly("index", [](const ServerView& v) { return v.s; })
       .def_property_readonly("gpus", [spec](const ServerView& v) { return spec(v).gpus; })
-      .def_property_readonly("free_gpus", [](const ServerView& v) { return v.free->free_on(v.s); })
+      .def_property_readonly("free_gpus", [](const ServerView& v) { return live(v).free->free_on(v.s); })
       .def_property_readonly("free_gpu_ids",
                              [spec](const ServerView& v) {
                                py::list out;
                                for (int g = 0; g < spec(v).gpus; ++g)
-                                 if (v.free->is_free({v.s, g})) out.append(g);
+                                 if (live(v).free->is_free({v.s, g})) out.append(g);
                                return out;
                              })
       .def_property_readonly("gpu_type", [spec](const ServerView& v) { return spec(v).gpu_type; })
@@ -741,45 +784,47 @@ void bind_cluster_views(py::module_& m) {
       .def_property_readonly("gpu_mem_gb", [spec](const ServerView& v) { return spec(v).gpu_mem_gb; })
       .def_property_readonly("cpus", [spec](const ServerView& v) { return spec(v).cpus; })
       .def_property_readonly("dram_gb", [spec](const ServerView& v) { return spec(v).dram_gb; })
-      .def_property_readonly("free_cpus", [](const ServerView& v) { return v.free->free_cpus(v.s); })
-      .def_property_readonly("free_mem_gb", [](const ServerView& v) { return v.free->free_mem_gb(v.s); })
+      .def_property_readonly("free_cpus", [](const ServerView& v) { return live(v).free->free_cpus(v.s); })
+      .def_property_readonly("free_mem_gb", [](const ServerView& v) { return live(v).free->free_mem_gb(v.s); })
       .def_property_readonly("nic_gbps", [spec](const ServerView& v) { return spec(v).nic_gbps; })
       .def_property_readonly("rack", [spec](const ServerView& v) { return spec(v).rack; })
       .def("__repr__", [spec](const ServerView& v) {
-        return fmt::format("<ServerView {} {} free={}/{}>", v.s, spec(v).gpu_type, v.free->free_on(v.s), spec(v).gpus);
+        return fmt::format("<ServerView {} {} free={}/{}>", v.s, spec(v).gpu_type, live(v).free->free_on(v.s), spec(v).gpus);
       });
   py::class_<JobList>(m, "JobList", "Jobs in arrival order, each view made when read (a read-only sequence).")
-      .def("__len__", [](const JobList& l) { return l.jobs->size(); })
+      .def("__len__", [](const JobList& l) { return live(l).jobs->size(); })
       .def("__getitem__",
            [](const JobList& l, long i) {
-             const long n = static_cast<long>(l.jobs->size());
+             const long n = static_cast<long>(live(l).jobs->size());
              if (i < 0) i += n;
              if (i < 0 || i >= n) throw py::index_error("job index out of range");
-             return JobView{(*l.jobs)[i], l.now};
+             return JobView{(*live(l).jobs)[i], l.now};
            })
       .def("__iter__", [](const JobList& l) { return JobListIter{l, 0}; })
-      .def("__bool__", [](const JobList& l) { return !l.jobs->empty(); })
-      .def("__repr__", [](const JobList& l) { return fmt::format("<JobList of {} jobs>", l.jobs->size()); });
+      .def("__bool__", [](const JobList& l) { return !live(l).jobs->empty(); })
+      .def("__repr__", [](const JobList& l) { return fmt::format("<JobList of {} jobs>", live(l).jobs->size()); });
   py::class_<JobListIter>(m, "JobListIterator")
       .def("__iter__", [](JobListIter& it) -> JobListIter& { return it; }, py::return_value_policy::reference_internal)
       .def("__next__", [](JobListIter& it) {
-        if (it.i >= it.list.jobs->size()) throw py::stop_iteration();
-        return JobView{(*it.list.jobs)[it.i++], it.list.now};
+        if (it.i >= live(it.list).jobs->size()) throw py::stop_iteration();
+        return JobView{(*live(it.list).jobs)[it.i++], it.list.now};
       });
   py::class_<ClusterView>(m, "ClusterView",
                           "The cluster at a scheduling pass, as a whole Python scheduler sees it (read-only).")
       .def_property_readonly("now_s", [](const ClusterView& v) { return to_seconds(v.now); })
       .def_property_readonly("now_us", [](const ClusterView& v) { return v.now; })
-      .def_property_readonly("jobs", [](const ClusterView& v) { return job_list(v, 0); })
-      .def_property_readonly("waiting", [](const ClusterView& v) { return job_list(v, 1); })
-      .def_property_readonly("running", [](const ClusterView& v) { return job_list(v, 2); })
+      .def_property_readonly("jobs", [](const ClusterView& v) { return job_list(live(v), 0); })
+      .def_property_readonly("waiting", [](const ClusterView& v) { return job_list(live(v), 1); })
+      .def_property_readonly("running", [](const ClusterView& v) { return job_list(live(v), 2); })
       .def_property_readonly("servers", [](const ClusterView& v) { return server_list(*v.free, false); })
       .def_property_readonly("free_servers", [](const ClusterView& v) { return server_list(*v.free, true); })
-      .def_property_readonly("free_gpus", [](const ClusterView& v) { return v.free->total_free(); })
+      .def_property_readonly("free_gpus", [](const ClusterView& v) { return live(v).free->total_free(); })
       .def("__repr__", [](const ClusterView& v) {
-        return fmt::format("<ClusterView t={}s jobs={} free_gpus={}>", to_seconds(v.now), v.jobs.size(), v.free->total_free());
+        return fmt::format("<ClusterView t={}s jobs={} free_gpus={}>", to_seconds(v.now), live(v).jobs.size(), live(v).free->total_free());
       });
 }
+
+void end_python_views() { ++g_view_epoch; }
 
 void install_python_policies(void (*before_first_use)()) {
   static Policies* p = new Policies(before_first_use);  // lives as long as the program

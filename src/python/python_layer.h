@@ -11,6 +11,9 @@ namespace rm::python {
 // Registers the views (JobView, ...) and the module-level helpers on `m`: the extension module `ringmaster._core`
 // and, in the ringmaster binary, the embedded module that stands in for it.
 void bind_views(pybind11::module_& m);
+// A simulation run has ended (ringmaster.simulate returned): every view handed out during it now raises when read
+// (a JobView kept past its run would read freed memory).
+void end_python_views();
 
 // Installs the Python policies into the core (policy/external.h). `before_first_use` runs once, before the first
 // Python class is loaded (the binary starts its interpreter there; the module has one).

@@ -19,6 +19,7 @@
 #include "exec/perf_model.h"
 #include "exec/pollux_app.h"
 #include "workload/limits.h"
+#include "workload/parse_util.h"
 
 namespace rm {
 
@@ -27,11 +28,8 @@ const ModelCatalogue& load_catalogue(const std::string& path) {
   static std::map<std::string, ModelCatalogue> cache;
   auto it = cache.find(path);
   if (it != cache.end()) return it->second;
-  std::ifstream in(path);
-  if (!in) throw InputError(path, 0, "", "cannot open model catalogue");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return cache.emplace(path, ModelCatalogue::parse(ss.str(), path)).first->second;
+  return cache.emplace(path, ModelCatalogue::parse(read_input_file(path, kMaxConfigBytes, "model catalogue"), path))
+      .first->second;
 }
 
 int trace_type_of(const InputSpec& cfg, const ClusterSpec& cluster) {

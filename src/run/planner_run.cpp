@@ -14,7 +14,15 @@ namespace rm {
 
 // Planner policies ("sjf-bco[:kappa=K;lambda=L;horizon=T;u=U;lbsgf=prefix|global;model=abstract|physical]",
 // "ls", "ff", "rand"): plan the whole (offline) job set, then let the engine execute the plan under the same model.
+void check_planner_workload(const RunPlan& p, const SimResult& r) {
+  for (const auto& j : r.workload.jobs)
+    if (j.submit != 0)
+      throw InputError(j.file, j.line, "submit",
+                       "the offline planners need every job at time 0 (" + p.policy.parts.front().name + ")");
+}
+
 std::unique_ptr<SimResult> run_planner(const RunPlan& p, std::unique_ptr<SimResult> r) {
+  check_planner_workload(p, *r);
   const std::string& name = p.policy.parts.front().name;
   const plan::PlanOptions& opt = p.planner.opt;
   const double lambda = p.planner.lambda;
@@ -22,8 +30,6 @@ std::unique_ptr<SimResult> run_planner(const RunPlan& p, std::unique_ptr<SimResu
   plan::Instance in;
   for (const auto& s : r->cluster.servers) in.server_gpus.push_back(s.gpus);
   for (const auto& j : r->workload.jobs) {
-    if (j.submit != 0)
-      throw InputError(j.file, j.line, "submit", "the offline planners need every job at time 0 (" + name + ")");
     // tau0: contention- and overhead-free (spec B.9 S1); physical: the ideal placement's iteration time.
     const double tau0 = (physical ? ideal_iteration_time_s(j, r->cluster) : j.compute_s) / p.run.yu.slot_s;
     in.jobs.push_back({static_cast<int>(j.id), j.num_gpus, j.iterations, tau0, j.iterations * tau0, lambda});

@@ -11,6 +11,8 @@ struct SimResult;
 // Runs the plan over r's loaded cluster and jobs and gives r back with the planner's schedule, its scheduler, the
 // engine and the record (with the planners' summary keys). Throws InputError for a job set the planners cannot
 // take (a job submitted after 0, no schedule within the horizon).
+// What `validate` checks as `simulate` does before planning: every job at time 0 (InputError naming the row).
+void check_planner_workload(const RunPlan& p, const SimResult& r);
 std::unique_ptr<SimResult> run_planner(const RunPlan& plan, std::unique_ptr<SimResult> r);
 
 }  // namespace rm

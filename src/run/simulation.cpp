@@ -233,6 +233,7 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
   pick_graph_for_mixed_parallel(plan, *r);
   if (r->exec == ExecModel::Task) r = run_task(plan, std::move(r));
   else if (plan.policy.family == PolicyFamily::Planner) {
+    check_planner_workload(plan, *r);  // validate = simulate
     if (plan.run.dry_run) return r;
     r = run_planner(plan, std::move(r));
   } else r = run_job_level(plan, std::move(r));

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "core/error.h"
+#include "workload/strict_json.h"
 
 namespace rm {
 namespace {
@@ -25,20 +26,15 @@ double number(const nlohmann::json& v, const std::string& path, const std::strin
   if (!v.is_number()) throw InputError(path, 0, where, "expected a number of steps per second");
   const double x = v.get<double>();
   if (!std::isfinite(x) || x < 0) throw InputError(path, 0, where, "steps per second must be a finite number >= 0");
+  // A step shorter than the clock's microsecond would finish every job at once (1e308 gave every JCT 0).
+  if (x > 1e6) throw InputError(path, 0, where, "steps per second must be at most 1e6 (a step of at least 1 us)");
   return x;
 }
 
 }  // namespace
 
 GavelThroughputs GavelThroughputs::load(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, 0, "--throughputs", "cannot open Gavel's throughput table");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(path, 0, "", std::string("bad JSON: ") + e.what());
-  }
+  const nlohmann::json j = parse_json_file(path, "Gavel throughput table");
   if (!j.is_object()) throw InputError(path, 0, "", "expected {worker type: {job type: {...}}}");
   GavelThroughputs t;
   t.path_ = path;

@@ -1,5 +1,9 @@
 #include "workload/parse_util.h"
 
+#include <fstream>
+
+#include <filesystem>
+
 #include <cstdio>
 
 #include <cerrno>
@@ -148,8 +152,11 @@ std::optional<double> parse_datetime(const std::string& raw) {
       (sep != ' ' && sep != 'T'))
     return std::nullopt;
   const std::string rest = s.substr(static_cast<std::size_t>(n));
-  if (!(rest.empty() || rest == "Z") || y < 1970 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 ||
-      mi < 0 || mi > 59 || !(se >= 0 && se < 61))
+  // A real day of a month (2020-02-31 is not one) of the years 1970-2200 (a span the submit range holds).
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  if (!(rest.empty() || rest == "Z") || y < 1970 || y > 2200 || mo < 1 || mo > 12 || d < 1 ||
+      d > kDays[mo - 1] + (mo == 2 && leap) || h < 0 || h > 23 || mi < 0 || mi > 59 || !(se >= 0 && se < 61))
     return std::nullopt;
   return static_cast<double>(days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60) + se;
 }

@@ -1,10 +1,12 @@
 // Strict field parsing with file:line:field errors.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/read_file.h"
 #include "core/time.h"
 
 namespace rm {

@@ -24,13 +24,7 @@ TableReader::TableReader(const std::string& path, char sep, const std::string* t
 }
 
 std::string TableReader::load(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError(path, 0, "", "is a folder, not a trace file");
-  if (!std::filesystem::exists(path, ec)) throw InputError(path, 0, "", "no such file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, "", "cannot open file");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw InputError(path, 0, "", "cannot read file");
+  std::string text = read_input_file(path, kMaxTraceBytes, "trace");
   if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);  // UTF-8 byte-order mark
   const auto nul = text.find('\0');
   if (nul != std::string::npos) {

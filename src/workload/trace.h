@@ -30,6 +30,7 @@ struct ColumnExpr {
   std::string a, b;  // source columns (b: for a - b)
   char op = 0;       // 0 (a itself), '/', '*', '-'
   double k = 1;      // the constant of / and *
+  std::string whole; // the mapping's text: a column of the file with exactly this name wins over the expression
 };
 struct TraceOptions {
   std::map<std::string, ColumnExpr> columns;  // canonical name -> the file's column(s)

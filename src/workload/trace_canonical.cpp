@@ -41,6 +41,8 @@ class Fields {
     const auto m = opt_.columns.find(c);
     if (m == opt_.columns.end()) return source_only(c) ? std::string() : t_.get(row, c);
     const ColumnExpr& e = m->second;
+    // `submit_s=submit-time` on a file with a column named "submit-time": that column, not submit - time.
+    if (e.op != 0 && t_.column(e.whole)) return t_.get(row, e.whole);
     const std::string a = t_.get(row, e.a);
     if (e.op == 0) return a;
     if (trim(a).empty()) return "";
@@ -79,7 +81,7 @@ void check_columns(const TableReader& t, Workload& w, const Fields& f, const Tra
   const bool mapped = opt.mapped();
   for (const auto& h : header) {
     bool used = is_canonical(h) && !f.source_only(h);
-    for (const auto& [name, e] : opt.columns) used = used || e.a == h || e.b == h;
+    for (const auto& [name, e] : opt.columns) used = used || e.a == h || e.b == h || e.whole == h;
     if (used) continue;
     if (!mapped) throw InputError(t.file(), t.line(), h, "unknown column (map or ignore it with --columns: docs/formats.md)");
     w.ignored_columns.push_back(h);
@@ -133,6 +135,7 @@ TraceOptions parse_trace_options(const std::string& columns, const std::string& 
       throw InputError("--columns", 0, name, "not a canonical column (" + join(canonical_columns()) + ")");
     if (o.columns.count(name)) throw InputError("--columns", 0, name, "mapped twice");
     ColumnExpr e;
+    e.whole = src;
     const auto op = src.find_first_of("/*-", 1);
     e.a = trim(src.substr(0, op));
     if (op != std::string::npos) {
@@ -172,7 +175,7 @@ void read_canonical(TableReader& t, Workload& w, const TraceOptions& opt) {
   const std::vector<std::string> header = opt.header.empty() ? row : opt.header;
   for (const auto& [name, e] : opt.columns)
     for (const auto& src : {e.a, e.b})
-      if (!src.empty() && !t.column(src))
+      if (!src.empty() && !t.column(src) && !t.column(e.whole))
         throw InputError(t.file(), t.line(), "--columns",
                          name + "=" + src + ": no column '" + src + "' in the file (it has: " + join(header) + ")");
   Fields f(t, opt);
@@ -191,7 +194,7 @@ void read_canonical(TableReader& t, Workload& w, const TraceOptions& opt) {
   int dates = -1;  // unknown yet; 1: the submit column holds dates; 0: numbers
   double t0 = 0;
   std::vector<std::pair<std::size_t, double>> absolute;  // (job index, submit as a date) to shift by t0
-  std::vector<std::size_t> dated_deadlines;
+  std::vector<std::pair<std::size_t, long>> dated_deadlines;  // (job index, its line)
   while (pending || t.next(row)) {
     pending = false;
     per_row(w, [&] {
@@ -215,7 +218,9 @@ void read_canonical(TableReader& t, Workload& w, const TraceOptions& opt) {
       const auto date = parse_datetime(submit);
       if (dates < 0) dates = date ? 1 : 0;
       if (dates == 1 && !date)
-        throw InputError(t.file(), t.line(), "submit_s", "'" + trim(submit) + "' is not a date like the rows before it");
+        throw InputError(t.file(), t.line(), "submit_s",
+                         "'" + trim(submit) + "' is not a date like the rows before it (YYYY-MM-DD HH:MM:SS, a real day "
+                         "of the years 1970-2200)");
       if (dates == 1) {
         if (absolute.empty() || *date < t0) t0 = *date;
       } else {
@@ -265,13 +270,17 @@ void read_canonical(TableReader& t, Workload& w, const TraceOptions& opt) {
       const std::size_t k = w.jobs.size();
       add_job(w, std::move(j), raw, "", t);
       if (dates == 1) absolute.push_back({k, *date});
-      if (dated_deadline) dated_deadlines.push_back(k);
+      if (dated_deadline) dated_deadlines.push_back({k, t.line()});
     });
   }
   for (const auto& [k, at] : absolute)
     if (k < w.jobs.size()) w.jobs[k].submit = from_seconds(at - t0);
-  for (std::size_t k : dated_deadlines)
-    if (k < w.jobs.size()) w.jobs[k].deadline_s -= t0;
+  for (const auto& [k, line] : dated_deadlines)
+    if (k < w.jobs.size()) {
+      w.jobs[k].deadline_s -= t0;
+      if (w.jobs[k].deadline_s < 0)  // before the trace's first submission: no run can meet it; never dropped
+        throw InputError(t.file(), line, "deadline_s", "a date before the trace's first submission");
+    }
 }
 
 }  // namespace rm

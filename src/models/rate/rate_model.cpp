@@ -4,6 +4,8 @@
 // split job starts or stops on a server the job uses.
 #include "models/rate/rate_model.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 
@@ -136,6 +138,13 @@ class RateLawModel final : public RateModel {
     if (!(j.iter_time > 0)) throw InvariantError("job " + j.spec->name + " has a non-positive iteration time");
     ++j.epoch;
     const Time from = std::max(now, j.stall_until);
+    // A placement so slow that the job would end past the microsecond clock (a 0.001-Gb/s NIC under a split job)
+    // is the inputs' problem, said with the job and its iteration time, not a work-conservation bug at saturation.
+    if (!(j.remaining * j.iter_time < to_seconds(kTimeSaturation) / 2 - to_seconds(from)))
+      throw InputError(j.spec->file, j.spec->line, "num_gpus",
+                       fmt::format("job {} would run past the simulator's clock on its placement ({} servers): {:.6g} s "
+                                   "per iteration for {:.6g} iterations left (check the cluster's nic_gbps and "
+                                   "gpu_speed)", j.spec->name, span_of(j.gpus).servers.size(), j.iter_time, j.remaining));
     Time end = from + from_seconds_ceil(j.remaining * j.iter_time);
     if (use_yu_ && yu_.floor_slots) {  // whole slots: the job holds its GPUs to the end of the slot
       const Time slot = from_seconds(yu_.slot_s);
