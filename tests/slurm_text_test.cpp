@@ -75,6 +75,15 @@ TEST(SlurmText, SqueueLinesGiveGpusStatesTimesAndComments) {
   EXPECT_EQ(jobs[1].comment, "rm:model=resnet50;duration=60;iterations=123456789;tp=1;pp=1|x y");
   EXPECT_EQ(jobs[1].dependency, "afterok:2(unfulfilled)");
   EXPECT_EQ(jobs[0].dependency, "");
+  // The plugin's mark of a user's own hold is taken off the comment (the hints stay readable) and flagged.
+  const SlurmJob held = parse_squeue_line(
+      "9|PENDING|JobHeldUser||N/A|gres:gpu:1|1|1|0|rm|N/A|N/A|N/A|u|n|(null)|rm:duration=5;rm-user-hold|");
+  EXPECT_TRUE(held.user_held);
+  EXPECT_EQ(held.comment, "rm:duration=5");
+  const SlurmJob bare = parse_squeue_line("9|PENDING|JobHeldUser||N/A|gres:gpu:1|1|1|0|rm|N/A|N/A|N/A|u|n|(null)|rm-user-hold|");
+  EXPECT_TRUE(bare.user_held);
+  EXPECT_EQ(bare.comment, "");
+  EXPECT_FALSE(jobs[1].user_held);
   EXPECT_EQ(jobs[1].user, "alice");
   EXPECT_EQ(jobs[1].name, "bert large");
   EXPECT_EQ(jobs[0].name, "train");

@@ -15,6 +15,9 @@
 --     its owner release it there and skip the queue;
 --   * `--no-requeue` (at submission every ringmaster job is made requeueable, `Requeue=1`, since preemption is a
 --     requeue; `scontrol update Requeue=0` later is refused).
+-- A user's own `scontrol hold` is kept: the plugin appends ";rm-user-hold" to the job's comment and serve leaves
+-- the job held until its owner's `scontrol release`, which here only removes the mark (the job goes back to
+-- ringmaster's queue, still held for ringmaster).
 -- A user's own `scontrol hold` of a queued job is kept: the plugin marks it in the job's AdminComment
 -- ("ringmaster: held by its user") and `serve` does not release the job until its user releases it (`scontrol
 -- release`, allowed then: it only clears the mark, the job stays held for ringmaster). A job submitted with no partition while a ringmaster
@@ -22,6 +25,9 @@
 
 local RINGMASTER_PARTITIONS = { rm = true }
 local RINGMASTER_IS_DEFAULT = false
+-- Appended to the comment of a job its owner holds (`scontrol hold`); `ringmaster serve` reads it and leaves the job
+-- held (src/live/slurm/slurm_text.cpp kUserHoldMark). The owner's `scontrol release` takes it off again.
+local USER_HOLD_MARK = "rm-user-hold"
 
 -- Which ringmaster partitions a partition list ("rm" or "rm,other" or nil) names, and whether it names others.
 local function ours(list)
@@ -74,6 +80,23 @@ function slurm_job_modify(job_desc, job_rec, part_list, modify_uid)
     return slurm.SUCCESS  -- root (ringmaster serve, the administrator) may release, pin and requeue
   end
   local was_mine = ours(job_rec.partition)
+  local comment = job_rec.comment or ""
+  local marked = comment == USER_HOLD_MARK or comment:sub(-(#USER_HOLD_MARK + 1)) == ";" .. USER_HOLD_MARK
+  if was_mine and job_desc.priority == 0 then
+    -- the owner's `scontrol hold`: kept, and marked so that serve leaves the job held until its owner releases it
+    if not marked then
+      job_desc.comment = comment == "" and USER_HOLD_MARK or comment .. ";" .. USER_HOLD_MARK
+    end
+    slurm.log_info("ringmaster job_submit: uid %u holds job %u", modify_uid, job_rec.job_id)
+    return slurm.SUCCESS
+  end
+  if was_mine and marked and sets_priority(job_desc) then
+    -- the owner's `scontrol release` of their own hold: the mark goes, the job stays held for ringmaster's queue
+    job_desc.comment = comment == USER_HOLD_MARK and "" or comment:sub(1, -(#USER_HOLD_MARK + 2))
+    job_desc.priority = 0
+    slurm.log_info("ringmaster job_submit: uid %u hands job %u back to ringmaster", modify_uid, job_rec.job_id)
+    return slurm.SUCCESS
+  end
   if was_mine and sets_priority(job_desc) then
     slurm.log_info("ringmaster job_submit: uid %u may not release job %u (ringmaster schedules it)", modify_uid,
                    job_rec.job_id)

@@ -90,6 +90,20 @@ grep -q "GPUs: 1 busy, 15 free" "$DIR/status.txt" || fail "GPUs booked for jobs 
 grep "$DEP" "$DIR/status.txt" | grep -q "dependency can never be satisfied" || fail "status: $(cat "$DIR/status.txt")"
 grep "$X" "$DIR/status.txt" | grep -q "did not start it" || fail "status does not say why X waits: $(cat "$DIR/status.txt")"
 grep -A3 "unschedulable" "$DIR/status.txt" | grep -q "$NOGPU" || fail "status does not show the GPU-less job"
+# A user's own hold is kept: job_submit.lua marks the comment, serve leaves the job held and says why; the owner's
+# release takes the mark off and hands it back to ringmaster's queue (still held: 16 GPUs, F holds one).
+UH=$(as_user sbatch --parsable -p rm --gpus=16 -o /dev/null --comment "rm:duration=2" --wrap "sleep 2")
+as_user scontrol hold "$UH" || fail "the user could not hold their own job"
+scontrol show job "$UH" | grep -q "Comment=rm:duration=2;rm-user-hold" || fail "the hold is not marked: $(scontrol show job "$UH" | grep -o 'Comment=[^ ]*')"
+for _ in $(seq 40); do grep -q "job $UH: held by its user" "$LOG" && break; sleep 0.25; done
+"$BIN" status --state "$DIR/state" | grep "$UH" | grep -q "held by its user" || fail "status: $("$BIN" status --state "$DIR/state")"
+as_user scontrol release "$UH" || fail "the user could not release their own hold"
+scontrol show job "$UH" | grep -q "rm-user-hold" && fail "the mark stayed after the user's release"
+squeue -h -j "$UH" -o %r | grep -q JobHeld || fail "the user's release bypassed ringmaster: $(squeue -h -j "$UH" -o '%T %r')"
+if as_user scontrol release "$UH" 2>/dev/null; then fail "a second release by the user was accepted"; fi
+sleep 1
+"$BIN" status --state "$DIR/state" | grep "$UH" | grep -q "held by its user" && fail "status still says held by its user"
+scancel "$UH"
 echo "C ok"
 
 echo "== D: SIGHUP"

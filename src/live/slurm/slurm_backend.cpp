@@ -249,7 +249,10 @@ int SlurmBackend::release_all() {
 void SlurmBackend::block_if_waiting(LiveJob& l, const SlurmJob& j, double now_s) {
   const std::string sid = "job " + std::to_string(j.id);
   std::string why;
-  if (!j.dependency.empty()) {
+  if (j.user_held) {  // its owner's own hold (job_submit.lua marks it): never released until they release it
+    why = "held by its user: `scontrol release " + std::to_string(j.id) + "` hands it back to ringmaster's queue";
+    if (l.blocked != why) log(sid + ": " + why);
+  } else if (!j.dependency.empty()) {
     // Slurm evaluates a held job's dependencies only once it is released: "afterok:12(unfulfilled)" stays so
     // after job 12 failed. So a job waits while a job it names is still pending or running; once they have all
     // ended it is offered (released: Slurm then starts it, or says DependencyNeverSatisfied and the start bound
@@ -270,7 +273,9 @@ void SlurmBackend::block_if_waiting(LiveJob& l, const SlurmJob& j, double now_s)
   }
   if (why.empty() && l.retry_after_s > now_s && !l.blocked.empty()) why = l.blocked;  // the back-off of a start timeout
   if (why.empty() && !l.blocked.empty() && opt_.debug) opt_.debug(sid + ": offered to the policy again");
+  if (why.empty() && !l.blocked.empty() && l.why == l.blocked) l.why.clear();
   l.blocked = why;
+  if (!why.empty()) l.why = why;  // status shows it even in a step with nothing to decide
 }
 
 void SlurmBackend::check_overlaps(const std::vector<SlurmNode>& nodes) {

@@ -191,6 +191,8 @@ SlurmNode parse_node(const std::string& line) {
   return n;
 }
 
+const char* const kUserHoldMark = "rm-user-hold";
+
 const char* const kSqueueFields =
     "JobID:|,State:|,Reason:|,NodeList:|,tres-per-node:|,tres-per-job:|,NumNodes:|,NumCPUs:|,MinMemory:|,"
     "Partition:|,SubmitTime:|,StartTime:|,EndTime:|,UserName:|,Name:|,Dependency:|,Comment:|";
@@ -253,6 +255,14 @@ SlurmJob parse_squeue_line(const std::string& raw) {
   if (j.dependency == "(null)") j.dependency.clear();
   j.comment = trim(comment);
   if (j.comment == "(null)") j.comment.clear();
+  const std::string mark = kUserHoldMark, tail = ";" + mark;
+  if (j.comment == mark) {
+    j.comment.clear();
+    j.user_held = true;
+  } else if (j.comment.size() > tail.size() && j.comment.compare(j.comment.size() - tail.size(), tail.size(), tail) == 0) {
+    j.comment.resize(j.comment.size() - tail.size());
+    j.user_held = true;
+  }
   return j;
 }
 

@@ -58,10 +58,13 @@ struct SlurmJob {
   // Dependencies not yet satisfied, as squeue prints them: "afterok:12(unfulfilled)", "afterok:12(failed)"; "" if
   // none (Slurm drops the satisfied ones).
   std::string dependency;
-  std::string comment;
+  std::string comment;     // the user's comment, without the plugin's user-hold mark
+  bool user_held = false;  // its owner held it (`scontrol hold`; deploy/slurm/job_submit.lua marks the comment)
   bool held() const { return reason == "JobHeldUser" || reason == "JobHeldAdmin" || reason.find("held") != std::string::npos; }
   bool finished() const;   // a terminal state
 };
+// What job_submit.lua appends to the comment of a job its owner holds (";rm-user-hold", or the whole comment).
+extern const char* const kUserHoldMark;
 // The `squeue -O` field list parse_squeue_line reads.
 extern const char* const kSqueueFields;
 SlurmJob parse_squeue_line(const std::string& line);
