@@ -240,6 +240,11 @@ class FlagText(ringmaster.Policy):
     def key(self, job):
         return job.submit_s
 
+class NoneAlloc(ringmaster.Policy):
+    may_refuse = False
+    def allocate(self, job, servers):
+        return None
+
 class Attained(ringmaster.Policy):
     def key(self, job):
         return job.first_time_attained(float("inf"))
@@ -267,6 +272,7 @@ class Attained(ringmaster.Policy):
       {"py:%:NanKey", "NanKey.key: returned NaN for job a at t=0 s"},
       {"py:%:FlagText", "FlagText.preemptive: must be True or False, is str"},
       {"py:%:Attained", "first_time_attained: gpu_s must be in [0, 1e12], got inf"},
+      {"a-srpt-p+py:%:NoneAlloc", "NoneAlloc.allocate: returned None (a refusal) for job a at t=0 s, but the class says may_refuse = False"},
   };
   int i = 0;
   for (const auto& c : cases) {

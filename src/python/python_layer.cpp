@@ -395,7 +395,13 @@ class PyAllocation final : public Allocation {
       user_error(e, l_, "allocate", &j, now_);
     }
     const std::string ctx = at(j, now_);
-    if (r.is_none()) return false;
+    if (r.is_none()) {
+      // A class that says it never refuses (may_refuse = False, which lets a-srpt-p plan on it) and then refuses
+      // would leave the planner retrying forever: its error, named.
+      if (!may_refuse())
+        bad_answer(l_, "allocate", "returned None (a refusal) for " + ctx + ", but the class says may_refuse = False");
+      return false;
+    }
     std::vector<std::pair<double, double>> shares;
     try {
       shares = r.cast<std::vector<std::pair<double, double>>>();
