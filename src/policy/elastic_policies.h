@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/order_stats.h"
 #include "policy/params.h"
 #include "policy/plugin.h"
 
@@ -36,6 +37,18 @@ inline double spread_rate(const SchedContext& ctx, const JobSpec& spec, const st
 // Decisions at round boundaries (multiples of the round, as Pollux's simulator): due() says whether this pass
 // starts a round, and asks the engine to call again at the next boundary; with no job in the system the clock
 // stops, and the next arrival starts a round at once.
+// What an elastic policy reports of its rounds (Scheduler::report): `<name>_rounds` beside the outputs, the
+// p50/p99 of its per-round decision times (ms) beside the timings.
+inline void report_rounds(const std::string& name, const std::vector<double>& round_ms,
+                          std::vector<std::pair<std::string, double>>& stable,
+                          std::vector<std::pair<std::string, double>>& timing) {
+  stable.emplace_back(name + "_rounds", static_cast<double>(round_ms.size()));
+  if (round_ms.empty()) return;
+  const auto [p50, p99] = p50_p99(round_ms);
+  timing.emplace_back(name + "_round_ms_p50", p50);
+  timing.emplace_back(name + "_round_ms_p99", p99);
+}
+
 class RoundClock {
  public:
   explicit RoundClock(Time round) : round_(round) {}

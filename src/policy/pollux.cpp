@@ -75,11 +75,7 @@ class PolluxEngine final : public Scheduler {
 
   void report(std::vector<std::pair<std::string, double>>& stable,
               std::vector<std::pair<std::string, double>>& timing) const override {
-    stable.emplace_back("pollux_rounds", static_cast<double>(round_ms_.size()));
-    if (round_ms_.empty()) return;
-    const auto [p50, p99] = p50_p99(round_ms_);
-    timing.emplace_back("pollux_round_ms_p50", p50);
-    timing.emplace_back("pollux_round_ms_p99", p99);
+    report_rounds("pollux", round_ms_, stable, timing);
   }
 
  private:
