@@ -86,11 +86,11 @@ int run_live(LiveScheduler& s, const LoopOptions& o, const std::function<void(co
   const Backend& b = s.backend();
   bool down = false;
   const double started = clock();
-  bool unwritable = false;
   while (!stopped()) {
     if (g_hup.exchange(false) && o.reopen_log) o.reopen_log();
     const double now = clock();
     int left = 0;
+    const bool was_durable = s.durable();
     const auto s0 = std::chrono::steady_clock::now();
     try {
       left = s.step(now);
@@ -99,8 +99,7 @@ int run_live(LiveScheduler& s, const LoopOptions& o, const std::function<void(co
         log(fmt::format("slow step: {:.1f} s waiting for {} to answer", took, b.manager()));
       if (down) log(b.manager() + " answers again");
       down = false;
-      if (unwritable) log("the state is written again: scheduling resumes");
-      unwritable = false;
+      if (!was_durable) log("the state is written again: scheduling resumes");
     } catch (const BackendError& e) {
       if (!down) (o.warn ? o.warn : log)(b.manager() + " unreachable, retrying every interval: " + e.what());
       down = true;
@@ -108,10 +107,9 @@ int run_live(LiveScheduler& s, const LoopOptions& o, const std::function<void(co
     } catch (const StateWriteError& e) {
       // A full or read-only disk: nothing is decided until the state can be written again (the jobs already
       // released keep running under Slurm); retried every step, said once.
-      if (!unwritable)
+      if (was_durable)
         (o.error ? o.error : o.warn ? o.warn : log)(std::string(e.what()) +
                                                     "; no decisions until it can be written, retrying every interval");
-      unwritable = true;
       left = 1;
     }
     if (o.after_step) o.after_step(!down);

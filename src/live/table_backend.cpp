@@ -265,22 +265,22 @@ void write_durably(const fs::path& path, const std::string& text, bool append) {
 json TableBackend::job_json(std::size_t i) const {
   const LiveJob& l = live_[i];
   const JobSpec& s = specs_[i];
-    json g = json::array();
-    for (const auto& x : l.gpus) g.push_back({x.server, x.gpu});
-    json runs = json::array();
-    for (const auto& r : l.runs)
-      runs.push_back({{"start_s", r.start_s}, {"end_s", r.end_s}, {"decided_s", r.decided_s}, {"noticed_s", r.noticed_s},
-                      {"gpus", r.gpus}, {"end_reason", r.end_reason}});
+  json g = json::array();
+  for (const auto& x : l.gpus) g.push_back({x.server, x.gpu});
+  json runs = json::array();
+  for (const auto& r : l.runs)
+    runs.push_back({{"start_s", r.start_s}, {"end_s", r.end_s}, {"decided_s", r.decided_s}, {"noticed_s", r.noticed_s},
+                    {"gpus", r.gpus}, {"end_reason", r.end_reason}});
   return {{"id", i}, {"manager_id", l.manager_id}, {"name", s.name}, {"model", s.model}, {"num_gpus", s.num_gpus},
-                    {"iterations", s.iterations}, {"user", s.user}, {"key", s.recurrence_key}, {"tp", s.tp},
-                    {"pp", s.pp}, {"submit_s", l.submit_s}, {"status", l.status}, {"manager_state", l.manager_state},
-                    {"completed", completed(l)},
-                    {"nodes", l.nodes}, {"gpus", g}, {"started_s", l.started_s}, {"decided_s", l.decided_s},
-                    {"adopted_s", l.adopted_s}, {"first_start_s", l.first_start_s}, {"end_s", l.end_s},
-                    {"run_s", l.run_s}, {"preemptions", l.preemptions}, {"hint_errors", l.hint_errors},
-                    {"per_node", l.per_node}, {"cpus", l.cpus}, {"mem_mb", l.mem_mb}, {"runs", runs},
-                    {"why", l.why}, {"blocked", l.blocked}, {"start_timeouts", l.start_timeouts},
-                    {"retry_after_s", l.retry_after_s}, {"overran", l.overran}};
+          {"iterations", s.iterations}, {"user", s.user}, {"key", s.recurrence_key}, {"tp", s.tp},
+          {"pp", s.pp}, {"submit_s", l.submit_s}, {"status", l.status}, {"manager_state", l.manager_state},
+          {"completed", completed(l)},
+          {"nodes", l.nodes}, {"gpus", g}, {"started_s", l.started_s}, {"decided_s", l.decided_s},
+          {"adopted_s", l.adopted_s}, {"first_start_s", l.first_start_s}, {"end_s", l.end_s},
+          {"run_s", l.run_s}, {"preemptions", l.preemptions}, {"hint_errors", l.hint_errors},
+          {"per_node", l.per_node}, {"cpus", l.cpus}, {"mem_mb", l.mem_mb}, {"runs", runs},
+          {"why", l.why}, {"blocked", l.blocked}, {"start_timeouts", l.start_timeouts},
+          {"retry_after_s", l.retry_after_s}, {"overran", l.overran}};
 }
 
 void TableBackend::journal_ended() const {

@@ -159,6 +159,22 @@ TraceOptions parse_trace_options(const std::string& columns, const std::string& 
   return o;
 }
 
+namespace {
+// Dates made relative to the earliest submit t0: each dated job's submit (job index, its date) and deadline (job
+// index, its line); a deadline before t0 is refused, never dropped.
+void shift_dates(Workload& w, double t0, const std::vector<std::pair<std::size_t, double>>& submits,
+                 const std::vector<std::pair<std::size_t, long>>& deadlines, const std::string& file) {
+  for (const auto& [k, at] : submits)
+    if (k < w.jobs.size()) w.jobs[k].submit = from_seconds(at - t0);
+  for (const auto& [k, line] : deadlines)
+    if (k < w.jobs.size()) {
+      w.jobs[k].deadline_s -= t0;
+      if (w.jobs[k].deadline_s < 0)  // before the trace's first submission: no run can meet it
+        throw InputError(file, line, "deadline_s", "a date before the trace's first submission");
+    }
+}
+}  // namespace
+
 void read_canonical(TableReader& t, Workload& w, const TraceOptions& opt) {
   const bool mapped = opt.mapped();
   w.mapped = mapped;
@@ -273,14 +289,7 @@ void read_canonical(TableReader& t, Workload& w, const TraceOptions& opt) {
       if (dated_deadline) dated_deadlines.push_back({k, t.line()});
     });
   }
-  for (const auto& [k, at] : absolute)
-    if (k < w.jobs.size()) w.jobs[k].submit = from_seconds(at - t0);
-  for (const auto& [k, line] : dated_deadlines)
-    if (k < w.jobs.size()) {
-      w.jobs[k].deadline_s -= t0;
-      if (w.jobs[k].deadline_s < 0)  // before the trace's first submission: no run can meet it; never dropped
-        throw InputError(t.file(), line, "deadline_s", "a date before the trace's first submission");
-    }
+  shift_dates(w, t0, absolute, dated_deadlines, t.file());
 }
 
 }  // namespace rm
