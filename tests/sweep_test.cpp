@@ -147,6 +147,30 @@ TEST(Sweep, KilledMidwayAndRunAgainEndsAsAnUninterruptedSweep) {
   EXPECT_EQ(stable(d + "/cut/results.csv"), stable(d + "/whole/results.csv"));
 }
 
+TEST(Sweep, DamagedRunsAreRedoneOnResumeWithoutACrash) {
+  // Issue 45: a run whose summary.json is 100,000 nested arrays (a stack overflow in the JSON reader before), one
+  // whose summary.json is garbage and one whose jobs.csv was cut short mid-line are each run again on resume.
+  const auto d = test::temp_dir();
+  std::filesystem::remove_all(d);
+  ASSERT_EQ(sh(kBin + " sweep --policy fifo --seeds 1-4 -q --out " + d + "/sw").code, 0);
+  const std::string whole = stable(d + "/sw/results.csv");
+  std::ofstream(d + "/sw/runs/00000/summary.json") << std::string(100000, '[') << std::string(100000, ']');
+  std::ofstream(d + "/sw/runs/00001/summary.json") << "garbage";
+  {
+    const std::string jobs = test::read_file(d + "/sw/runs/00002/jobs.csv");
+    std::ofstream(d + "/sw/runs/00002/jobs.csv") << jobs.substr(0, jobs.size() / 2 + 3);
+  }
+  const Out again = sh(kBin + " sweep --policy fifo --seeds 1-4 --out " + d + "/sw");
+  ASSERT_EQ(again.code, 0) << again.text;
+  EXPECT_NE(again.text.find("1 skipped as complete"), std::string::npos) << again.text;
+  EXPECT_EQ(stable(d + "/sw/results.csv"), whole);
+  // The same damage under --merge is an error naming the file, not a crash.
+  std::ofstream(d + "/sw/runs/00000/summary.json") << std::string(100000, '[') << std::string(100000, ']');
+  const Out m = sh(kBin + " sweep --merge " + d + "/sw");
+  EXPECT_NE(m.code, 3) << m.text;
+  EXPECT_NE(m.code, 139) << m.text;
+}
+
 TEST(Sweep, SlurmArrayScriptAndMergeOfTasksRunByHand) {
   const auto d = test::temp_dir();
   std::filesystem::remove_all(d);
