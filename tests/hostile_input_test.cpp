@@ -133,6 +133,8 @@ std::vector<Case> cases() {
        "a seed is a whole number"},
       {"ColumnNamedLikeAnExpression", "t.csv", "id,submit-time,gpus,model,iterations\na,5,1,resnet50,100\n",
        "--trace {f} --cluster tiny --policy fifo --columns job_id=id,submit_s=submit-time,num_gpus=gpus", ""},
+      {"PlannerHorizonTooShort", "t.csv", kCanon + "a,0,4,resnet50,100000,u\nb,0,4,resnet50,100000,u\n",
+       "--trace {f} --cluster tiny --policy sjf-bco:horizon=1", "no schedule fits within the horizon of 1 slots"},
       {"JobIdWithComma", "t.csv", kCanon + "\"a,1\",0,1,resnet50,100,u\nb,0,1,resnet50,100,u\n", kCanonArgs, ""},
   };
 }

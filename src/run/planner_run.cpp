@@ -1,5 +1,7 @@
 #include "run/planner_run.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <cmath>
 
@@ -21,8 +23,9 @@ void check_planner_workload(const RunPlan& p, const SimResult& r) {
                        "the offline planners need every job at time 0 (" + p.policy.parts.front().name + ")");
 }
 
-std::unique_ptr<SimResult> run_planner(const RunPlan& p, std::unique_ptr<SimResult> r) {
-  check_planner_workload(p, *r);
+double plan_workload(const RunPlan& p, SimResult& sr) {
+  check_planner_workload(p, sr);
+  SimResult* r = &sr;
   const std::string& name = p.policy.parts.front().name;
   const plan::PlanOptions& opt = p.planner.opt;
   const double lambda = p.planner.lambda;
@@ -46,7 +49,15 @@ std::unique_ptr<SimResult> run_planner(const RunPlan& p, std::unique_ptr<SimResu
   const double plan_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!r->schedule.ok)
     throw InputError("--policy", 0, p.policy.text,
-                     "no schedule fits within the horizon of " + std::to_string(opt.horizon) + " slots (raise horizon=)");
+                     fmt::format("no schedule fits within the horizon of {:g} slots (raise horizon=)", opt.horizon));
+  return plan_s;
+}
+
+std::unique_ptr<SimResult> run_planner(const RunPlan& p, std::unique_ptr<SimResult> r) {
+  const double plan_s = plan_workload(p, *r);
+  const bool physical = p.planner.physical;
+  yu::ModelParams mp = p.run.yu;
+  mp.floor_slots = p.compat == Compat::Yu2022;
   r->scheduler = std::make_unique<plan::PlanScheduler>(p.policy.text, r->schedule, r->cluster, p.run.yu.slot_s);
   EngineOptions eo;
   eo.progress = p.run.progress;

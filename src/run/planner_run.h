@@ -13,6 +13,9 @@ struct SimResult;
 // take (a job submitted after 0, no schedule within the horizon).
 // What `validate` checks as `simulate` does before planning: every job at time 0 (InputError naming the row).
 void check_planner_workload(const RunPlan& p, const SimResult& r);
+// The plan alone (r.schedule), as `simulate` makes it: `validate` plans too, so that a plan that does not fit the
+// horizon is refused by both. Returns the planning time, seconds.
+double plan_workload(const RunPlan& p, SimResult& r);
 std::unique_ptr<SimResult> run_planner(const RunPlan& plan, std::unique_ptr<SimResult> r);
 
 }  // namespace rm

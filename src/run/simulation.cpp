@@ -233,8 +233,10 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
   pick_graph_for_mixed_parallel(plan, *r);
   if (r->exec == ExecModel::Task) r = run_task(plan, std::move(r));
   else if (plan.policy.family == PolicyFamily::Planner) {
-    check_planner_workload(plan, *r);  // validate = simulate
-    if (plan.run.dry_run) return r;
+    if (plan.run.dry_run) {  // validate = simulate: the same checks and the same plan
+      plan_workload(plan, *r);
+      return r;
+    }
     r = run_planner(plan, std::move(r));
   } else r = run_job_level(plan, std::move(r));
   if (plan.run.dry_run) return r;
