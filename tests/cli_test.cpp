@@ -36,6 +36,37 @@ TEST(Cli, SimulateWritesTheThreeFilesWithTheContractKeys) {
   EXPECT_EQ(read_file(d + "/timeseries.csv").rfind("time_s,queued,running,busy_gpus,gpu_util\n", 0), 0u);
 }
 
+TEST(Cli, VersionPrintsTheGitDescribeOfTheBuild) {
+  const Out v = sh("--version");
+  EXPECT_EQ(v.code, 0) << v.text;
+  EXPECT_EQ(v.text.rfind("ringmaster ", 0), 0u) << v.text;
+  EXPECT_GT(v.text.size(), std::string("ringmaster \n").size()) << v.text;
+}
+
+TEST(Cli, PolicyLabelsNameFoldersSummariesAndCompare) {
+  // Issue 46: --policy LABEL=SPEC names the run's folder, summary.json's policy_label and compare's policy column; a
+  // Python part from a file shows its class name, never its path; the same spec under two labels runs twice.
+  const std::string d = temp_dir();
+  const std::string py = write_file(d, "mine.py", "import ringmaster\nclass Mine(ringmaster.Policy):\n    def key(self, job):\n        return job.submit_s\n");
+  const Out r = sh("simulate --policy fast=srsf --policy srsf --policy py:" + py + ":Mine -q --out " + d + "/o");
+  ASSERT_EQ(r.code, 0) << r.text;
+  for (const char* f : {"/o/fast/summary.json", "/o/srsf/summary.json", "/o/Mine/summary.json"})
+    EXPECT_TRUE(std::filesystem::exists(d + f)) << f;
+  const std::string fast = read_file(d + "/o/fast/summary.json"), mine = read_file(d + "/o/Mine/summary.json");
+  EXPECT_NE(fast.find("\"policy_label\": \"fast\""), std::string::npos) << fast;
+  EXPECT_NE(fast.find("\"policy\": \"srsf\""), std::string::npos) << fast;
+  EXPECT_NE(mine.find("\"policy_label\": \"Mine\""), std::string::npos) << mine;
+  EXPECT_EQ(read_file(d + "/o/srsf/summary.json").find("policy_label"), std::string::npos);
+  const Out c = sh("compare " + d + "/o");
+  EXPECT_EQ(c.code, 0) << c.text;
+  EXPECT_NE(c.text.find(" fast "), std::string::npos) << c.text;
+  EXPECT_NE(c.text.find(" Mine "), std::string::npos) << c.text;
+  EXPECT_EQ(c.text.find(d + "/mine.py"), std::string::npos) << c.text;
+  const Out bad = sh("simulate --policy 'a b=srsf' -q --out " + d + "/bad");
+  EXPECT_EQ(bad.code, 2) << bad.text;
+  EXPECT_NE(bad.text.find("may hold letters, digits"), std::string::npos) << bad.text;
+}
+
 TEST(Cli, SynergyContract) {
   // Issue 6's contract: the static replay and the generator, with the authors' statistics in summary.json.
   const std::string golden = std::string(RM_SHARED_DIR) + "/goldens/synergy/static_100job.csv";

@@ -348,6 +348,12 @@ assert cli.equals(a.jobs), "the module's jobs differ from the CLI's"
 assert a.summary["jobs"] == 60 and a.summary["policy"] == "srsf"
 assert list(a.timeseries.columns) == ["time_s", "queued", "running", "busy_gpus", "gpu_util"]
 assert runs["Srsf+first-fit"].summary["avg_jct_s"] != a.summary["avg_jct_s"]
+# issue 46: a class is labelled by its name in summary.json and in the folder it is written to
+import os, tempfile, json as _json
+outdir = tempfile.mkdtemp()
+ringmaster.simulate(cluster="tiny", trace="builtin:demo", policy=["fifo", Srsf], max_jobs=10, out=outdir)
+assert {"Srsf", "fifo"} <= set(os.listdir(outdir)), os.listdir(outdir)
+assert _json.load(open(os.path.join(outdir, "Srsf", "summary.json")))["policy_label"] == "Srsf"
 for bad, needle in [(dict(max_jbs=3), "max_jbs: not an option of simulate (did you mean 'max_jobs'?)"),
                     (dict(max_jobs=-1), "--max-jobs: must be >= 0"),
                     (dict(policy="fifoo"), "unknown policy or plugin 'fifoo'")]:
@@ -398,6 +404,11 @@ sw = ringmaster.sweep(")PY" + dir + R"PY(/sw", cluster="tiny", trace="builtin:de
                       load=[0.5, 1.0], parallel=2, quiet=True)
 assert sw.status == 0 and len(sw.results) == 4, sw.results
 assert list(sw.results["status"]) == ["ok"] * 4
+# issue 46: the same sweep again in this process (a notebook cell run twice) skips the completed runs
+again = ringmaster.sweep(")PY" + dir + R"PY(/sw", cluster="tiny", trace="builtin:demo", policy=["fifo", Srsf],
+                         load=[0.5, 1.0], parallel=2, quiet=True)
+assert again.status == 0 and again.results.equals(sw.results), again.results
+assert ringmaster.__version__ and ringmaster.__version__ != "unknown", ringmaster.__version__
 assert sw.results["policy"][2].startswith("py:file=") and sw.results["policy"][2].endswith("srsf.py;class=Srsf")
 one = ringmaster.simulate(cluster="tiny", trace="builtin:demo", policy=Srsf, load=1.0)
 assert sw.run(3).jobs.equals(one["Srsf"].jobs)

@@ -243,6 +243,7 @@ TEST(Plot, ASweepGivesEveryFigureAtItsSize) {
     ASSERT_TRUE(std::filesystem::exists(png)) << name << "\n" << p.text;
     EXPECT_GT(std::filesystem::file_size(png), 20000u) << name;
     EXPECT_GT(std::filesystem::file_size(d + "/fig/" + name + ".svg"), 20000u) << name;
+    EXPECT_GT(std::filesystem::file_size(d + "/fig/" + name + ".pdf"), 10000u) << name;  // PDF by default (issue 46)
     const auto [w, h] = png_size(png);
     EXPECT_EQ(w, wh.first) << name;
     if (wh.second > 0) EXPECT_NEAR(h, wh.second, 1) << name;

@@ -19,6 +19,7 @@ import inspect
 import io
 import json
 import os
+import re
 import shutil
 import sys
 import warnings
@@ -28,6 +29,7 @@ from . import _core
 __all__ = ["simulate", "sweep", "Policy", "Decisions", "order", "placement", "allocation", "scheduler", "Result", "InputError", "JobView", "ServerView", "ClusterView"]
 
 InputError = getattr(_core, "InputError", ValueError)
+__version__ = getattr(_core, "version", "unknown")  # the git describe of the build, as `ringmaster --version`
 JobView = _core.JobView
 ServerView = _core.ServerView
 ClusterView = _core.ClusterView
@@ -228,6 +230,10 @@ def simulate(cluster=None, trace=None, policy=None, out=None, **options):
     if policy is not None:
         for p in [policy] if isinstance(policy, str) or not isinstance(policy, (list, tuple)) else policy:
             text, name = _policy_text(p)
+            if text == name:  # a policy string: its label is the CLI's (LABEL=SPEC, or the spec)
+                name = None
+            elif re.fullmatch(r"[A-Za-z0-9_.+-]+", name):  # a class's name labels it: summary.json, folder names
+                text = f"{name}={text}"
             args += ["--policy", text]
             names.append(name)
     if out is not None:
@@ -235,7 +241,8 @@ def simulate(cluster=None, trace=None, policy=None, out=None, **options):
     args += _option_args(options)
     raws = _core.run_simulate(args, out is not None)
     if not names:
-        names = [r["policy"] for r in raws]
+        names = [None] * len(raws)
+    names = [n if n is not None else r.get("label", r["policy"]) for n, r in zip(names, raws)]
     results = {}
     for name, raw in zip(names, raws):
         base, k = name, 2

@@ -47,10 +47,10 @@ class Plot final : public Subcommand {
  public:
   CLI::App* add(CLI::App& app) override {
     auto* plt = app.add_subcommand("plot", "figures from sweep/simulate/replay folders: JCT CDF, JCT vs load, utilisation "
-                                           "and queue over time, GPU Gantt chart (PNG and SVG; python3-matplotlib)");
+                                           "and queue over time, GPU Gantt chart (PNG, SVG and PDF; python3-matplotlib)");
     plt->add_option("dirs", dirs_, "output folders of sweep, simulate or replay")->required();
     plt->add_option("--out", out_, "folder for the figures")->required();
-    plt->add_option("--format", format_, "png, svg or png,svg")->capture_default_str();
+    plt->add_option("--format", format_, "png, svg and/or pdf, comma-separated")->capture_default_str();
     plt->add_option("--figures", figures_, "which figures: jct_cdf,jct_vs_load,util_queue,gantt (default: all)");
     plt->add_option("--where", where_, "keep only runs with KEY=VALUE (a sweep parameter, folder, or policy.N: the "
                                        "N-th '+'-part of the policy); repeatable");
@@ -75,7 +75,7 @@ class Plot final : public Subcommand {
 
  private:
   std::vector<std::string> dirs_, where_, rename_;
-  std::string out_, format_ = "png,svg", series_ = "policy", panel_, metrics_ = "avg_jct_s,p99_jct_s", figures_,
+  std::string out_, format_ = "png,svg,pdf", series_ = "policy", panel_, metrics_ = "avg_jct_s,p99_jct_s", figures_,
               load_label_;
   bool log_y_ = false;
 };

@@ -44,11 +44,12 @@ int run_simulate(const SimConfig& cfg, const std::vector<std::string>& given, bo
   std::vector<std::pair<std::string, Summary>> rows;
   std::set<std::string> models;  // each run's execution model / performance model
   for (auto& plan : plans) {
-    const std::string& p = plan.policy.text;
+    const std::string& p = plan.label;
     ProgressBar bar(quiet, n > 1 ? fmt::format("policy {}/{}: {}", &plan - plans.data() + 1, n, p) : std::string());
     plan.run.progress = [&bar](const ProgressInfo& p) { bar.update(p); };
     auto r = simulate(plan);
     bar.finish();
+    if (plan.label != plan.policy.text) r->info.policy_label = plan.label;
     const std::string dir = n == 1 ? out : out + "/" + dir_name(p);
     write_outputs(dir, r->record, r->unschedulable, r->summary, r->info);
     for (const auto& u : r->unschedulable) std::cerr << "warning: unschedulable: " << u.reason << "\n";

@@ -1,5 +1,6 @@
 #include "cli/common.h"
 #include "cli/subcommand.h"
+#include "workload/parse_util.h"
 
 #include <CLI/CLI.hpp>
 #include <fcntl.h>
@@ -39,13 +40,16 @@ std::vector<RunPlan> plan_runs(SimConfig cfg, const std::vector<std::string>& po
     throw InputError("--workload", 0, cfg.workload, "give either --trace or --workload, not both");
   std::vector<RunPlan> plans;
   std::set<std::string> seen;
-  for (const auto& p : policies.empty() ? default_policies() : policies) {
-    // Two runs of one policy would write one folder, the second over the first (or, with a seed, run the same
-    // thing twice): refused by name.
-    if (!seen.insert(p).second)
-      throw InputError("--policy", 0, p, "given twice: each policy runs once (for repeats, sweep --seed)");
-    cfg.policy = p;
+  for (const auto& given : policies.empty() ? default_policies() : policies) {
+    const auto [label, spec] = policy_label(given);
+    // Two runs under one name would write one folder, the second over the first (or, with a seed, run the same
+    // thing twice): refused by name; the same spec twice under two labels is fine.
+    if (!seen.insert(label).second)
+      throw InputError("--policy", 0, label, "given twice: each policy runs once (for repeats, sweep --seed; for the "
+                                             "same spec twice, name each: --policy LABEL=SPEC)");
+    cfg.policy = spec;
     plans.push_back(make_run_plan(cfg));
+    plans.back().label = label;
   }
   return plans;
 }
@@ -82,6 +86,32 @@ void ProgressBar::update(const ProgressInfo& p) {
 void ProgressBar::finish() {
   if (shown_) std::fprintf(stderr, "\r\033[K");
   shown_ = false;
+}
+
+std::pair<std::string, std::string> policy_label(const std::string& policy) {
+  const auto eq = policy.find('=');
+  if (eq != std::string::npos && eq > 0 && policy.substr(0, eq).find(':') == std::string::npos) {
+    const std::string label = trim(policy.substr(0, eq)), spec = trim(policy.substr(eq + 1));
+    if (label.empty() || label.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.+") !=
+                             std::string::npos)
+      throw InputError("--policy", 0, label,
+                       "a policy's label (LABEL=SPEC) may hold letters, digits, '_', '-', '.' and '+'");
+    if (spec.empty()) throw InputError("--policy", 0, label, "LABEL=SPEC with no spec after '='");
+    return {label, spec};
+  }
+  // No label: the spec, each Python part by its class (py:file=PATH;class=NAME, py:PATH:NAME) without its path.
+  std::string label;
+  for (const auto& part : split_simple(policy, '+')) {
+    std::string shown = trim(part);
+    if (shown.rfind("py:", 0) == 0) {
+      if (const auto c = shown.find("class="); c != std::string::npos)
+        shown = shown.substr(c + 6, shown.find(';', c) == std::string::npos ? std::string::npos : shown.find(';', c) - c - 6);
+      else if (shown.find('=') == std::string::npos && shown.rfind(':') > 2)
+        shown = shown.substr(shown.rfind(':') + 1);
+    }
+    label += (label.empty() ? "" : "+") + shown;
+  }
+  return {label, policy};
 }
 
 std::string dir_name(const std::string& policy) {

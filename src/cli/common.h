@@ -58,6 +58,10 @@ class ProgressBar {
 
 // A policy as a folder name.
 std::string dir_name(const std::string& policy);
+// "LABEL=SPEC": a policy's display name and its spec (LABEL: letters, digits, '_', '-', '.'; the text before the
+// first '=' has no ':', so "gittins:cdf=online" is a spec); without one the label is the spec, each Python part
+// shown by its class name (no file path). Folder names, summary.json `policy_label`, legends and compare use it.
+std::pair<std::string, std::string> policy_label(const std::string& policy);
 void print_table(const std::vector<std::pair<std::string, Summary>>& rows);
 
 // After a parse error: "did you mean" for the first unknown subcommand or flag.

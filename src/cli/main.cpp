@@ -2,6 +2,8 @@
 // (README: 0 ok, 2 bad input or usage, 3 internal error, 4 Slurm refused a command).
 #include <CLI/CLI.hpp>
 
+#include "rm_version.h"
+
 #include <iostream>
 
 #include "cli/common.h"
@@ -37,6 +39,7 @@ int run_chosen(const std::vector<std::pair<CLI::App*, std::unique_ptr<cli::Subco
 
 int main(int argc, char** argv) {
   CLI::App app{"ringmaster: scheduler and trace-driven simulator for distributed DL training jobs"};
+  app.set_version_flag("--version", std::string("ringmaster ") + RM_VERSION, "print the version (git describe of the build)");
   app.require_subcommand(1);
   std::vector<std::pair<CLI::App*, std::unique_ptr<cli::Subcommand>>> subs;
   for (auto make : {cli::make_simulate, cli::make_generate, cli::make_list_policies, cli::make_list_clusters,
@@ -52,6 +55,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "error: " << e.what() << cli::usage_hint(app, argc, argv) << "\nRun with --help for more information.\n";

@@ -585,8 +585,16 @@ int write_slurm_array(const SweepOptions& o, const std::vector<Cell>& cells, con
 int run_local(const SweepOptions& o, const std::vector<Cell>& cells, const std::string& self) {
   const fs::path out = o.out;
   fs::create_directories(out);
-  // One sweep per folder at a time (two would run the same cells over each other); the lock goes with the process.
+  // One sweep per folder at a time (two would run the same cells over each other).
   const int lock = ::open((out / "sweep.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  // Released when this sweep returns, not when the process ends: ringmaster.sweep() twice on one folder in one
+  // Python process (a notebook cell run again) found its own first lock held (issue 46).
+  struct Unlock {
+    int fd;
+    ~Unlock() {
+      if (fd >= 0) ::close(fd);
+    }
+  } unlock{lock};
   if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0)
     throw InputError(out.string(), 0, "--out", "another sweep is running in this folder (sweep.lock)");
   write_grid(out, cells);

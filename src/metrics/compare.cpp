@@ -203,7 +203,8 @@ CompareTable compare_table(const std::vector<std::string>& dirs) {
         if (k == p) v = x;
       line.push_back(v);
     }
-    for (const char* w : kWho) line.push_back(cell(r.summary, w));
+    for (const char* w : kWho)  // a labelled policy by its label (--policy LABEL=SPEC, a Python class's name)
+      line.push_back(cell(r.summary, std::string(w) == "policy" && r.summary.contains("policy_label") ? "policy_label" : w));
     for (const auto& f : figures) line.push_back(cell(r.summary, f.c_str()));
     const std::string e = cell(r.summary, "exec"), pm = cell(r.summary, "perf_model");
     if (std::find(execs.begin(), execs.end(), e) == execs.end()) execs.push_back(e);

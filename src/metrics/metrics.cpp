@@ -364,6 +364,7 @@ void write_timeseries_csv(std::ostream& f, const RunRecord& e) {
 std::string summary_json(const Summary& s, const RunInfo& info) {
   nlohmann::ordered_json j;
   j["policy"] = info.policy;
+  if (!info.policy_label.empty()) j["policy_label"] = info.policy_label;
   j["scheduler"] = info.scheduler;
   j["cluster"] = info.cluster;
   j["trace"] = info.trace;

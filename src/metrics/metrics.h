@@ -20,6 +20,7 @@ struct RunInfo {
   bool columns_mapped = false;               // the trace was read through --columns / --header
   std::vector<std::string> ignored_columns;  // then: the file's columns no canonical column took
   std::vector<std::pair<std::string, std::string>> model_mapping;  // --unknown-model: each unknown name -> its model
+  std::string policy_label;  // the policy's display name (--policy LABEL=SPEC; summary.json `policy_label`)
 };
 
 struct Summary {

@@ -12,6 +12,7 @@
 #include "core/suggest.h"
 #include "run/simulation.h"
 #include "python/python_layer.h"
+#include "rm_version.h"
 #include "cli/sweep.h"
 
 namespace py = pybind11;
@@ -57,6 +58,7 @@ py::list run_simulate(const std::vector<std::string>& args, bool write) {
       ~EndViews() { python::end_python_views(); }
     } end_views;
     auto r = simulate(plan);
+    if (plan.label != plan.policy.text) r->info.policy_label = plan.label;
     std::ostringstream jobs, ts, gpus;
     write_jobs_csv(jobs, r->record, r->unschedulable);
     write_timeseries_csv(ts, r->record);
@@ -66,11 +68,12 @@ py::list run_simulate(const std::vector<std::string>& args, bool write) {
     for (const auto& [from, to] : r->models.replaced)
       warnings.append(cli::replaced_model_note(from, to, a.cfg.unknown_model));
     if (write) {
-      const std::string dir = plans.size() == 1 ? a.out : a.out + "/" + cli::dir_name(plan.policy.text);
+      const std::string dir = plans.size() == 1 ? a.out : a.out + "/" + cli::dir_name(plan.label);
       write_outputs(dir, r->record, r->unschedulable, r->summary, r->info);
     }
     py::dict d;
     d["policy"] = plan.policy.text;
+    d["label"] = plan.label;
     d["jobs_csv"] = jobs.str();
     d["timeseries_csv"] = ts.str();
     d["gpus_csv"] = gpus.str();
@@ -96,6 +99,7 @@ PYBIND11_MODULE(_core, m) {
   py::register_exception<InputError>(m, "InputError", PyExc_ValueError);
   rm::python::bind_views(m);
   rm::python::install_python_policies(nullptr);
+  m.attr("version") = RM_VERSION;  // ringmaster.__version__: the git describe of the build
   m.def("run_simulate", &run_simulate, py::arg("args"), py::arg("write") = false);
   m.def("run_sweep", &run_sweep, py::arg("args"), py::arg("self"));
   m.attr("BUILD_BINARY") = RM_BINARY_PATH;

@@ -24,6 +24,7 @@ struct PlannerParams {
 };
 
 struct RunPlan {
+  std::string label;                  // the policy's display name: --policy LABEL=SPEC, else the spec (cli/common.h)
   InputSpec inputs;                   // what the run reads (run/loaders.h)
   RunOptions run;                     // how it goes; checked (check_numbers, check_perf_model)
   PolicySpec policy;
