@@ -22,14 +22,21 @@ TEST(CompareTable, RunsPolicyFoldersAndSweepsInOneTable) {
   ASSERT_EQ(r.code, 0) << r.text;
   const std::string csv = test::read_file(d + "/table.csv");
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
-            "run,load,policy,exec,perf_model,cluster,trace,jobs,avg_jct_s,p50_jct_s,p99_jct_s,makespan_s,avg_queue_s,"
-            "queue_p99_s,gpu_util,preemptions,ftf_rho_mean,ftf_rho_max,jain_user_gpu_share");
+            "run,load,policy,exec,perf_model,cluster,trace,jobs,offered_load,avg_jct_s,p50_jct_s,p99_jct_s,makespan_s,"
+            "avg_queue_s,queue_p99_s,gpu_util,preemptions,gpu_time_inflation,stretch_p50,stretch_p99,ftf_rho_mean,"
+            "ftf_rho_max,jain_user_gpu_share");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7);  // header + 2 + 1 + 2 + 1
   EXPECT_NE(csv.find("\nmulti/srsf,,srsf,rate,analytic,tiny,builtin:demo,60,"), std::string::npos) << csv;
   // --load 1 on the demo: offered load 1 (issue 41; it was the arrival multiplier x1, 6575.78 s under spread-ok).
-  EXPECT_NE(csv.find("\nsw:00001,1,fifo,rate,analytic,tiny,builtin:demo,60,2580.3,"), std::string::npos) << csv;
+  // The CSV keeps every digit (issue 46); the text and Markdown tables plain decimals (2580, 969.74, 0.732), no exponent.
+  EXPECT_NE(csv.find("\nsw:00001,1,fifo,rate,analytic,tiny,builtin:demo,60,0.9999999999704341,2580.3022589000007,"),
+            std::string::npos) << csv;
   EXPECT_NE(csv.find("\nround,,synergy-tune,round,synergy-profiles,synergy128,workload:synergy-philly,"), std::string::npos) << csv;
   const std::string md = test::read_file(d + "/table.md");
+  EXPECT_NE(md.find("| sw:00001 | 1 | fifo | rate | analytic | tiny | builtin:demo | 60 | 1.000 | 2580 | 2290 |"), std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("e+"), std::string::npos) << md;
+  EXPECT_NE(r.text.find(" 0.732 "), std::string::npos) << r.text;
   EXPECT_EQ(md.rfind("| run | load | policy | exec | perf_model |", 0), 0u) << md;
   EXPECT_NE(md.find("These rows mix execution models rate, round; performance models analytic, synergy-profiles"),
             std::string::npos) << md;

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -159,13 +160,22 @@ void collect(const std::string& dir, std::vector<RunRow>& rows) {
   for (const auto& s : subs) rows.push_back({s.string(), {}, read_summary(s / "summary.json")});
 }
 
-std::string cell(const nlohmann::json& s, const char* key) {
+// A summary's value as text. full: the CSV's, every digit (the shortest text that reads back as the same double);
+// else the text and Markdown tables', plain decimals at a precision that suits the size (5459220, 13136.42, 0.734),
+// never an exponent (issue 46: "5.45922e+06" in every format before).
+std::string cell(const nlohmann::json& s, const char* key, bool full = false) {
   if (!s.contains(key) || s[key].is_null()) return "";
   const auto& v = s[key];
   if (v.is_string()) return v.get<std::string>();
   if (v.is_number_integer()) return std::to_string(v.get<long long>());
-  if (v.is_number()) return fmt::format("{:.6g}", v.get<double>());
-  return v.dump();
+  if (!v.is_number()) return v.dump();
+  const double x = v.get<double>();
+  if (full) return fmt::format("{}", x);
+  const double a = std::fabs(x);
+  if (a >= 1000 || a == 0) return fmt::format("{:.0f}", x);
+  if (a >= 1) return fmt::format("{:.2f}", x);
+  if (a >= 0.001) return fmt::format("{:.3f}", x);
+  return fmt::format("{:.3g}", x);
 }
 
 }  // namespace
@@ -174,14 +184,26 @@ CompareTable compare_table(const std::vector<std::string>& dirs) {
   std::vector<RunRow> rows;
   for (const auto& d : dirs) collect(d, rows);
   // The columns: the run, the sweeps' parameters, what ran it, then the figures (those a row has).
+  // The sweeps' parameters that vary across the rows (a grid option every run shares is no column).
   std::vector<std::string> params;
   for (const auto& r : rows)
     for (const auto& [k, v] : r.params)
       if (k != "policy" && std::find(params.begin(), params.end(), k) == params.end()) params.push_back(k);
+  std::erase_if(params, [&](const std::string& p) {
+    std::set<std::string> values;
+    for (const auto& r : rows) {
+      std::string v;
+      for (const auto& [k, x] : r.params)
+        if (k == p) v = x;
+      values.insert(v);
+    }
+    return values.size() < 2 && rows.size() > 1;
+  });
   static const char* const kWho[] = {"policy", "exec", "perf_model", "cluster", "trace"};
-  static const char* const kFigures[] = {"jobs",         "avg_jct_s",   "p50_jct_s",   "p99_jct_s", "makespan_s",
-                                         "avg_queue_s",  "queue_p99_s", "gpu_util",    "preemptions",
-                                         "ftf_rho_mean", "ftf_rho_max", "deadline_met_ratio", "jain_user_gpu_share"};
+  static const char* const kFigures[] = {"jobs",         "offered_load", "avg_jct_s",   "p50_jct_s",   "p99_jct_s",
+                                         "makespan_s",   "avg_queue_s",  "queue_p99_s", "gpu_util",    "preemptions",
+                                         "gpu_time_inflation", "stretch_p50", "stretch_p99", "ftf_rho_mean",
+                                         "ftf_rho_max",  "deadline_met_ratio", "jain_user_gpu_share"};
   std::vector<std::string> figures;
   for (const char* f : kFigures)
     for (const auto& r : rows)
@@ -193,7 +215,7 @@ CompareTable compare_table(const std::vector<std::string>& dirs) {
   header.insert(header.end(), params.begin(), params.end());
   header.insert(header.end(), std::begin(kWho), std::end(kWho));
   header.insert(header.end(), figures.begin(), figures.end());
-  std::vector<std::vector<std::string>> table;
+  std::vector<std::vector<std::string>> table, full_table;
   std::vector<std::string> execs, perfs;
   for (const auto& r : rows) {
     std::vector<std::string> line = {r.run};
@@ -205,7 +227,12 @@ CompareTable compare_table(const std::vector<std::string>& dirs) {
     }
     for (const char* w : kWho)  // a labelled policy by its label (--policy LABEL=SPEC, a Python class's name)
       line.push_back(cell(r.summary, std::string(w) == "policy" && r.summary.contains("policy_label") ? "policy_label" : w));
-    for (const auto& f : figures) line.push_back(cell(r.summary, f.c_str()));
+    std::vector<std::string> full = line;  // the CSV's row: every digit
+    for (const auto& f : figures) {
+      line.push_back(cell(r.summary, f.c_str()));
+      full.push_back(cell(r.summary, f.c_str(), true));
+    }
+    full_table.push_back(std::move(full));
     const std::string e = cell(r.summary, "exec"), pm = cell(r.summary, "perf_model");
     if (std::find(execs.begin(), execs.end(), e) == execs.end()) execs.push_back(e);
     if (std::find(perfs.begin(), perfs.end(), pm) == perfs.end()) perfs.push_back(pm);
@@ -238,7 +265,7 @@ CompareTable compare_table(const std::vector<std::string>& dirs) {
   for (const auto& l : table) t.text += text_line(l);
   for (std::size_t i = 0; i < header.size(); ++i) t.csv += (i ? "," : "") + csv_field(header[i]);
   t.csv += "\n";
-  for (const auto& l : table) {
+  for (const auto& l : full_table) {
     for (std::size_t i = 0; i < l.size(); ++i) t.csv += (i ? "," : "") + csv_field(l[i]);
     t.csv += "\n";
   }
