@@ -3,6 +3,10 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <cmath>
+
+#include <algorithm>
+
 #include <fstream>
 #include <iostream>
 #include <set>
@@ -25,14 +29,52 @@ void write_summary_csv(const std::string& path, const Rows& rows) {
                      s.p99_jct_s, s.makespan_s, s.avg_queue_s, s.gpu_util, s.preemptions);
 }
 
-void print_results(const Rows& rows, const std::string& out) {
+// A figure for the terminal: plain decimals at a precision that suits its size (summary.json keeps every digit).
+std::string rounded(double v) {
+  const double a = std::fabs(v);
+  if (a == std::floor(a) && a < 1e15) return fmt::format("{:.0f}", v);
+  if (a >= 1000) return fmt::format("{:.0f}", v);
+  if (a >= 1) return fmt::format("{:.2f}", v);
+  return fmt::format("{:.3f}", v);
+}
+
+void print_results(const Rows& rows, const std::string& out, bool exact) {
   print_table(rows);
+  if (exact) {  // --compat: the figures as the peer prints them, every digit (they are compared with its goldens)
+    for (const auto& [p, sum] : rows)
+      if (!sum.extra.empty()) {
+        std::cout << p << ":";
+        for (const auto& [k, v] : sum.extra) std::cout << fmt::format(" {}={}", k, v);
+        std::cout << "\n";
+      }
+    std::cout << "results in " << out << "/\n";
+    return;
+  }
+  // The other figures as a second aligned table, one row per figure and one column per policy, rounded
+  // (issue 46: they were key=value dumps with every digit).
+  std::vector<std::string> keys;
   for (const auto& [p, sum] : rows)
-    if (!sum.extra.empty()) {
-      std::cout << p << ":";
-      for (const auto& [k, v] : sum.extra) std::cout << fmt::format(" {}={}", k, v);
+    for (const auto& [k, v] : sum.extra)
+      if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+  if (!keys.empty()) {
+    std::size_t kw = 6;
+    for (const auto& k : keys) kw = std::max(kw, k.size());
+    std::vector<std::size_t> cw;
+    for (const auto& [p, sum] : rows) cw.push_back(std::max<std::size_t>(10, p.size()));
+    std::cout << "\n" << fmt::format("{:<{}}", "figure", kw);
+    for (std::size_t c = 0; c < rows.size(); ++c) std::cout << fmt::format("  {:>{}}", rows[c].first, cw[c]);
+    std::cout << "\n";
+    for (const auto& k : keys) {
+      std::cout << fmt::format("{:<{}}", k, kw);
+      for (std::size_t c = 0; c < rows.size(); ++c) {
+        std::string v = "-";
+        for (const auto& [key, x] : rows[c].second.extra)
+          if (key == k) v = rounded(x);
+        std::cout << fmt::format("  {:>{}}", v, cw[c]);
+      }
       std::cout << "\n";
     }
+  }
   std::cout << "results in " << out << "/\n";
 }
 
@@ -83,7 +125,8 @@ int run_simulate(const SimConfig& cfg, const std::vector<std::string>& given, bo
     models.insert(r->info.exec + " / " + (r->info.perf_model.empty() ? "-" : r->info.perf_model));
   }
   if (n > 1) write_summary_csv(out + "/summary.csv", rows);
-  if (!quiet) print_results(rows, out);
+  if (!quiet)
+    print_results(rows, out, std::any_of(plans.begin(), plans.end(), [](const RunPlan& p) { return p.compat != Compat::None; }));
   if (models.size() > 1) {  // a table across models: its rows' figures come from different laws
     std::string m;
     for (const auto& x : models) m += (m.empty() ? "" : ", ") + x;
