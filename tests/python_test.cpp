@@ -458,6 +458,23 @@ print("ok")
   EXPECT_NE(r.text.find("ok"), std::string::npos) << r.text;
 }
 
+TEST(PythonModule, WithoutPandasResultsAreTablesAndItSaysSoOnce) {
+  if (!std::filesystem::exists(module_dir() + "/ringmaster/__init__.py")) GTEST_SKIP() << "no Python module here";
+  const auto r = py(R"PY(import sys, warnings
+sys.modules["pandas"] = None  # as an interpreter without python3-pandas
+import ringmaster
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("default")
+    runs = ringmaster.simulate(cluster="tiny", trace="builtin:demo", policy=["fifo", "srsf"], max_jobs=5)
+assert runs["fifo"].jobs.shape[0] == 5, runs["fifo"].jobs
+said = [x for x in w if issubclass(x.category, ringmaster.PandasMissingWarning)]
+assert len(said) == 1 and sys.executable in str(said[0].message), [str(x.message) for x in w]
+print("ok")
+)PY");
+  EXPECT_EQ(r.code, 0) << r.text;
+  EXPECT_NE(r.text.find("ok"), std::string::npos) << r.text;
+}
+
 TEST(PythonModule, TheContractCommand) {
   if (!std::filesystem::exists(module_dir() + "/ringmaster/__init__.py")) GTEST_SKIP() << "no Python module here";
   const auto r = py("import ringmaster, sys; r = ringmaster.simulate(cluster='tiny', trace='builtin:demo', "

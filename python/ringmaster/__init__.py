@@ -160,14 +160,33 @@ class Table:
     def __getitem__(self, column):
         return [r[column] for r in self.rows]
 
+    @property
+    def shape(self):
+        return (len(self.rows), len(self.columns))
+
     def __repr__(self):
         return f"<ringmaster.Table {len(self.rows)} rows x {len(self.columns)} columns>"
 
 
+_WARNED_NO_PANDAS = False
+
+
+class PandasMissingWarning(UserWarning):
+    """pandas is not importable: results are ringmaster.Table objects. (A UserWarning, shown by default: Python
+    ignores ImportWarning unless asked.)"""
+
+
 def _table(text):
+    global _WARNED_NO_PANDAS
     try:
         import pandas as pd
     except ImportError:
+        if not _WARNED_NO_PANDAS:  # said once per process, naming the interpreter (issue 46: it was silent)
+            _WARNED_NO_PANDAS = True
+            warnings.warn(f"ringmaster: pandas is not importable by {sys.executable} (Python {sys.version.split()[0]}): "
+                          "results are ringmaster.Table objects (rows as dicts, .shape, t[column]); for DataFrames run "
+                          "Debian's /usr/bin/python3 with python3-pandas (apt-get install python3-pandas)",
+                          PandasMissingWarning, stacklevel=4)
         return Table(text)
     return pd.read_csv(io.StringIO(text))
 
