@@ -1,9 +1,12 @@
 """ringmaster plot: the figures of a paper from ringmaster's output folders (run by `ringmaster plot`).
 
 Folders: a `sweep` (results.csv + runs/), a `simulate` run (jobs.csv), a multi-policy `simulate` (one
-sub-folder per policy) or a `replay` (jobs.csv + runs.csv). Figures, as PNG and SVG in --out:
+sub-folder per policy) or a `replay` (jobs.csv + runs.csv). Figures, as PNG, SVG and PDF in --out (`ringmaster plot
+--list`; --only picks some), one colour and marker per policy in every figure of a call:
   jct_cdf        JCT CDF per policy (seeds pooled; one panel per load of a sweep)
-  jct_vs_load    average and p99 JCT against load, mean and standard deviation over seeds (sweeps over --load)
+  queue_cdf      queueing delay (jobs.csv queue_s) CDF per policy, panels as jct_cdf
+  jct_by_gpus    average JCT per GPU-count bucket (1, 2-4, 5-8, 9+), one bar per policy, the jobs per bucket named
+  jct_vs_load    average and p99 JCT against load, mean and its 95 % confidence interval over seeds (Student's t)
 Layout options (docs/sweep.md): --figures, --where KEY=VALUE, --series-by KEY, --panel-by KEY, --rename OLD=NEW,
 --metrics, --log-y, --load-label; KEY is a sweep parameter, `folder` or `policy.N` (N-th `+`-part of the policy).
   util_queue     GPU utilisation and queue length over time (timeseries.csv; per policy, highest load, first seed),
@@ -52,7 +55,7 @@ ap = argparse.ArgumentParser(prog="ringmaster plot")
 ap.add_argument("dirs", nargs="+")
 ap.add_argument("--out", required=True)
 ap.add_argument("--format", default="png,svg,pdf")
-ap.add_argument("--figures", default="jct_cdf,jct_vs_load,util_queue,gantt")
+ap.add_argument("--figures", default="jct_cdf,queue_cdf,jct_by_gpus,jct_vs_load,util_queue,gantt")
 ap.add_argument("--where", action="append", default=[])
 ap.add_argument("--series-by", default="policy")
 ap.add_argument("--panel-by", default="")
@@ -63,8 +66,9 @@ ap.add_argument("--load-label", default=None,
                 help="x-axis label against load (default: what --load meant in these runs)")
 args = ap.parse_args()
 FIGURES = set(f for f in args.figures.split(",") if f)
-for f in FIGURES - {"jct_cdf", "jct_vs_load", "util_queue", "gantt"}:
-    sys.exit(f"error: --figures: unknown figure {f!r} (jct_cdf, jct_vs_load, util_queue, gantt)")
+KNOWN = ["jct_cdf", "queue_cdf", "jct_by_gpus", "jct_vs_load", "util_queue", "gantt"]
+for f in FIGURES - set(KNOWN):
+    sys.exit(f"error: --only: unknown figure {f!r} ({', '.join(KNOWN)}; ringmaster plot --list)")
 RENAME = {}
 for x in args.rename:
     if "=" not in x:
@@ -214,7 +218,20 @@ def palette(n):
 
 
 labels = list(dict.fromkeys(r["label"] for r in runs))
-colors = dict(zip(labels, palette(len(labels))))
+colors = dict(zip(labels, palette(len(labels))))  # one colour and one marker per policy, the same in every figure
+markers = dict(zip(labels, (["o", "s", "^", "D", "v", "P", "X", "*", "<", ">"] * (len(labels) // 10 + 1))))
+
+# Student's t quantile t(0.975, n-1) for n-1 = 1..30 degrees of freedom; 1.96 beyond.
+T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+        2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+
+
+def ci95(values):
+    """Half-width of the 95 % confidence interval of the mean over seeds (t distribution); 0 for one seed."""
+    n = len(values)
+    if n < 2:
+        return 0.0
+    return (T975[n - 2] if n - 2 < len(T975) else 1.96) * statistics.stdev(values) / math.sqrt(n)
 loads = sorted({float(r["params"]["load"]) for r in runs if "load" in r["params"]})
 
 
@@ -262,40 +279,92 @@ if args.panel_by:
 else:
     panels = loads if loads else [None]
     in_panel = lambda r, p: p is None or float(r["params"].get("load", -1)) == p  # noqa: E731
-if "jct_cdf" not in FIGURES:
-    panels = []
-ncol = min(3, max(1, len(panels)))
-nrow = max(1, math.ceil(len(panels) / ncol))
-allj = [j for r in runs for j in jcts(r)] if panels else []
-unit, uname = time_unit(max(allj) if allj else 1)
-if panels:
-    # One x-range for every panel; log only when the JCTs span more than two decades.
-    positive = [j / unit for j in allj if j > 0]
+
+
+def column_values(r, column):
+    """A run's finished jobs' values of a jobs.csv column (seconds)."""
+    return [float(x[column]) for x in read_csv(os.path.join(r["dir"], "jobs.csv"))
+            if x.get("status", "finished") == "finished" and x.get(column, "") not in ("", "nan", "inf")]
+
+
+def cdf_figure(name, what, values):
+    """One CDF per policy of values(run), one panel per load (or --panel-by value); log x over two decades."""
+    ps = panels if name in FIGURES else []
+    if not ps:
+        return
+    ncol = min(3, max(1, len(ps)))
+    nrow = max(1, math.ceil(len(ps) / ncol))
+    per_run = {id(r): values(r) for r in runs}
+    allv = [v for vs in per_run.values() for v in vs]
+    unit, uname = time_unit(max(allv) if allv else 1)
+    # One x-range for every panel; log only when the values span more than two decades.
+    positive = [v / unit for v in allv if v > 0]
     log_x = bool(positive) and max(positive) / min(positive) > 100
     fig, axes = plt.subplots(nrow, ncol, figsize=(5.5 * ncol, 4.2 * nrow), squeeze=False, sharex=True, sharey=True)
-    for k, load in enumerate(panels):
+    for k, load in enumerate(ps):
         ax = axes[k // ncol][k % ncol]
         for l in labels:
-            vals = sorted(j / unit for r in runs if r["label"] == l and in_panel(r, load) for j in jcts(r))
+            vals = sorted(v / unit for r in runs if r["label"] == l and in_panel(r, load) for v in per_run[id(r)])
+            if log_x:
+                vals = [v for v in vals if v > 0]
             if vals:
                 ax.plot(vals, [(i + 1) / len(vals) for i in range(len(vals))], label=l, color=colors[l], lw=1.6)
         if log_x:
             ax.set_xscale("log")
-        ax.set_xlabel(f"job completion time ({uname}{', log scale' if log_x else ''})")
+        ax.set_xlabel(f"{what} ({uname}{', log scale' if log_x else ''})")
         ax.tick_params(labelbottom=True, labelleft=True)
         ax.set_ylabel("fraction of jobs")
         ax.set_ylim(0, 1.01)
         ax.grid(alpha=0.3)
-        ax.set_title("JCT CDF" + (f", {panel_title(load) if args.panel_by else f'load = {load:g}'}" if load is not None else "")
-                     + WHERE_TEXT, fontsize=10)
+        ax.set_title(f"{what} CDF" + (f", {panel_title(load) if args.panel_by else f'load = {load:g}'}"
+                                      if load is not None else "") + WHERE_TEXT, fontsize=10)
         ax.legend(fontsize=8, loc="lower right")
-    for k in range(len(panels), nrow * ncol):
+    for k in range(len(ps), nrow * ncol):
         axes[k // ncol][k % ncol].axis("off")
     fig.suptitle(context(), fontsize=10)
     fig.tight_layout()
-    save(fig, "jct_cdf")
+    save(fig, name)
 
-# 2. JCT metrics against load, mean +- standard deviation over seeds: one column per metric, one row per
+
+cdf_figure("jct_cdf", "job completion time", jcts)
+cdf_figure("queue_cdf", "queueing delay", lambda r: column_values(r, "queue_s"))
+
+# 1b. Mean JCT by the jobs' GPU count (buckets 1, 2-4, 5-8, 9+): one bar per policy (the runs pooled), the number
+#     of jobs of each bucket under its label. Large jobs are where placement policies differ.
+BUCKETS = [("1 GPU", 1, 1), ("2-4", 2, 4), ("5-8", 5, 8), ("9+", 9, 10 ** 9)]
+if "jct_by_gpus" in FIGURES:
+    by = {l: [[] for _ in BUCKETS] for l in labels}
+    for r in runs:
+        for x in read_csv(os.path.join(r["dir"], "jobs.csv")):
+            if x.get("status", "finished") != "finished" or x.get("jct_s", "") in ("", "nan", "inf"):
+                continue
+            g = int(float(x["num_gpus"]))
+            for b, (_, lo, hi) in enumerate(BUCKETS):
+                if lo <= g <= hi:
+                    by[r["label"]][b].append(float(x["jct_s"]))
+    used = [b for b in range(len(BUCKETS)) if any(by[l][b] for l in labels)]
+    if used:
+        top = max(statistics.mean(by[l][b]) for l in labels for b in used if by[l][b])
+        unit, uname = time_unit(top)
+        fig, ax = plt.subplots(figsize=(max(6.0, 1.2 * len(used) * max(1, len(labels)) * 0.6 + 2), 4.4))
+        width = 0.8 / max(1, len(labels))
+        for i, l in enumerate(labels):
+            xs = [k + (i - (len(labels) - 1) / 2) * width for k in range(len(used))]
+            ys = [statistics.mean(by[l][b]) / unit if by[l][b] else 0 for b in used]
+            ax.bar(xs, ys, width=width, label=l, color=colors[l])
+        counts = [max(len(by[l][b]) for l in labels) for b in used]
+        ax.set_xticks(range(len(used)))
+        ax.set_xticklabels([f"{BUCKETS[b][0]}\n({n} jobs)" for b, n in zip(used, counts)])
+        ax.set_xlabel("GPUs a job asks for")
+        ax.set_ylabel(f"average JCT ({uname})")
+        ax.set_title("average JCT by job size" + WHERE_TEXT, fontsize=10)
+        ax.grid(axis="y", alpha=0.3)
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        fig.suptitle(context(), fontsize=10)
+        fig.tight_layout()
+        save(fig, "jct_by_gpus")
+
+# 2. JCT metrics against load, mean and its 95 % confidence interval over seeds (Student's t): one column per metric, one row per
 #    --panel-by value (with a single metric, the panels side by side).
 METRIC_NAMES = {"avg_jct_s": "average JCT", "p50_jct_s": "median JCT", "p95_jct_s": "p95 JCT",
                 "p99_jct_s": "p99 JCT", "makespan_s": "makespan"}
@@ -327,15 +396,15 @@ if len(loads) >= 2 and "jct_vs_load" in FIGURES and metrics:
             pts = series[l]
             xs = sorted(pts)
             ys = [statistics.mean(pts[x]) / unit for x in xs]
-            es = [(statistics.stdev(pts[x]) if len(pts[x]) > 1 else 0) / unit for x in xs]
-            ax.errorbar(xs, ys, yerr=es, label=l, color=colors[l], marker="o", ms=4, capsize=3, lw=1.6)
+            es = [ci95(pts[x]) / unit for x in xs]
+            ax.errorbar(xs, ys, yerr=es, label=l, color=colors[l], marker=markers[l], ms=4, capsize=3, lw=1.6)
         ax.set_xlabel(load_label())
         ax.set_ylabel(f"{title} ({uname}{', log scale' if args.log_y else ''})" if uname else title)
         if args.log_y:
             ax.set_yscale("log")
             ax.yaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
             ax.yaxis.set_minor_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
-        ax.set_title((f"{panel_title(panel)}: " if panel is not None else "") + f"{title} vs load (mean +- std over seeds)" + WHERE_TEXT,
+        ax.set_title((f"{panel_title(panel)}: " if panel is not None else "") + f"{title} vs load (mean, 95 % CI over seeds, t)" + WHERE_TEXT,
                      fontsize=10)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)

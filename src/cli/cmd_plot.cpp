@@ -1,5 +1,6 @@
 // `ringmaster plot`: figures from sweep/simulate/replay folders (the bundled plot.py under python3-matplotlib).
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -48,10 +49,12 @@ class Plot final : public Subcommand {
   CLI::App* add(CLI::App& app) override {
     auto* plt = app.add_subcommand("plot", "figures from sweep/simulate/replay folders: JCT CDF, JCT vs load, utilisation "
                                            "and queue over time, GPU Gantt chart (PNG, SVG and PDF; python3-matplotlib)");
-    plt->add_option("dirs", dirs_, "output folders of sweep, simulate or replay")->required();
-    plt->add_option("--out", out_, "folder for the figures")->required();
+    plt->add_option("dirs", dirs_, "output folders of sweep, simulate or replay");
+    plt->add_option("--out", out_, "folder for the figures");
+    plt->add_flag("--list", list_, "list the figures (the names --only takes) and exit");
     plt->add_option("--format", format_, "png, svg and/or pdf, comma-separated")->capture_default_str();
-    plt->add_option("--figures", figures_, "which figures: jct_cdf,jct_vs_load,util_queue,gantt (default: all)");
+    plt->add_option("--only,--figures", figures_,
+                    "which figures, comma-separated (plot --list names them; default: all)");
     plt->add_option("--where", where_, "keep only runs with KEY=VALUE (a sweep parameter, folder, or policy.N: the "
                                        "N-th '+'-part of the policy); repeatable");
     plt->add_option("--series-by", series_, "one line per value of this key (as for --where)")->capture_default_str();
@@ -63,6 +66,13 @@ class Plot final : public Subcommand {
     return plt;
   }
   int run() override {
+    if (list_) {
+      std::cout << "figures of `ringmaster plot` (--only NAME,NAME picks some; docs/sweep.md):\n";
+      for (const auto& [name, what] : kFigures) std::cout << fmt::format("  {:<14} {}\n", name, what);
+      return 0;
+    }
+    if (dirs_.empty()) throw InputError("plot", 0, "DIRS", "name the output folders to plot (or --list the figures)");
+    if (out_.empty()) throw InputError("--out", 0, "", "name a folder for the figures");
     std::vector<std::string> extra = {"--series-by", series_, "--metrics", metrics_};
     if (!figures_.empty()) extra.insert(extra.end(), {"--figures", figures_});
     if (!panel_.empty()) extra.insert(extra.end(), {"--panel-by", panel_});
@@ -77,7 +87,16 @@ class Plot final : public Subcommand {
   std::vector<std::string> dirs_, where_, rename_;
   std::string out_, format_ = "png,svg,pdf", series_ = "policy", panel_, metrics_ = "avg_jct_s,p99_jct_s", figures_,
               load_label_;
-  bool log_y_ = false;
+  bool log_y_ = false, list_ = false;
+  // What data/plot.py draws (its docstring says more).
+  static constexpr std::pair<const char*, const char*> kFigures[] = {
+      {"jct_cdf", "JCT CDF per policy, seeds pooled, one panel per load"},
+      {"queue_cdf", "queueing delay (JCT minus run time) CDF per policy, one panel per load"},
+      {"jct_by_gpus", "mean JCT per GPU-count bucket (1, 2-4, 5-8, 9+), one bar per policy"},
+      {"jct_vs_load", "average and p99 JCT against load, mean and 95 % CI over seeds (sweeps over --load)"},
+      {"util_queue", "GPU utilisation and queue length over time, one line per policy"},
+      {"gantt", "GPU occupancy per job, one panel per policy (a bounded sample of a large run, said in the caption)"},
+  };
 };
 
 }  // namespace
