@@ -6,7 +6,8 @@ sub-folder per policy) or a `replay` (jobs.csv + runs.csv). Figures, as PNG, SVG
   jct_cdf        JCT CDF per policy (seeds pooled; one panel per load of a sweep)
   queue_cdf      queueing delay (jobs.csv queue_s) CDF per policy, panels as jct_cdf
   jct_by_gpus    average JCT per GPU-count bucket (1, 2-4, 5-8, 9+), one bar per policy, the jobs per bucket named
-  jct_vs_load    average and p99 JCT against load, mean and its 95 % confidence interval over seeds (Student's t)
+  jct_vs_load    average, median and p99 JCT against load, the mean over seeds and its 95 % confidence interval
+                 (Student's t); log y by itself when the series span more than a decade
 Layout options (docs/sweep.md): --figures, --where KEY=VALUE, --series-by KEY, --panel-by KEY, --rename OLD=NEW,
 --metrics, --log-y, --load-label; KEY is a sweep parameter, `folder` or `policy.N` (N-th `+`-part of the policy).
   util_queue     GPU utilisation and queue length over time (timeseries.csv; per policy, highest load, first seed),
@@ -60,7 +61,7 @@ ap.add_argument("--where", action="append", default=[])
 ap.add_argument("--series-by", default="policy")
 ap.add_argument("--panel-by", default="")
 ap.add_argument("--rename", action="append", default=[])
-ap.add_argument("--metrics", default="avg_jct_s,p99_jct_s")
+ap.add_argument("--metrics", default="avg_jct_s,p50_jct_s,p99_jct_s")
 ap.add_argument("--log-y", action="store_true")
 ap.add_argument("--load-label", default=None,
                 help="x-axis label against load (default: what --load meant in these runs)")
@@ -399,15 +400,18 @@ if len(loads) >= 2 and "jct_vs_load" in FIGURES and metrics:
             es = [ci95(pts[x]) / unit for x in xs]
             ax.errorbar(xs, ys, yerr=es, label=l, color=colors[l], marker=markers[l], ms=4, capsize=3, lw=1.6)
         ax.set_xlabel(load_label())
-        ax.set_ylabel(f"{title} ({uname}{', log scale' if args.log_y else ''})" if uname else title)
-        if args.log_y:
+        # Log y when asked, or when the series span more than a decade (one bad policy would squash the others).
+        means = [statistics.mean(v) for pts in series.values() for v in pts.values() if v]
+        log_y = args.log_y or (bool(means) and min(means) > 0 and max(means) / min(means) > 10)
+        ax.set_ylabel(f"{title} ({uname}{', log scale' if log_y else ''})" if uname else f"{title}{' (log scale)' if log_y else ''}")
+        if log_y:
             ax.set_yscale("log")
             ax.yaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
             ax.yaxis.set_minor_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
         ax.set_title((f"{panel_title(panel)}: " if panel is not None else "") + f"{title} vs load (mean, 95 % CI over seeds, t)" + WHERE_TEXT,
                      fontsize=10)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=8, loc="best")
     for k in range(len(grid), nrow * ncol):
         axes[k // ncol][k % ncol].axis("off")
     for ax in axes.flat:

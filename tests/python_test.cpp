@@ -408,6 +408,12 @@ assert list(sw.results["status"]) == ["ok"] * 4
 again = ringmaster.sweep(")PY" + dir + R"PY(/sw", cluster="tiny", trace="builtin:demo", policy=["fifo", Srsf],
                          load=[0.5, 1.0], parallel=2, quiet=True)
 assert again.status == 0 and again.results.equals(sw.results), again.results
+# issue 46: ringmaster.load gives a sweep (or a run, or a multi-policy folder) as tidy tables
+L = ringmaster.load(sw.out)
+assert len(L.runs) == 4 and {"run", "policy", "load", "avg_jct_s"} <= set(L.runs.columns), L.runs
+assert len(L.jobs) == 240 and list(L.jobs.columns[:2]) == ["run", "policy"] and "load" in L.jobs.columns, L.jobs.columns
+assert sorted(set(L.runs["policy"])) == ["Srsf", "fifo"], set(L.runs["policy"])
+assert "<table" in L._repr_html_()
 assert isinstance(ringmaster.__version__, str) and ringmaster.__version__, ringmaster.__version__
 assert sw.results["policy"][2].startswith("py:file=") and sw.results["policy"][2].endswith("srsf.py;class=Srsf")
 one = ringmaster.simulate(cluster="tiny", trace="builtin:demo", policy=Srsf, load=1.0)

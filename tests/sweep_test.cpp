@@ -234,10 +234,10 @@ TEST(Plot, ASweepGivesEveryFigureAtItsSize) {
   ASSERT_EQ(sh(kBin + " sweep --policy fifo --policy srsf --load 0.5,1 --seeds 1-2 -q --out " + d + "/sw").code, 0);
   const Out p = sh(kBin + " plot " + d + "/sw --out " + d + "/fig");
   ASSERT_EQ(p.code, 0) << p.text;
-  // figsize x 110 dpi: CDF 2 panels of 5.5 x 4.2 in, vs-load 2 metrics of 5.8 x 4.4, utilisation 11 x 6.5,
+  // figsize x 110 dpi: CDF 2 panels of 5.5 x 4.2 in, vs-load 3 metrics (mean, median, p99) of 5.8 x 4.4, utilisation 11 x 6.5,
   // Gantt 12 wide.
   const std::map<std::string, std::pair<int, int>> want = {
-      {"jct_cdf", {1210, 462}}, {"jct_vs_load", {1276, 484}}, {"util_queue", {1210, 715}}, {"gantt", {1320, 0}}};
+      {"jct_cdf", {1210, 462}}, {"jct_vs_load", {1913, 484}}, {"util_queue", {1210, 715}}, {"gantt", {1320, 0}}};
   for (const auto& [name, wh] : want) {
     const std::string png = d + "/fig/" + name + ".png";
     ASSERT_TRUE(std::filesystem::exists(png)) << name << "\n" << p.text;
@@ -276,8 +276,6 @@ TEST(Plot, ASweepGivesEveryFigureAtItsSize) {
   }
 }
 
-// Bad input to plot is one `error:` line and exit 2, never a traceback (issue 29's contract); a sweep run again
-// redoes a run whose outputs went missing.
 TEST(Plot, ListNamesTheFiguresAndOnlyDrawsThose) {
   // Issue 46: plot --list; --only picks figures; the new ones (queueing CDF, JCT by job size) from a run's jobs.csv.
   const Out l = sh(kBin + " plot --list");
@@ -298,6 +296,8 @@ TEST(Plot, ListNamesTheFiguresAndOnlyDrawsThose) {
   EXPECT_NE(bad.text.find("unknown figure 'nosuch'"), std::string::npos) << bad.text;
 }
 
+// Bad input to plot is one `error:` line and exit 2, never a traceback (issue 29's contract); a sweep run again
+// redoes a run whose outputs went missing.
 TEST(Plot, DamagedFoldersAreOneErrorLineAndASweepRedoesALostRun) {
   const auto d = test::temp_dir();
   std::filesystem::remove_all(d);

@@ -26,7 +26,7 @@ import warnings
 
 from . import _core
 
-__all__ = ["simulate", "sweep", "Policy", "Decisions", "order", "placement", "allocation", "scheduler", "Result", "InputError", "JobView", "ServerView", "ClusterView"]
+__all__ = ["simulate", "sweep", "load", "Loaded", "Policy", "Decisions", "order", "placement", "allocation", "scheduler", "Result", "InputError", "JobView", "ServerView", "ClusterView"]
 
 InputError = getattr(_core, "InputError", ValueError)
 __version__ = getattr(_core, "version", "unknown")  # the git describe of the build, as `ringmaster --version`
@@ -346,3 +346,84 @@ def sweep(out, cluster=None, trace=None, policy=None, **options):
     args += ["--out", str(out)]
     status = _core.run_sweep(args, _binary())
     return Sweep(out, status)
+
+
+class Loaded:
+    """Every run under a folder as tidy tables (ringmaster.load): ``runs`` has one row per run (``run``: its folder
+    relative to the one loaded, ``policy``: its label, the sweep's parameters as columns, then every number of its
+    summary.json), ``jobs`` every run's jobs.csv rows with the run's ``run``, ``policy`` and parameters in front."""
+
+    def __init__(self, path, runs, jobs):
+        self.path, self.runs, self.jobs = path, runs, jobs
+
+    def __repr__(self):
+        return f"<ringmaster.Loaded {self.path}: {len(self.runs)} runs, {len(self.jobs)} jobs>"
+
+    def _repr_html_(self):
+        head = getattr(self.runs, "_repr_html_", None)
+        return (f"<p><b>ringmaster.load({html_escape(self.path)})</b>: {len(self.runs)} runs, {len(self.jobs)} jobs</p>"
+                + (head() if head else f"<pre>{html_escape(repr(self.runs))}</pre>"))
+
+
+def html_escape(s):
+    return str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def load(path):
+    """Reads what ringmaster wrote under `path`, whatever made it: one simulate/replay/serve run (jobs.csv there), a
+    multi-policy simulate folder (one sub-folder per policy) or a sweep (results.csv, grid.json, runs/), and returns a
+    Loaded: ``runs`` (runs x figures) and ``jobs`` (runs x jobs), tidy, for a notebook's groupby and plots."""
+    import csv
+
+    path = str(path)
+    found = []  # (run folder, {parameter: value})
+    grid = os.path.join(path, "grid.json")
+    if os.path.exists(os.path.join(path, "jobs.csv")):
+        found.append((path, {}))
+    elif os.path.exists(grid):
+        with open(grid) as f:
+            cells = json.load(f)["cells"]
+        for cell in cells:
+            d = os.path.join(path, "runs", "%05d" % cell["index"])
+            if os.path.exists(os.path.join(d, "jobs.csv")) and os.path.exists(os.path.join(d, "summary.json")):
+                found.append((d, {k: v for k, v in cell["params"] if k != "policy"}))
+    elif os.path.isdir(path):
+        for e in sorted(os.listdir(path)):
+            d = os.path.join(path, e)
+            if os.path.exists(os.path.join(d, "jobs.csv")) and os.path.exists(os.path.join(d, "summary.json")):
+                found.append((d, {}))
+    if not found:
+        raise InputError(f"{path}: no run in it (a folder of `ringmaster simulate`, `sweep`, `replay` or `serve`)")
+    params = list(dict.fromkeys(k for _, p in found for k in p))
+    run_rows, figure_keys, job_rows, job_cols = [], [], [], []
+    for d, p in found:
+        with open(os.path.join(d, "summary.json")) as f:
+            s = json.load(f)
+        rel = os.path.relpath(d, path)
+        front = {"run": "." if rel == "." else rel, "policy": s.get("policy_label", s.get("policy", ""))}
+        front.update({k: p.get(k, "") for k in params})
+        row = dict(front)
+        for k, v in s.items():
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                row[k] = v
+                if k not in figure_keys:
+                    figure_keys.append(k)
+        run_rows.append(row)
+        with open(os.path.join(d, "jobs.csv"), newline="") as f:
+            reader = csv.DictReader(f)
+            for c in reader.fieldnames or []:
+                if c not in job_cols:
+                    job_cols.append(c)
+            for j in reader:
+                job_rows.append({**front, **j})
+
+    def text(rows, columns):
+        out = io.StringIO()
+        w = csv.DictWriter(out, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+        return out.getvalue()
+
+    lead = ["run", "policy"] + params
+    return Loaded(path, _table(text(run_rows, lead + figure_keys)), _table(text(job_rows, lead + job_cols)))

@@ -85,7 +85,7 @@ class Plot final : public Subcommand {
 
  private:
   std::vector<std::string> dirs_, where_, rename_;
-  std::string out_, format_ = "png,svg,pdf", series_ = "policy", panel_, metrics_ = "avg_jct_s,p99_jct_s", figures_,
+  std::string out_, format_ = "png,svg,pdf", series_ = "policy", panel_, metrics_ = "avg_jct_s,p50_jct_s,p99_jct_s", figures_,
               load_label_;
   bool log_y_ = false, list_ = false;
   // What data/plot.py draws (its docstring says more).
@@ -93,7 +93,7 @@ class Plot final : public Subcommand {
       {"jct_cdf", "JCT CDF per policy, seeds pooled, one panel per load"},
       {"queue_cdf", "queueing delay (JCT minus run time) CDF per policy, one panel per load"},
       {"jct_by_gpus", "mean JCT per GPU-count bucket (1, 2-4, 5-8, 9+), one bar per policy"},
-      {"jct_vs_load", "average and p99 JCT against load, mean and 95 % CI over seeds (sweeps over --load)"},
+      {"jct_vs_load", "average, median and p99 JCT against load: mean and 95 % CI over seeds (sweeps over --load)"},
       {"util_queue", "GPU utilisation and queue length over time, one line per policy"},
       {"gantt", "GPU occupancy per job, one panel per policy (a bounded sample of a large run, said in the caption)"},
   };
