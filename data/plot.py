@@ -5,6 +5,7 @@ sub-folder per policy) or a `replay` (jobs.csv + runs.csv). Figures, as PNG, SVG
 --list`; --only picks some), one colour and marker per policy in every figure of a call:
   jct_cdf        JCT CDF per policy (seeds pooled; one panel per load of a sweep)
   queue_cdf      queueing delay (jobs.csv queue_s) CDF per policy, panels as jct_cdf
+  ftf_cdf        finish-time fairness rho (jobs.csv ftf_rho) CDF per policy, panels as jct_cdf
   jct_by_gpus    average JCT per GPU-count bucket (1, 2-4, 5-8, 9+), one bar per policy, the jobs per bucket named
   jct_vs_load    average, median and p99 JCT against load, the mean over seeds and its 95 % confidence interval
                  (Student's t); log y by itself when the series span more than a decade
@@ -56,7 +57,7 @@ ap = argparse.ArgumentParser(prog="ringmaster plot")
 ap.add_argument("dirs", nargs="+")
 ap.add_argument("--out", required=True)
 ap.add_argument("--format", default="png,svg,pdf")
-ap.add_argument("--figures", default="jct_cdf,queue_cdf,jct_by_gpus,jct_vs_load,util_queue,gantt")
+ap.add_argument("--figures", default="jct_cdf,queue_cdf,ftf_cdf,jct_by_gpus,jct_vs_load,util_queue,gantt")
 ap.add_argument("--where", action="append", default=[])
 ap.add_argument("--series-by", default="policy")
 ap.add_argument("--panel-by", default="")
@@ -67,7 +68,7 @@ ap.add_argument("--load-label", default=None,
                 help="x-axis label against load (default: what --load meant in these runs)")
 args = ap.parse_args()
 FIGURES = set(f for f in args.figures.split(",") if f)
-KNOWN = ["jct_cdf", "queue_cdf", "jct_by_gpus", "jct_vs_load", "util_queue", "gantt"]
+KNOWN = ["jct_cdf", "queue_cdf", "ftf_cdf", "jct_by_gpus", "jct_vs_load", "util_queue", "gantt"]
 for f in FIGURES - set(KNOWN):
     sys.exit(f"error: --only: unknown figure {f!r} ({', '.join(KNOWN)}; ringmaster plot --list)")
 RENAME = {}
@@ -288,8 +289,9 @@ def column_values(r, column):
             if x.get("status", "finished") == "finished" and x.get(column, "") not in ("", "nan", "inf")]
 
 
-def cdf_figure(name, what, values):
-    """One CDF per policy of values(run), one panel per load (or --panel-by value); log x over two decades."""
+def cdf_figure(name, what, values, timed=True):
+    """One CDF per policy of values(run), one panel per load (or --panel-by value); log x over two decades; timed:
+    values are seconds, shown in the unit that suits them."""
     ps = panels if name in FIGURES else []
     if not ps:
         return
@@ -297,7 +299,7 @@ def cdf_figure(name, what, values):
     nrow = max(1, math.ceil(len(ps) / ncol))
     per_run = {id(r): values(r) for r in runs}
     allv = [v for vs in per_run.values() for v in vs]
-    unit, uname = time_unit(max(allv) if allv else 1)
+    unit, uname = time_unit(max(allv) if allv else 1) if timed else (1.0, "")
     # One x-range for every panel; log only when the values span more than two decades.
     positive = [v / unit for v in allv if v > 0]
     log_x = bool(positive) and max(positive) / min(positive) > 100
@@ -312,7 +314,8 @@ def cdf_figure(name, what, values):
                 ax.plot(vals, [(i + 1) / len(vals) for i in range(len(vals))], label=l, color=colors[l], lw=1.6)
         if log_x:
             ax.set_xscale("log")
-        ax.set_xlabel(f"{what} ({uname}{', log scale' if log_x else ''})")
+        ax.set_xlabel(f"{what} ({uname}{', log scale' if log_x else ''})" if uname else
+                      f"{what}{' (log scale)' if log_x else ''}")
         ax.tick_params(labelbottom=True, labelleft=True)
         ax.set_ylabel("fraction of jobs")
         ax.set_ylim(0, 1.01)
@@ -329,6 +332,8 @@ def cdf_figure(name, what, values):
 
 cdf_figure("jct_cdf", "job completion time", jcts)
 cdf_figure("queue_cdf", "queueing delay", lambda r: column_values(r, "queue_s"))
+# Finish-time fairness (Mahajan et al.'s rho, jobs.csv ftf_rho): 1 = as fast as on its fair share, above 1 = wronged.
+cdf_figure("ftf_cdf", "finish-time fairness rho", lambda r: column_values(r, "ftf_rho"), timed=False)
 
 # 1b. Mean JCT by the jobs' GPU count (buckets 1, 2-4, 5-8, 9+): one bar per policy (the runs pooled), the number
 #     of jobs of each bucket under its label. Large jobs are where placement policies differ.

@@ -280,17 +280,18 @@ TEST(Plot, ListNamesTheFiguresAndOnlyDrawsThose) {
   // Issue 46: plot --list; --only picks figures; the new ones (queueing CDF, JCT by job size) from a run's jobs.csv.
   const Out l = sh(kBin + " plot --list");
   EXPECT_EQ(l.code, 0) << l.text;
-  for (const char* f : {"jct_cdf", "queue_cdf", "jct_by_gpus", "jct_vs_load", "util_queue", "gantt"})
+  for (const char* f : {"jct_cdf", "queue_cdf", "ftf_cdf", "jct_by_gpus", "jct_vs_load", "util_queue", "gantt"})
     EXPECT_NE(l.text.find(std::string("  ") + f + " "), std::string::npos) << f << "\n" << l.text;
   const auto d = test::temp_dir();
   std::filesystem::remove_all(d);
   ASSERT_EQ(sh(kBin + " simulate --policy fifo --policy srsf -q --out " + d + "/m").code, 0);
-  const Out p = sh(kBin + " plot " + d + "/m --out " + d + "/fig --only queue_cdf,jct_by_gpus --format png,pdf");
+  const Out p = sh(kBin + " plot " + d + "/m --out " + d + "/fig --only queue_cdf,jct_by_gpus,ftf_cdf --format png,pdf");
   ASSERT_EQ(p.code, 0) << p.text;
   std::vector<std::string> files;
   for (const auto& e : std::filesystem::directory_iterator(d + "/fig")) files.push_back(e.path().filename().string());
   std::sort(files.begin(), files.end());
-  EXPECT_EQ(files, (std::vector<std::string>{"jct_by_gpus.pdf", "jct_by_gpus.png", "queue_cdf.pdf", "queue_cdf.png"}));
+  EXPECT_EQ(files, (std::vector<std::string>{"ftf_cdf.pdf", "ftf_cdf.png", "jct_by_gpus.pdf", "jct_by_gpus.png",
+                                             "queue_cdf.pdf", "queue_cdf.png"}));
   const Out bad = sh(kBin + " plot " + d + "/m --out " + d + "/fig2 --only nosuch");
   EXPECT_EQ(bad.code, 2) << bad.text;
   EXPECT_NE(bad.text.find("unknown figure 'nosuch'"), std::string::npos) << bad.text;

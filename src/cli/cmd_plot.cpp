@@ -92,6 +92,7 @@ class Plot final : public Subcommand {
   static constexpr std::pair<const char*, const char*> kFigures[] = {
       {"jct_cdf", "JCT CDF per policy, seeds pooled, one panel per load"},
       {"queue_cdf", "queueing delay (JCT minus run time) CDF per policy, one panel per load"},
+      {"ftf_cdf", "finish-time fairness rho CDF per policy (1: as on its fair share), one panel per load"},
       {"jct_by_gpus", "mean JCT per GPU-count bucket (1, 2-4, 5-8, 9+), one bar per policy"},
       {"jct_vs_load", "average, median and p99 JCT against load: mean and 95 % CI over seeds (sweeps over --load)"},
       {"util_queue", "GPU utilisation and queue length over time, one line per policy"},
