@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 
 #include <unistd.h>
@@ -119,9 +120,15 @@ void SlurmBackend::connect(double now_s) {
     warn(std::string(e.what()) + "; set aside as state.json.unusable, rebuilding from Slurm (--recover)");
   }
   if (loaded && opt_.recover) log("--recover: the state file is usable; it is read as it is");
+  // The partition's jobs, listed once for start-up's two readers below (one squeue where a fresh start made two).
+  std::optional<std::vector<SlurmJob>> listed;
+  const auto partition_jobs = [&]() -> const std::vector<SlurmJob>& {
+    if (!listed) listed = ctl_.jobs(opt_.partition);
+    return *listed;
+  };
   if (origin_s_ < 0) {  // time 0: now, or the submission of the oldest job waiting or running for us
     origin_s_ = now_s;
-    for (const auto& j : ctl_.jobs(opt_.partition))
+    for (const auto& j : partition_jobs())
       if (((j.state == "PENDING" && j.held()) || (opt_.recover && !j.finished())) && j.submit_s >= 0)
         origin_s_ = std::min(origin_s_, j.submit_s);
   }
@@ -129,7 +136,7 @@ void SlurmBackend::connect(double now_s) {
   if (!loaded && !opt_.recover) {  // a first start, or a lost state: jobs already running here are said, not dropped
     std::string ids;
     int n = 0;
-    for (const auto& j : ctl_.jobs(opt_.partition))
+    for (const auto& j : partition_jobs())
       if (j.partition == opt_.partition && running_state(j.state) && j.gpus > 0) {
         ++n;
         if (n <= 20) ids += (ids.empty() ? "" : ", ") + std::to_string(j.id);
