@@ -13,6 +13,8 @@ Layout options (docs/sweep.md): --figures, --where KEY=VALUE, --series-by KEY, -
 --metrics, --log-y, --load-label; KEY is a sweep parameter, `folder` or `policy.N` (N-th `+`-part of the policy).
   util_queue     GPU utilisation and queue length over time (timeseries.csv; per policy, highest load, first seed),
                  each the time-weighted mean over windows of 1 % of the plotted span (at least one minute)
+  elastic_gpus   elastic runs (elastic.csv): GPUs per elastic job over time, one panel per policy: the mean per
+                 running elastic job and the jobs whose GPU count changed most
   gantt          GPU occupancy per job, one panel per policy (gpus.csv of simulate: every GPU of a run of up to 300
                  jobs, else the first servers up to 64 GPUs, said in the caption; runs.csv of replay)
 Every figure is titled with the runs' cluster, trace and load; panels share their x-range; a CDF is on a log x-axis
@@ -57,18 +59,20 @@ ap = argparse.ArgumentParser(prog="ringmaster plot")
 ap.add_argument("dirs", nargs="+")
 ap.add_argument("--out", required=True)
 ap.add_argument("--format", default="png,svg,pdf")
-ap.add_argument("--figures", default="jct_cdf,queue_cdf,ftf_cdf,jct_by_gpus,jct_vs_load,util_queue,gantt")
+ap.add_argument("--figures", default="jct_cdf,queue_cdf,ftf_cdf,jct_by_gpus,jct_vs_load,util_queue,elastic_gpus,gantt")
 ap.add_argument("--where", action="append", default=[])
 ap.add_argument("--series-by", default="policy")
 ap.add_argument("--panel-by", default="")
 ap.add_argument("--rename", action="append", default=[])
 ap.add_argument("--metrics", default="avg_jct_s,p50_jct_s,p99_jct_s")
 ap.add_argument("--log-y", action="store_true")
+ap.add_argument("--check-layout", action="store_true",
+                help="an overlap in any figure's layout is an error (exit 2), not a warning")
 ap.add_argument("--load-label", default=None,
                 help="x-axis label against load (default: what --load meant in these runs)")
 args = ap.parse_args()
 FIGURES = set(f for f in args.figures.split(",") if f)
-KNOWN = ["jct_cdf", "queue_cdf", "ftf_cdf", "jct_by_gpus", "jct_vs_load", "util_queue", "gantt"]
+KNOWN = ["jct_cdf", "queue_cdf", "ftf_cdf", "jct_by_gpus", "jct_vs_load", "util_queue", "elastic_gpus", "gantt"]
 for f in FIGURES - set(KNOWN):
     sys.exit(f"error: --only: unknown figure {f!r} ({', '.join(KNOWN)}; ringmaster plot --list)")
 RENAME = {}
@@ -188,9 +192,89 @@ for r in runs:
     r["panel"] = key_value(r, args.panel_by) if args.panel_by else None
 
 
+def figure(nrows=1, ncols=1, **kw):
+    """A figure under matplotlib's constrained layout: titles, labels, tick labels and the legend placed outside the
+    panels never overlap, at the figure size asked (issue 46)."""
+    return plt.subplots(nrows, ncols, layout="constrained", **kw)
+
+
+def legend_outside(fig, axes):
+    """One legend for the whole figure, right of the top-right panel, outside every panel's data: the policies of
+    every panel (one colour and marker each), in the order of `labels`."""
+    handles = {}
+    for ax in axes:
+        for h, l in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(l, h)
+    if not handles:
+        return
+    order = [l for l in labels if l in handles] + [l for l in handles if l not in labels]
+    visible = [ax for ax in axes if ax.get_visible() and ax.axison]
+    top = min(ax.get_subplotspec().rowspan.start for ax in visible)
+    anchor = max((ax for ax in visible if ax.get_subplotspec().rowspan.start == top),
+                 key=lambda ax: ax.get_subplotspec().colspan.stop)
+    anchor.legend([handles[l] for l in order], order, fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                  borderaxespad=0.0, frameon=False)
+
+
+def _boxes_overlap(a, b, slack=0.5):
+    return a.x0 + slack < b.x1 and b.x0 + slack < a.x1 and a.y0 + slack < b.y1 and b.y0 + slack < a.y1
+
+
+def layout_problems(fig):
+    """What overlaps in a laid-out figure, in words: a legend over any panel's data, a title, axis label or tick
+    label over another panel or over another text, neighbouring tick labels of one axis over each other, or any of
+    them cut off at the figure's edge. Empty when the layout is clean."""
+    fig.draw_without_rendering()
+    r = fig.canvas.get_renderer()
+    W, H = fig.bbox.width, fig.bbox.height
+    panels = [ax for ax in fig.axes if ax.get_visible() and ax.axison]
+    texts = []  # (what, owner index, bbox)
+    st = getattr(fig, "_suptitle", None)
+    if st is not None and st.get_text():
+        texts.append(("the figure's title", -1, st.get_window_extent(r)))
+    out = []
+    for i, ax in enumerate(panels):
+        name = f"panel {i + 1}"
+        for what, t in (("title", ax.title), ("x label", ax.xaxis.label), ("y label", ax.yaxis.label)):
+            if t.get_visible() and t.get_text():
+                texts.append((f"{name}'s {what}", i, t.get_window_extent(r)))
+        for axis, which in ((ax.xaxis, "x"), (ax.yaxis, "y")):
+            # Only the ticks inside the view: matplotlib keeps labels for locations beyond it that it never draws.
+            lo, hi = sorted(axis.get_view_interval())
+            eps = (hi - lo) * 1e-9
+            inside = [(t, t.get_window_extent(r)) for t, loc in zip(axis.get_ticklabels(which="major"),
+                                                                   axis.get_majorticklocs())
+                      if t.get_visible() and t.get_text() and lo - eps <= loc <= hi + eps]
+            for (t1, b1), (t2, b2) in zip(inside, inside[1:]):
+                if _boxes_overlap(b1, b2):
+                    out.append(f"{name}'s {which} tick labels {t1.get_text()!r} and {t2.get_text()!r} overlap")
+            for t, b in inside:
+                texts.append((f"{name}'s {which} tick label {t.get_text()!r}", i, b))
+        leg = ax.get_legend()
+        if leg is not None and leg.get_visible():
+            lb = leg.get_window_extent(r)
+            texts.append((f"{name}'s legend", i, lb))
+            for j, other in enumerate(panels):
+                if _boxes_overlap(lb, other.bbox):
+                    out.append(f"{name}'s legend lies over the data of panel {j + 1}")
+    for k, (w1, o1, b1) in enumerate(texts):
+        if b1.x0 < -1 or b1.y0 < -1 or b1.x1 > W + 1 or b1.y1 > H + 1:
+            out.append(f"{w1} is cut off at the figure's edge")
+        for j, ax in enumerate(panels):
+            if j != o1 and _boxes_overlap(b1, ax.bbox):
+                out.append(f"{w1} lies over panel {j + 1}")
+        for w2, o2, b2 in texts[k + 1:]:
+            if o1 != o2 and _boxes_overlap(b1, b2):
+                out.append(f"{w1} and {w2} overlap")
+    return out
+
+
 def save(fig, name):
-    # Room for the figure's title (cluster, trace, load) above the panels: 0.35 in.
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.35 / fig.get_figheight()))
+    problems = layout_problems(fig)
+    for p in problems[:5]:
+        sys.stderr.write(f"{'error' if args.check_layout else 'warning'}: {name}: layout: {p}\n")
+    if problems and args.check_layout:
+        sys.exit(2)
     for fmt in FORMATS:
         p = os.path.join(args.out, f"{name}.{fmt}")
         fig.savefig(p, dpi=110)
@@ -303,7 +387,7 @@ def cdf_figure(name, what, values, timed=True):
     # One x-range for every panel; log only when the values span more than two decades.
     positive = [v / unit for v in allv if v > 0]
     log_x = bool(positive) and max(positive) / min(positive) > 100
-    fig, axes = plt.subplots(nrow, ncol, figsize=(5.5 * ncol, 4.2 * nrow), squeeze=False, sharex=True, sharey=True)
+    fig, axes = figure(nrow, ncol, figsize=(5.5 * ncol, 4.2 * nrow), squeeze=False, sharex=True, sharey=True)
     for k, load in enumerate(ps):
         ax = axes[k // ncol][k % ncol]
         for l in labels:
@@ -322,11 +406,10 @@ def cdf_figure(name, what, values, timed=True):
         ax.grid(alpha=0.3)
         ax.set_title(f"{what} CDF" + (f", {panel_title(load) if args.panel_by else f'load = {load:g}'}"
                                       if load is not None else "") + WHERE_TEXT, fontsize=10)
-        ax.legend(fontsize=8, loc="lower right")
     for k in range(len(ps), nrow * ncol):
         axes[k // ncol][k % ncol].axis("off")
+    legend_outside(fig, list(axes.flat))
     fig.suptitle(context(), fontsize=10)
-    fig.tight_layout()
     save(fig, name)
 
 
@@ -352,7 +435,7 @@ if "jct_by_gpus" in FIGURES:
     if used:
         top = max(statistics.mean(by[l][b]) for l in labels for b in used if by[l][b])
         unit, uname = time_unit(top)
-        fig, ax = plt.subplots(figsize=(max(6.0, 1.2 * len(used) * max(1, len(labels)) * 0.6 + 2), 4.4))
+        fig, ax = figure(figsize=(max(6.0, 1.2 * len(used) * max(1, len(labels)) * 0.6 + 2), 4.4))
         width = 0.8 / max(1, len(labels))
         for i, l in enumerate(labels):
             xs = [k + (i - (len(labels) - 1) / 2) * width for k in range(len(used))]
@@ -365,9 +448,8 @@ if "jct_by_gpus" in FIGURES:
         ax.set_ylabel(f"average JCT ({uname})")
         ax.set_title("average JCT by job size" + WHERE_TEXT, fontsize=10)
         ax.grid(axis="y", alpha=0.3)
-        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        legend_outside(fig, [ax])
         fig.suptitle(context(), fontsize=10)
-        fig.tight_layout()
         save(fig, "jct_by_gpus")
 
 # 2. JCT metrics against load, mean and its 95 % confidence interval over seeds (Student's t): one column per metric, one row per
@@ -381,7 +463,7 @@ if len(loads) >= 2 and "jct_vs_load" in FIGURES and metrics:
     grid = [(p, m) for p in vpanels for m in metrics]
     ncol = len(metrics) if len(metrics) > 1 else min(3, len(vpanels))
     nrow = math.ceil(len(grid) / ncol)
-    fig, axes = plt.subplots(nrow, ncol, figsize=(5.8 * ncol, 4.4 * nrow), squeeze=False, sharex=True)
+    fig, axes = figure(nrow, ncol, figsize=(5.8 * ncol, 4.4 * nrow), squeeze=False, sharex=True)
     for k, (panel, key) in enumerate(grid):
         ax = axes[k // ncol][k % ncol]
         title = METRIC_NAMES.get(key, key)
@@ -416,13 +498,12 @@ if len(loads) >= 2 and "jct_vs_load" in FIGURES and metrics:
         ax.set_title((f"{panel_title(panel)}: " if panel is not None else "") + f"{title} vs load (mean, 95 % CI over seeds, t)" + WHERE_TEXT,
                      fontsize=10)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=8, loc="best")
     for k in range(len(grid), nrow * ncol):
         axes[k // ncol][k % ncol].axis("off")
     for ax in axes.flat:
         ax.tick_params(labelbottom=True)
+    legend_outside(fig, list(axes.flat))
     fig.suptitle(context(), fontsize=10)
-    fig.tight_layout()
     save(fig, "jct_vs_load")
 
 # 3. GPU utilisation and queue length over time: one run per policy (highest load, first seed).
@@ -433,7 +514,7 @@ for r in runs:
     if os.path.exists(os.path.join(r["dir"], "timeseries.csv")) and (key not in chosen or rank < chosen[key][0]):
         chosen[key] = (rank, r)
 if chosen and "util_queue" in FIGURES:
-    fig, (a1, a2) = plt.subplots(2, 1, figsize=(11, 6.5), sharex=True)
+    fig, (a1, a2) = figure(2, 1, figsize=(11, 6.5), sharex=True)
     series = {l: read_csv(os.path.join(r["dir"], "timeseries.csv")) for l, (_, r) in chosen.items()}
     tmax = max((float(rows[-1]["time_s"]) for rows in series.values() if rows), default=1)
     unit, uname = time_unit(tmax)
@@ -481,9 +562,67 @@ if chosen and "util_queue" in FIGURES:
     fig.suptitle(context(max(loads) if loads else None), fontsize=10)
     for a in (a1, a2):
         a.grid(alpha=0.3)
-        a.legend(fontsize=8, loc="upper right")
-    fig.tight_layout()
+    legend_outside(fig, [a1, a2])
     save(fig, "util_queue")
+
+# 3b. Elastic runs: GPUs per job over time (elastic.csv: every stretch an elastic job held a number of GPUs), one
+#     panel per policy (the run chosen above): the time-weighted mean GPUs per running elastic job over windows of 1 % of
+#     the span, and the allocations of the jobs whose GPU count changed most often, one step line each.
+TRACKED = 8
+elastic = []
+for _, r in sorted(chosen.values(), key=lambda x: x[0]) if "elastic_gpus" in FIGURES else []:
+    p = os.path.join(r["dir"], "elastic.csv")
+    if os.path.exists(p):
+        rows = [(x["job_id"], float(x["start_s"]), float(x["end_s"]), int(x["gpus"]))
+                for x in read_csv(p, need=("job_id", "start_s", "end_s", "gpus"))]
+        if rows:
+            elastic.append((r, rows))
+if elastic:
+    fig, axes = figure(len(elastic), 1, figsize=(11, 3.2 * len(elastic) + 0.8), squeeze=False, sharex=True)
+    tmax = max(b for _, rows in elastic for _, _, b, _ in rows)
+    unit, uname = time_unit(tmax)
+    window = max(tmax / 100.0, 60.0)
+    nwin = max(1, math.ceil(tmax / window))
+    for ax, (r, rows) in zip(axes[:, 0], elastic):
+        held = [0.0] * nwin  # GPU-seconds of running elastic jobs per window
+        ran = [0.0] * nwin   # job-seconds of running elastic jobs per window
+        for _, a, b, g in rows:
+            k = int(a // window)
+            while k < nwin and k * window < b:
+                o = min(b, (k + 1) * window) - max(a, k * window)
+                if o > 0:
+                    held[k] += g * o
+                    ran[k] += o
+                k += 1
+        xs = [(k + 0.5) * window / unit for k in range(nwin) if ran[k] > 0]
+        ys = [held[k] / ran[k] for k in range(nwin) if ran[k] > 0]
+        by_job = {}
+        for job, a, b, g in sorted(rows, key=lambda x: (x[1], x[0])):
+            by_job.setdefault(job, []).append((a, b, g))
+        # The jobs whose count changed most: a change is a stretch whose GPU count differs from the one before it.
+        changes = {j: sum(1 for x, y in zip(st, st[1:]) if x[2] != y[2]) for j, st in by_job.items()}
+        top = sorted(by_job, key=lambda j: (-changes[j], j))[:TRACKED]
+        jc = dict(zip(top, palette(max(len(top), 10))))
+        for job in top:
+            px, py = [], []
+            for a, b, g in by_job[job]:
+                if px and a > px[-1] * unit + 1e-9:  # a gap (waiting, restarting): no GPUs
+                    px += [px[-1], a / unit]
+                    py += [0, 0]
+                px += [a / unit, b / unit]
+                py += [g, g]
+            ax.plot(px, py, color=jc[job], lw=1.0, alpha=0.85, label="_nolegend_")
+        ax.plot(xs, ys, color="black", lw=2.0, label="mean GPUs per running elastic job")
+        ax.plot([], [], color="grey", lw=1.0, label=f"one job (the {len(top)} whose GPU count changed most)")
+        ax.set_ylabel("GPUs")
+        ax.set_ylim(bottom=0)
+        ax.grid(alpha=0.3)
+        ax.set_title(f"{r['label']}: {len(by_job)} elastic jobs, {sum(changes.values())} changes of GPU count", fontsize=9)
+        ax.tick_params(labelbottom=True)
+    axes[-1][0].set_xlabel(f"time ({uname}); mean over {window / unit:.3g}-{uname[:-1]} windows")
+    legend_outside(fig, list(axes[:, 0]))
+    fig.suptitle("GPUs per elastic job over time; " + context(max(loads) if loads else None), fontsize=10)
+    save(fig, "elastic_gpus")
 
 # 4. Gantt chart of GPU occupancy: one panel per policy (the run chosen above), any run size.
 def stretches_of(d):
@@ -527,7 +666,7 @@ for _, r in sorted(chosen.values(), key=lambda x: x[0]) if "gantt" in FIGURES el
 if gantts:
     heights = [max(2.2, min(0.2, 6.4 / max(1, len({s[3] for s in st}))) * len({s[3] for s in st}) + 1.0)
                for _, st, _ in gantts]
-    fig, axes = plt.subplots(len(gantts), 1, figsize=(12, sum(heights) + 0.6), squeeze=False, sharex=True,
+    fig, axes = figure(len(gantts), 1, figsize=(12, sum(heights) + 0.6), squeeze=False, sharex=True,
                              gridspec_kw={"height_ratios": heights})
     tmax = max(s[2] for _, st, _ in gantts for s in st)
     unit, uname = time_unit(tmax)
@@ -554,7 +693,6 @@ if gantts:
         ax.tick_params(labelbottom=True)
     axes[-1][0].set_xlabel(f"time ({uname})")
     fig.suptitle("GPU occupancy; " + context(max(loads) if loads else None), fontsize=10)
-    fig.tight_layout()
     save(fig, "gantt")
 
 for p in written:

@@ -3,7 +3,11 @@
 // side by side per job.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "test_util.h"
 
@@ -58,6 +62,73 @@ TEST(CompareTable, RunsPolicyFoldersAndSweepsInOneTable) {
   const auto bad = test::shell(bin + " compare " + d + "/nothing 2>&1");
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.text.find("nothing: not a folder"), std::string::npos) << bad.text;
+}
+
+TEST(CompareTable, SeedsPooledWithConfidenceIntervalsAndPairedAgainstABaseline) {
+  // Issue 46: --ci pools the runs that differ only in their seed (mean, 95 % CI by Student's t); --baseline pairs
+  // each run with the baseline's run of the same seed: per-seed ratios, their mean and CI. Checked against the
+  // numbers of the runs' own summary.json, computed here.
+  const std::string d = test::temp_dir();
+  const std::string bin = RM_BINARY;
+  ASSERT_EQ(test::shell(bin + " sweep --cluster luo128 --workload luo2025 --jobs 200 --policy fifo --policy srtf --load 0.8 "
+                              "--seeds 1-3 -q --out " + d + "/sw 2>&1").code, 0);
+  // The grid: policy-major, then seed (fifo 1..3, srtf 1..3).
+  const auto jct = [&](int index) {
+    return nlohmann::json::parse(test::read_file(d + "/sw/runs/" + fmt::format("{:05d}", index) + "/summary.json"))["avg_jct_s"]
+        .get<double>();
+  };
+  std::vector<double> fifo, srtf, ratio;
+  for (int i = 0; i < 3; ++i) {
+    fifo.push_back(jct(i));
+    srtf.push_back(jct(3 + i));
+    ratio.push_back(srtf.back() / fifo.back());
+  }
+  const auto mean = [](const std::vector<double>& v) { return (v[0] + v[1] + v[2]) / 3; };
+  const auto half = [&](const std::vector<double>& v) {  // t(0.975, 2) = 4.303
+    double ss = 0;
+    for (double x : v) ss += (x - mean(v)) * (x - mean(v));
+    return 4.303 * std::sqrt(ss / 2) / std::sqrt(3.0);
+  };
+  ASSERT_NE(fifo[0], fifo[1]);  // the seed changes the workload: a spread to have an interval of
+  const auto r = test::shell("cd " + d + " && " + bin + " compare sw --ci --baseline fifo --out t 2>&1");
+  ASSERT_EQ(r.code, 0) << r.text;
+  const std::string csv = test::read_file(d + "/t.csv");
+  EXPECT_EQ(csv.substr(0, csv.find(",jobs,")), "source,policy,exec,perf_model,cluster,trace,seeds") << csv;
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3) << csv;  // header + fifo + srtf
+  // A CSV's value in the row that starts with row_start, under the header's column (no quoted fields here).
+  const auto field = [](const std::string& text, const std::string& row_start, const std::string& column) {
+    const auto head = text.substr(0, text.find('\n'));
+    std::vector<std::string> h, v;
+    for (std::string x; const char c : head + ",") c == ',' ? (h.push_back(x), x.clear()) : void(x += c);
+    const auto at = text.find("\n" + row_start);
+    if (at == std::string::npos) return std::nan("");
+    const auto line = text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+    for (std::string x; const char c : line + ",") c == ',' ? (v.push_back(x), x.clear()) : void(x += c);
+    const auto k = std::find(h.begin(), h.end(), column) - h.begin();
+    return k < static_cast<long>(v.size()) && !v[k].empty() ? std::stod(v[k]) : std::nan("");
+  };
+  const std::string sw = d + "/sw";
+  EXPECT_NEAR(field(csv, "sw,srtf,", "avg_jct_s"), mean(srtf), 1e-6 * mean(srtf)) << csv;
+  EXPECT_NEAR(field(csv, "sw,srtf,", "avg_jct_s_ci95"), half(srtf), 1e-3 * half(srtf)) << csv;
+  EXPECT_NEAR(field(csv, "sw,fifo,", "avg_jct_s_ci95"), half(fifo), 1e-3 * half(fifo)) << csv;
+  EXPECT_NE(r.text.find(" ± "), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("95 % confidence interval (Student's t)"), std::string::npos) << r.text;
+  const std::string paired = test::read_file(d + "/t.paired.csv");
+  EXPECT_EQ(std::count(paired.begin(), paired.end(), '\n'), 2) << paired;  // header + srtf (fifo is the baseline)
+  EXPECT_NEAR(field(paired, "sw,srtf,", "avg_jct_s_ratio"), mean(ratio), 1e-9) << paired;
+  EXPECT_NEAR(field(paired, "sw,srtf,", "avg_jct_s_ratio_ci95"), half(ratio), 1e-3 * half(ratio)) << paired;
+  EXPECT_EQ(field(paired, "sw,srtf,", "avg_jct_s_below_1"),
+            std::count_if(ratio.begin(), ratio.end(), [](double x) { return x < 1; })) << paired;
+  EXPECT_NE(test::read_file(d + "/t.md").find("against fifo: each run's metric over fifo's"), std::string::npos);
+  // A baseline no folder holds names the policies there; --metrics without a baseline is refused.
+  const auto bad = test::shell(bin + " compare " + sw + " --baseline srsf --out " + d + "/x 2>&1");
+  EXPECT_EQ(bad.code, 2) << bad.text;
+  EXPECT_NE(bad.text.find("no run of this policy in these folders (their policies: fifo, srtf)"), std::string::npos)
+      << bad.text;
+  EXPECT_EQ(test::shell(bin + " compare " + sw + " --metrics p99_jct_s --out " + d + "/x 2>&1").code, 2);
+  const auto nokey = test::shell(bin + " compare " + sw + " --baseline fifo --metrics nokey --out " + d + "/x 2>&1");
+  EXPECT_EQ(nokey.code, 2) << nokey.text;
+  EXPECT_NE(nokey.text.find("no run's summary.json has this number"), std::string::npos) << nokey.text;
 }
 
 }  // namespace

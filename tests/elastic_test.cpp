@@ -133,6 +133,14 @@ TEST(Elastic, AShrinkAdmitsARigidJobAndTheGrowthFollowsItsEndByHand) {
   // b is rigid: its own GPUs x its run time, no reallocation.
   EXPECT_NE(row(jobs, "b").find(",20.000000,70.000000,50.000000,0.000000,50.000000,0,finished,"), std::string::npos) << jobs;
   EXPECT_NE(row(jobs, "b").find(",0.000000,2,2,100.000000,0"), std::string::npos) << jobs;
+  // elastic.csv (issue 46): e's three stretches, 4 then 2 then 4 GPUs (restarts inside them); b is rigid, not in it.
+  EXPECT_EQ(test::read_file(dir + "/out/elastic.csv"),
+            "job_id,start_s,end_s,gpus\ne,0.000000,20.000000,4\ne,20.000000,70.000000,2\ne,70.000000,132.500000,4\n");
+  // plot's elastic_gpus figure from it, laid out without overlaps.
+  const auto p = test::shell(kBin + " plot " + dir + "/out --only elastic_gpus --format png --check-layout --out " + dir +
+                             "/fig 2>&1");
+  ASSERT_EQ(p.code, 0) << p.text;
+  EXPECT_GT(std::filesystem::file_size(dir + "/fig/elastic_gpus.png"), 10000u);
 }
 
 // The user's wrong resizes stop the run: exit 2, the job, the time, nothing written.

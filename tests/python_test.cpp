@@ -354,6 +354,15 @@ outdir = tempfile.mkdtemp()
 ringmaster.simulate(cluster="tiny", trace="builtin:demo", policy=["fifo", Srsf], max_jobs=10, out=outdir)
 assert {"Srsf", "fifo"} <= set(os.listdir(outdir)), os.listdir(outdir)
 assert _json.load(open(os.path.join(outdir, "Srsf", "summary.json")))["policy_label"] == "Srsf"
+# {label: policy} and a class's `label` attribute name them instead
+class Labelled(Srsf):
+    label = "my-srsf"
+outdir = tempfile.mkdtemp()
+runs = ringmaster.simulate(cluster="tiny", trace="builtin:demo", policy={"fast": "srsf", "mine": Srsf}, max_jobs=10, out=outdir)
+assert list(runs) == ["fast", "mine"], list(runs)
+assert sorted(os.listdir(outdir)) == ["fast", "mine"], os.listdir(outdir)
+assert _json.load(open(os.path.join(outdir, "fast", "summary.json")))["policy_label"] == "fast"
+assert list(ringmaster.simulate(cluster="tiny", trace="builtin:demo", policy=Labelled, max_jobs=10)) == ["my-srsf"]
 for bad, needle in [(dict(max_jbs=3), "max_jbs: not an option of simulate (did you mean 'max_jobs'?)"),
                     (dict(max_jobs=-1), "--max-jobs: must be >= 0"),
                     (dict(policy="fifoo"), "unknown policy or plugin 'fifoo'")]:

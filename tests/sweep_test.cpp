@@ -232,7 +232,7 @@ TEST(Plot, ASweepGivesEveryFigureAtItsSize) {
   const auto d = test::temp_dir();
   std::filesystem::remove_all(d);
   ASSERT_EQ(sh(kBin + " sweep --policy fifo --policy srsf --load 0.5,1 --seeds 1-2 -q --out " + d + "/sw").code, 0);
-  const Out p = sh(kBin + " plot " + d + "/sw --out " + d + "/fig");
+  const Out p = sh(kBin + " plot " + d + "/sw --out " + d + "/fig --check-layout");
   ASSERT_EQ(p.code, 0) << p.text;
   // figsize x 110 dpi: CDF 2 panels of 5.5 x 4.2 in, vs-load 3 metrics (mean, median, p99) of 5.8 x 4.4, utilisation 11 x 6.5,
   // Gantt 12 wide.
@@ -257,7 +257,7 @@ TEST(Plot, ASweepGivesEveryFigureAtItsSize) {
   // The layout options: only the chosen figures; one CDF panel per policy (renamed) at one load, one line per
   // seed; one vs-load panel per policy for a single metric.
   const Out lay = sh(kBin + " plot " + d + "/sw --out " + d + "/lay --format png --figures jct_cdf,jct_vs_load "
-                     "--where load=1 --panel-by policy --series-by seed --rename fifo=FIFO --metrics avg_jct_s --log-y");
+                     "--where load=1 --panel-by policy --series-by seed --rename fifo=FIFO --metrics avg_jct_s --log-y --check-layout");
   ASSERT_EQ(lay.code, 0) << lay.text;
   EXPECT_EQ(png_size(d + "/lay/jct_cdf.png"), std::make_pair(1210, 462));
   EXPECT_FALSE(std::filesystem::exists(d + "/lay/util_queue.png"));
@@ -265,7 +265,7 @@ TEST(Plot, ASweepGivesEveryFigureAtItsSize) {
   // --where load=1 left one load: no plot against load.
   EXPECT_FALSE(std::filesystem::exists(d + "/lay/jct_vs_load.png"));
   const Out vs = sh(kBin + " plot " + d + "/sw --out " + d + "/lay2 --format png --figures jct_vs_load "
-                    "--panel-by policy --metrics avg_jct_s");
+                    "--panel-by policy --metrics avg_jct_s --check-layout");
   ASSERT_EQ(vs.code, 0) << vs.text;
   EXPECT_EQ(png_size(d + "/lay2/jct_vs_load.png"), std::make_pair(1276, 484));  // 2 panels of 5.8 x 4.4 in
   for (const std::string& opt : {"--where nokey=1", "--where load=7", "--series-by nokey", "--figures pie",
@@ -280,12 +280,12 @@ TEST(Plot, ListNamesTheFiguresAndOnlyDrawsThose) {
   // Issue 46: plot --list; --only picks figures; the new ones (queueing CDF, JCT by job size) from a run's jobs.csv.
   const Out l = sh(kBin + " plot --list");
   EXPECT_EQ(l.code, 0) << l.text;
-  for (const char* f : {"jct_cdf", "queue_cdf", "ftf_cdf", "jct_by_gpus", "jct_vs_load", "util_queue", "gantt"})
+  for (const char* f : {"jct_cdf", "queue_cdf", "ftf_cdf", "jct_by_gpus", "jct_vs_load", "util_queue", "elastic_gpus", "gantt"})
     EXPECT_NE(l.text.find(std::string("  ") + f + " "), std::string::npos) << f << "\n" << l.text;
   const auto d = test::temp_dir();
   std::filesystem::remove_all(d);
   ASSERT_EQ(sh(kBin + " simulate --policy fifo --policy srsf -q --out " + d + "/m").code, 0);
-  const Out p = sh(kBin + " plot " + d + "/m --out " + d + "/fig --only queue_cdf,jct_by_gpus,ftf_cdf --format png,pdf");
+  const Out p = sh(kBin + " plot " + d + "/m --out " + d + "/fig --only queue_cdf,jct_by_gpus,ftf_cdf --format png,pdf --check-layout");
   ASSERT_EQ(p.code, 0) << p.text;
   std::vector<std::string> files;
   for (const auto& e : std::filesystem::directory_iterator(d + "/fig")) files.push_back(e.path().filename().string());

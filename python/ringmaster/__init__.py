@@ -216,8 +216,9 @@ def _policy_text(p):
     if isinstance(p, (tuple, list)):
         texts = [_policy_text(x) for x in p]
         return "+".join(t for t, _ in texts), "+".join(n for _, n in texts)
-    name = getattr(p, "__name__", type(p).__name__)
-    return _core.register_policy(p), name
+    # Its label: a `label` attribute where it has one, else the class's name (an instance: its class's).
+    name = getattr(p, "label", None) or getattr(p, "__name__", type(p).__name__)
+    return _core.register_policy(p), str(name)
 
 
 def _option_args(options):
@@ -247,9 +248,16 @@ def simulate(cluster=None, trace=None, policy=None, out=None, **options):
         args += ["--trace", str(trace)]
     names = []
     if policy is not None:
-        for p in [policy] if isinstance(policy, str) or not isinstance(policy, (list, tuple)) else policy:
+        # {label: policy} names each policy; else a class's `label` attribute or name, a string's own label.
+        given = (list(policy.items()) if isinstance(policy, dict) else
+                 [(None, p) for p in ([policy] if isinstance(policy, str) or not isinstance(policy, (list, tuple))
+                                      else policy)])
+        for label, p in given:
             text, name = _policy_text(p)
-            if text == name:  # a policy string: its label is the CLI's (LABEL=SPEC, or the spec)
+            if label is not None:
+                name = str(label)
+                text = f"{name}={text}"
+            elif text == name:  # a policy string: its label is the CLI's (LABEL=SPEC, or the spec)
                 name = None
             elif re.fullmatch(r"[A-Za-z0-9_.+-]+", name):  # a class's name labels it: summary.json, folder names
                 text = f"{name}={text}"
@@ -340,8 +348,12 @@ def sweep(out, cluster=None, trace=None, policy=None, **options):
         for v in [] if value is None else [value] if isinstance(value, str) else list(value):
             args += [flag, str(v)]
     if policy is not None:
-        for p in [policy] if isinstance(policy, str) or not isinstance(policy, (list, tuple)) else policy:
-            args += ["--policy", _file_policy_text(p)]
+        if isinstance(policy, dict):  # {label: policy}: each run's folder, summary.json and legends by its label
+            args += [a for label, p in policy.items() for a in ("--policy", f"{label}={_file_policy_text(p)}")]
+        else:
+            for p in [policy] if isinstance(policy, str) or not isinstance(policy, (list, tuple)) else policy:
+                label = getattr(p, "label", None) if not isinstance(p, (str, tuple, list)) else None
+                args += ["--policy", (f"{label}=" if label else "") + _file_policy_text(p)]
     args += _option_args(options)
     args += ["--out", str(out)]
     status = _core.run_sweep(args, _binary())

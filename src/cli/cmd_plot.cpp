@@ -63,6 +63,9 @@ class Plot final : public Subcommand {
     plt->add_option("--metrics", metrics_, "summary.json keys plotted against load")->capture_default_str();
     plt->add_flag("--log-y", log_y_, "logarithmic y axis for the metrics against load");
     plt->add_option("--load-label", load_label_, "x-axis label of the plots against load");
+    plt->add_flag("--check-layout", check_layout_,
+                  "an overlap in a figure's layout (a legend over data, texts over each other or cut off) is an "
+                  "error, exit 2, not a warning");
     return plt;
   }
   int run() override {
@@ -78,6 +81,7 @@ class Plot final : public Subcommand {
     if (!panel_.empty()) extra.insert(extra.end(), {"--panel-by", panel_});
     if (!load_label_.empty()) extra.insert(extra.end(), {"--load-label", load_label_});
     if (log_y_) extra.push_back("--log-y");
+    if (check_layout_) extra.push_back("--check-layout");
     for (const auto& w : where_) extra.insert(extra.end(), {"--where", w});
     for (const auto& r : rename_) extra.insert(extra.end(), {"--rename", r});
     return run_plot(dirs_, out_, format_, extra);
@@ -87,7 +91,7 @@ class Plot final : public Subcommand {
   std::vector<std::string> dirs_, where_, rename_;
   std::string out_, format_ = "png,svg,pdf", series_ = "policy", panel_, metrics_ = "avg_jct_s,p50_jct_s,p99_jct_s", figures_,
               load_label_;
-  bool log_y_ = false, list_ = false;
+  bool log_y_ = false, list_ = false, check_layout_ = false;
   // What data/plot.py draws (its docstring says more).
   static constexpr std::pair<const char*, const char*> kFigures[] = {
       {"jct_cdf", "JCT CDF per policy, seeds pooled, one panel per load"},
@@ -96,6 +100,7 @@ class Plot final : public Subcommand {
       {"jct_by_gpus", "mean JCT per GPU-count bucket (1, 2-4, 5-8, 9+), one bar per policy"},
       {"jct_vs_load", "average, median and p99 JCT against load: mean and 95 % CI over seeds (sweeps over --load)"},
       {"util_queue", "GPU utilisation and queue length over time, one line per policy"},
+      {"elastic_gpus", "elastic runs: GPUs per elastic job over time, one panel per policy (mean and the most-changed jobs)"},
       {"gantt", "GPU occupancy per job, one panel per policy (a bounded sample of a large run, said in the caption)"},
   };
 };

@@ -175,10 +175,11 @@ void Engine::run() {
 
 void Engine::record_stretch(const JobState& j) {
   if (!opt_.record_stretches) return;
-  GpuStretch s{j.id(), j.last_start, now_, {}};
+  GpuStretch s{j.id(), j.last_start, now_, {}, static_cast<int>(j.gpus.size())};
   for (const auto& g : j.gpus)
     if (opt_.stretch_servers < 0 || g.server < opt_.stretch_servers) s.gpus.push_back({g.server, g.gpu});
-  if (!s.gpus.empty()) stretches_.push_back(std::move(s));
+  // An elastic job's every stretch is kept (elastic.csv: its GPU count over time), on sampled servers or not.
+  if (!s.gpus.empty() || j.spec->elastic()) stretches_.push_back(std::move(s));
 }
 
 void Engine::complete(JobState& j) {

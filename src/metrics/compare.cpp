@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -119,6 +120,7 @@ namespace {
 
 struct RunRow {
   std::string run;                                   // where it came from (folder, or sweep:index)
+  std::string source;                                // the folder it was found under (a DIR argument)
   std::vector<std::pair<std::string, std::string>> params;  // a sweep's swept values
   nlohmann::json summary;
 };
@@ -142,14 +144,14 @@ void collect(const std::string& dir, std::vector<RunRow>& rows) {
     for (const auto& c : grid.at("cells")) {
       const fs::path run = d / "runs" / fmt::format("{:05d}", c.at("index").get<int>());
       if (!fs::exists(run / "summary.json") || !fs::exists(run / "jobs.csv")) continue;
-      RunRow r{dir + ":" + fmt::format("{:05d}", c.at("index").get<int>()), {}, read_summary(run / "summary.json")};
+      RunRow r{dir + ":" + fmt::format("{:05d}", c.at("index").get<int>()), dir, {}, read_summary(run / "summary.json")};
       for (const auto& p : c.at("params")) r.params.push_back({p.at(0).get<std::string>(), p.at(1).get<std::string>()});
       rows.push_back(std::move(r));
     }
     return;
   }
   if (fs::exists(d / "summary.json")) {
-    rows.push_back({dir, {}, read_summary(d / "summary.json")});
+    rows.push_back({dir, dir, {}, read_summary(d / "summary.json")});
     return;
   }
   std::vector<fs::path> subs;
@@ -157,7 +159,7 @@ void collect(const std::string& dir, std::vector<RunRow>& rows) {
     if (e.is_directory() && fs::exists(e.path() / "summary.json")) subs.push_back(e.path());
   if (subs.empty()) throw InputError(dir, 0, "", "no summary.json, run folders or sweep in it");
   std::sort(subs.begin(), subs.end());
-  for (const auto& s : subs) rows.push_back({s.string(), {}, read_summary(s / "summary.json")});
+  for (const auto& s : subs) rows.push_back({s.string(), dir, {}, read_summary(s / "summary.json")});
 }
 
 // A summary's value as text. full: the CSV's, every digit (the shortest text that reads back as the same double);
@@ -178,9 +180,212 @@ std::string cell(const nlohmann::json& s, const char* key, bool full = false) {
   return fmt::format("{:.3g}", x);
 }
 
+
+// Student's t quantile t(0.975, df): the table for 1..30 degrees of freedom, beyond it the Cornish-Fisher expansion
+// around the normal quantile (error < 1e-4 at df = 31).
+double t975(int df) {
+  static const double kT[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+                              2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+                              2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+  if (df < 1) return NAN;
+  if (df <= 30) return kT[df - 1];
+  const double z = 1.959963984540054, n = df;
+  return z + (z * z * z + z) / (4 * n) + (5 * std::pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * n * n);
+}
+
+// Mean and the half-width of its 95 % confidence interval (t); the half-width is NaN for fewer than two values.
+std::pair<double, double> mean_ci(const std::vector<double>& v) {
+  if (v.empty()) return {NAN, NAN};
+  double sum = 0;
+  for (double x : v) sum += x;
+  const double m = sum / static_cast<double>(v.size());
+  if (v.size() < 2) return {m, NAN};
+  double ss = 0;
+  for (double x : v) ss += (x - m) * (x - m);
+  const double sd = std::sqrt(ss / static_cast<double>(v.size() - 1));
+  return {m, t975(static_cast<int>(v.size()) - 1) * sd / std::sqrt(static_cast<double>(v.size()))};
+}
+
+// A number as compare's text shows it (cell()'s precision).
+std::string shown(double x) {
+  if (std::isnan(x)) return "";
+  if (x == std::floor(x) && std::fabs(x) < 1e15) return fmt::format("{:.0f}", x);  // a count's mean: 200, not 200.00
+  nlohmann::json j = x;
+  nlohmann::json s = {{"x", j}};
+  return cell(s, "x");
+}
+
+std::string param_of(const RunRow& r, const std::string& key) {
+  for (const auto& [k, v] : r.params)
+    if (k == key) return v;
+  return "";
+}
+
+// The run's policy as the tables name it: its label (--policy LABEL=SPEC, a Python class's name), else its spec.
+std::string policy_of(const RunRow& r) {
+  const char* k = r.summary.contains("policy_label") ? "policy_label" : "policy";
+  return r.summary.contains(k) && r.summary[k].is_string() ? r.summary[k].get<std::string>() : "";
+}
+
+std::optional<double> number(const nlohmann::json& s, const std::string& key) {
+  if (!s.contains(key) || !s[key].is_number()) return std::nullopt;
+  const double x = s[key].get<double>();
+  return std::isfinite(x) ? std::optional<double>(x) : std::nullopt;
+}
+
+// Columns a UTF-8 string takes on a terminal (each code point one column: the tables' text is ASCII and '±').
+std::size_t utf8_width(const std::string& s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+// A table as padded text (left columns left-aligned, the figures right-aligned), CSV and Markdown.
+struct Rendered {
+  std::string text, csv, markdown;
+};
+Rendered render(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& table,
+                const std::vector<std::string>& csv_header, const std::vector<std::vector<std::string>>& csv_table,
+                std::size_t left) {
+  Rendered out;
+  std::vector<std::size_t> w(header.size());
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    w[i] = header[i].size();
+    for (const auto& l : table) w[i] = std::max(w[i], utf8_width(l[i]));
+  }
+  const auto text_line = [&](const std::vector<std::string>& l) {
+    std::string s;
+    for (std::size_t i = 0; i < l.size(); ++i) {
+      const std::string pad(w[i] - std::min(w[i], utf8_width(l[i])), ' ');
+      s += (i ? "  " : "") + (i < left ? l[i] + pad : pad + l[i]);
+    }
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    return s + "\n";
+  };
+  out.text = text_line(header);
+  for (const auto& l : table) out.text += text_line(l);
+  for (std::size_t i = 0; i < csv_header.size(); ++i) out.csv += (i ? "," : "") + csv_field(csv_header[i]);
+  out.csv += "\n";
+  for (const auto& l : csv_table) {
+    for (std::size_t i = 0; i < l.size(); ++i) out.csv += (i ? "," : "") + csv_field(l[i]);
+    out.csv += "\n";
+  }
+  const auto md_line = [](const std::vector<std::string>& l) {
+    std::string s = "|";
+    for (const auto& x : l) {
+      std::string e;
+      for (char c : x) e += c == '|' ? std::string("\\|") : std::string(1, c);
+      s += " " + e + " |";
+    }
+    return s + "\n";
+  };
+  out.markdown = md_line(header);
+  std::string sep = "|";
+  for (std::size_t i = 0; i < header.size(); ++i) sep += i < left ? "---|" : "---:|";
+  out.markdown += sep + "\n";
+  for (const auto& l : table) out.markdown += md_line(l);
+  return out;
+}
+
+
+// --baseline NAME: each run against the baseline policy's run with the same parameters and seed from the same folder
+// (a sweep's cell, a multi-policy folder's sibling); per-seed ratios of each metric, pooled over the seeds of one
+// setting into their mean and 95 % confidence interval (Student's t), the number of seeds below 1, min and max.
+void paired_table(const std::vector<RunRow>& rows, std::vector<std::string> params, const CompareOptions& opt,
+                  CompareTable& t) {
+  std::erase(params, std::string("seed"));
+  std::vector<std::string> metrics = opt.metrics;
+  if (metrics.empty()) metrics = {"avg_jct_s", "p50_jct_s", "p99_jct_s"};
+  for (const auto& m : metrics)
+    if (std::none_of(rows.begin(), rows.end(), [&](const RunRow& r) { return number(r.summary, m).has_value(); }))
+      throw InputError("--metrics", 0, m, "no run's summary.json has this number");
+  // A run's setting: its folder and every parameter but the policy (the seed included).
+  const auto setting = [](const RunRow& r) {
+    std::string k = r.source;
+    for (const auto& [p, v] : r.params)
+      if (p != "policy") k += "\x1f" + p + "=" + v;
+    return k;
+  };
+  std::map<std::string, const RunRow*> base;
+  std::set<std::string> names;
+  for (const auto& r : rows) {
+    names.insert(policy_of(r));
+    if (policy_of(r) == opt.baseline) base.emplace(setting(r), &r);
+  }
+  if (base.empty()) {
+    std::string known;
+    for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+    throw InputError("--baseline", 0, opt.baseline, "no run of this policy in these folders (their policies: " + known + ")");
+  }
+  struct Group {
+    std::vector<std::string> key;
+    std::vector<std::vector<double>> ratios;  // per metric, per seed
+  };
+  std::vector<Group> groups;
+  int unpaired = 0;
+  for (const auto& r : rows) {
+    if (policy_of(r) == opt.baseline) continue;
+    const auto b = base.find(setting(r));
+    if (b == base.end()) {
+      ++unpaired;
+      continue;
+    }
+    std::vector<std::string> key = {r.source};
+    for (const auto& p : params) key.push_back(param_of(r, p));
+    key.push_back(policy_of(r));
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) { return x.key == key; });
+    if (g == groups.end()) g = groups.insert(groups.end(), Group{key, std::vector<std::vector<double>>(metrics.size())});
+    for (std::size_t i = 0; i < metrics.size(); ++i) {
+      const auto x = number(r.summary, metrics[i]), y = number(b->second->summary, metrics[i]);
+      if (x && y && *y > 0) g->ratios[i].push_back(*x / *y);
+    }
+  }
+  std::vector<std::string> header = {"source"};
+  header.insert(header.end(), params.begin(), params.end());
+  header.insert(header.end(), {"policy", "seeds"});
+  const std::size_t left = header.size() - 1;
+  std::vector<std::string> csv_header = header;
+  for (const auto& m : metrics) {
+    header.insert(header.end(), {m + " ratio", "below 1"});
+    for (const char* c : {"_ratio", "_ratio_ci95", "_ratio_min", "_ratio_max", "_below_1"}) csv_header.push_back(m + c);
+  }
+  std::vector<std::vector<std::string>> table, csv_table;
+  const auto r3 = [](double x) { return std::isnan(x) ? std::string() : fmt::format("{:.3f}", x); };
+  for (const auto& g : groups) {
+    std::vector<std::string> line = g.key, full = g.key;
+    std::size_t seeds = 0;
+    for (const auto& v : g.ratios) seeds = std::max(seeds, v.size());
+    line.push_back(std::to_string(seeds));
+    full.push_back(std::to_string(seeds));
+    for (const auto& v : g.ratios) {
+      const auto [m, hw] = mean_ci(v);
+      const auto below = std::count_if(v.begin(), v.end(), [](double x) { return x < 1; });
+      line.push_back(std::isnan(hw) ? r3(m) : r3(m) + " ± " + r3(hw));
+      line.push_back(v.empty() ? "" : fmt::format("{}/{}", below, v.size()));
+      full.push_back(std::isnan(m) ? "" : fmt::format("{}", m));
+      full.push_back(std::isnan(hw) ? "" : fmt::format("{}", hw));
+      full.push_back(v.empty() ? "" : fmt::format("{}", *std::min_element(v.begin(), v.end())));
+      full.push_back(v.empty() ? "" : fmt::format("{}", *std::max_element(v.begin(), v.end())));
+      full.push_back(std::to_string(below));
+    }
+    table.push_back(std::move(line));
+    csv_table.push_back(std::move(full));
+  }
+  const Rendered out = render(header, table, csv_header, csv_table, left);
+  t.paired_text = out.text;
+  t.paired_csv = out.csv;
+  const std::string caption = "against " + opt.baseline + ": each run's metric over " + opt.baseline +
+                              "'s with the same parameters and seed (below 1: smaller than the baseline's), the "
+                              "mean ratio over the seeds ± the half-width of its 95 % confidence interval (Student's t)";
+  t.paired_caption = caption + (unpaired ? fmt::format("; {} run(s) without a baseline run of the same setting left out",
+                                                       unpaired)
+                                         : "");
+  t.markdown += "\n" + t.paired_caption + ":\n\n" + out.markdown;
+}
+
 }  // namespace
 
-CompareTable compare_table(const std::vector<std::string>& dirs) {
+CompareTable compare_table(const std::vector<std::string>& dirs, const CompareOptions& opt) {
   std::vector<RunRow> rows;
   for (const auto& d : dirs) collect(d, rows);
   // The columns: the run, the sweeps' parameters, what ran it, then the figures (those a row has).
@@ -191,12 +396,7 @@ CompareTable compare_table(const std::vector<std::string>& dirs) {
       if (k != "policy" && std::find(params.begin(), params.end(), k) == params.end()) params.push_back(k);
   std::erase_if(params, [&](const std::string& p) {
     std::set<std::string> values;
-    for (const auto& r : rows) {
-      std::string v;
-      for (const auto& [k, x] : r.params)
-        if (k == p) v = x;
-      values.insert(v);
-    }
+    for (const auto& r : rows) values.insert(param_of(r, p));
     return values.size() < 2 && rows.size() > 1;
   });
   static const char* const kWho[] = {"policy", "exec", "perf_model", "cluster", "trace"};
@@ -211,35 +411,19 @@ CompareTable compare_table(const std::vector<std::string>& dirs) {
         figures.push_back(f);
         break;
       }
-  std::vector<std::string> header = {"run"};
-  header.insert(header.end(), params.begin(), params.end());
-  header.insert(header.end(), std::begin(kWho), std::end(kWho));
-  header.insert(header.end(), figures.begin(), figures.end());
-  std::vector<std::vector<std::string>> table, full_table;
+  const auto who = [&](const RunRow& r) {
+    std::vector<std::string> v;
+    for (const char* w : kWho)  // a labelled policy by its label (--policy LABEL=SPEC, a Python class's name)
+      v.push_back(std::string(w) == "policy" ? policy_of(r) : cell(r.summary, w));
+    return v;
+  };
+  CompareTable t;
   std::vector<std::string> execs, perfs;
   for (const auto& r : rows) {
-    std::vector<std::string> line = {r.run};
-    for (const auto& p : params) {
-      std::string v;
-      for (const auto& [k, x] : r.params)
-        if (k == p) v = x;
-      line.push_back(v);
-    }
-    for (const char* w : kWho)  // a labelled policy by its label (--policy LABEL=SPEC, a Python class's name)
-      line.push_back(cell(r.summary, std::string(w) == "policy" && r.summary.contains("policy_label") ? "policy_label" : w));
-    std::vector<std::string> full = line;  // the CSV's row: every digit
-    for (const auto& f : figures) {
-      line.push_back(cell(r.summary, f.c_str()));
-      full.push_back(cell(r.summary, f.c_str(), true));
-    }
-    full_table.push_back(std::move(full));
     const std::string e = cell(r.summary, "exec"), pm = cell(r.summary, "perf_model");
     if (std::find(execs.begin(), execs.end(), e) == execs.end()) execs.push_back(e);
     if (std::find(perfs.begin(), perfs.end(), pm) == perfs.end()) perfs.push_back(pm);
-    table.push_back(std::move(line));
   }
-  CompareTable t;
-  t.rows = static_cast<int>(table.size());
   const auto join = [](const std::vector<std::string>& v) {
     std::string s;
     for (const auto& x : v) s += (s.empty() ? "" : ", ") + (x.empty() ? std::string("(none)") : x);
@@ -247,42 +431,75 @@ CompareTable compare_table(const std::vector<std::string>& dirs) {
   };
   if (execs.size() > 1) t.mixed += "execution models " + join(execs);
   if (perfs.size() > 1) t.mixed += (t.mixed.empty() ? "" : "; ") + std::string("performance models ") + join(perfs);
-  // Text: columns padded to their widths.
-  std::vector<std::size_t> w(header.size());
-  for (std::size_t i = 0; i < header.size(); ++i) {
-    w[i] = header[i].size();
-    for (const auto& l : table) w[i] = std::max(w[i], l[i].size());
-  }
-  const auto text_line = [&](const std::vector<std::string>& l) {
-    std::string s;
-    for (std::size_t i = 0; i < l.size(); ++i)
-      s += (i ? "  " : "") + (i < header.size() - figures.size() ? fmt::format("{:<{}}", l[i], w[i])
-                                                                  : fmt::format("{:>{}}", l[i], w[i]));
-    while (!s.empty() && s.back() == ' ') s.pop_back();
-    return s + "\n";
-  };
-  t.text = text_line(header);
-  for (const auto& l : table) t.text += text_line(l);
-  for (std::size_t i = 0; i < header.size(); ++i) t.csv += (i ? "," : "") + csv_field(header[i]);
-  t.csv += "\n";
-  for (const auto& l : full_table) {
-    for (std::size_t i = 0; i < l.size(); ++i) t.csv += (i ? "," : "") + csv_field(l[i]);
-    t.csv += "\n";
-  }
-  const auto md_line = [](const std::vector<std::string>& l) {
-    std::string s = "|";
-    for (const auto& x : l) {
-      std::string e;
-      for (char c : x) e += c == '|' ? std::string("\\|") : std::string(1, c);
-      s += " " + e + " |";
+
+  std::vector<std::string> header, csv_header;
+  std::vector<std::vector<std::string>> table, csv_table;
+  if (!opt.ci) {
+    header = {"run"};
+    header.insert(header.end(), params.begin(), params.end());
+    header.insert(header.end(), std::begin(kWho), std::end(kWho));
+    header.insert(header.end(), figures.begin(), figures.end());
+    csv_header = header;
+    for (const auto& r : rows) {
+      std::vector<std::string> line = {r.run};
+      for (const auto& p : params) line.push_back(param_of(r, p));
+      const auto w = who(r);
+      line.insert(line.end(), w.begin(), w.end());
+      std::vector<std::string> full = line;  // the CSV's row: every digit
+      for (const auto& f : figures) {
+        line.push_back(cell(r.summary, f.c_str()));
+        full.push_back(cell(r.summary, f.c_str(), true));
+      }
+      csv_table.push_back(std::move(full));
+      table.push_back(std::move(line));
     }
-    return s + "\n";
-  };
-  t.markdown = md_line(header);
-  std::string sep = "|";
-  for (std::size_t i = 0; i < header.size(); ++i) sep += i < header.size() - figures.size() ? "---|" : "---:|";
-  t.markdown += sep + "\n";
-  for (const auto& l : table) t.markdown += md_line(l);
+    const Rendered out = render(header, table, csv_header, csv_table, header.size() - figures.size());
+    t.text = out.text, t.csv = out.csv, t.markdown = out.markdown;
+  } else {
+    // --ci: the runs that differ only in their seed pooled into one row: each figure's mean over the seeds and the
+    // half-width of its 95 % confidence interval (Student's t), "mean ± half-width"; the CSV has both columns.
+    std::erase(params, std::string("seed"));
+    std::vector<std::pair<std::vector<std::string>, std::vector<const RunRow*>>> groups;
+    for (const auto& r : rows) {
+      std::vector<std::string> key = {r.source};
+      for (const auto& p : params) key.push_back(param_of(r, p));
+      const auto w = who(r);
+      key.insert(key.end(), w.begin(), w.end());
+      auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
+      if (it == groups.end()) groups.push_back({key, {&r}});
+      else it->second.push_back(&r);
+    }
+    header = {"source"};
+    header.insert(header.end(), params.begin(), params.end());
+    header.insert(header.end(), std::begin(kWho), std::end(kWho));
+    header.push_back("seeds");
+    const std::size_t left = header.size() - 1;
+    csv_header = header;
+    header.insert(header.end(), figures.begin(), figures.end());
+    for (const auto& f : figures) csv_header.insert(csv_header.end(), {f, f + "_ci95"});
+    for (const auto& [key, members] : groups) {
+      std::vector<std::string> line = key;
+      line.push_back(std::to_string(members.size()));
+      std::vector<std::string> full = line;
+      for (const auto& f : figures) {
+        std::vector<double> v;
+        for (const RunRow* r : members)
+          if (const auto x = number(r->summary, f)) v.push_back(*x);
+        const auto [m, hw] = mean_ci(v);
+        line.push_back(std::isnan(m) ? "" : std::isnan(hw) ? shown(m) : shown(m) + " ± " + shown(hw));
+        full.push_back(std::isnan(m) ? "" : fmt::format("{}", m));
+        full.push_back(std::isnan(hw) ? "" : fmt::format("{}", hw));
+      }
+      table.push_back(std::move(line));
+      csv_table.push_back(std::move(full));
+    }
+    const Rendered out = render(header, table, csv_header, csv_table, left);
+    t.text = out.text, t.csv = out.csv, t.markdown = out.markdown;
+    t.notes.push_back("rows: runs that differ only in their seed pooled; each figure is the mean over the seeds ± the "
+                      "half-width of its 95 % confidence interval (Student's t); no interval for one seed");
+  }
+  t.rows = static_cast<int>(table.size());
+  if (!opt.baseline.empty()) paired_table(rows, params, opt, t);
   if (!t.mixed.empty()) t.markdown += "\nThese rows mix " + t.mixed + ": their figures come from different models.\n";
   return t;
 }

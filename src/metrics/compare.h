@@ -17,10 +17,19 @@ namespace rm {
 // simulate folders (one row per policy) and sweeps (one row per complete run, with its parameters): the execution
 // model, performance model and policy of each, and the figures papers report. `text` is the table to print, `csv`
 // and `markdown` the same rows; `mixed` names what the rows mix (execution or performance models), or "".
+struct CompareOptions {
+  bool ci = false;                   // pool the runs that differ only in their seed: mean ± 95 % CI (t)
+  std::string baseline;              // paired ratios against this policy (its label), seed by seed
+  std::vector<std::string> metrics;  // the baseline's ratios of these summary.json numbers (default: avg, p50, p99 JCT)
+};
+// With a baseline, `paired_text` and `paired_csv` are the paired table (appended to `markdown`), `paired_caption`
+// says what it holds; `notes` are lines to print under the tables.
 struct CompareTable {
   std::string text, csv, markdown, mixed;
+  std::string paired_text, paired_csv, paired_caption;
+  std::vector<std::string> notes;
   int rows = 0;
 };
-CompareTable compare_table(const std::vector<std::string>& dirs);
+CompareTable compare_table(const std::vector<std::string>& dirs, const CompareOptions& opt = {});
 
 }  // namespace rm

@@ -349,6 +349,18 @@ void write_gpus_csv(std::ostream& f, const RunRecord& e) {
       f << fmt::format("{},{},{},{},{}\n", csv_field(e.jobs.at(s.job).spec->name), secs(s.start), secs(s.end), srv, g);
 }
 
+bool write_elastic_csv(std::ostream& f, const RunRecord& e) {
+  bool any = false;
+  for (const auto& s : e.stretches) {
+    const JobRecord& j = e.jobs.at(s.job);
+    if (!j.spec->elastic()) continue;
+    if (!any) f << "job_id,start_s,end_s,gpus\n";
+    any = true;
+    f << fmt::format("{},{},{},{}\n", csv_field(j.spec->name), secs(s.start), secs(s.end), s.held);
+  }
+  return any;
+}
+
 void write_timeseries_csv(std::ostream& f, const RunRecord& e) {
   f << "time_s,queued,running,busy_gpus,gpu_util\n";
   const double total = e.total_gpus;
@@ -451,6 +463,15 @@ void write_outputs(const std::string& dir, const RunRecord& e, const std::vector
     write_gpus_csv(f, e);
   } else {
     std::filesystem::remove(dir + "/gpus.csv", ec);  // an earlier run's: the folder holds one run's files
+  }
+  {  // elastic runs: every stretch an elastic job held a number of GPUs (plot's elastic_gpus)
+    std::ostringstream rows;
+    if (write_elastic_csv(rows, e)) {
+      auto f = open_out(dir + "/elastic.csv");
+      f << rows.str();
+    } else {
+      std::filesystem::remove(dir + "/elastic.csv", ec);
+    }
   }
   {
     auto f = open_out(dir + "/timeseries.csv");

@@ -57,6 +57,9 @@ void write_outputs(const std::string& dir, const RunRecord& r, const std::vector
                    const Summary& s, const RunInfo& info);
 void write_jobs_csv(std::ostream& f, const RunRecord& r, const std::vector<Unschedulable>& unsched);
 void write_gpus_csv(std::ostream& f, const RunRecord& r);
+// elastic.csv: job_id,start_s,end_s,gpus for every stretch of every elastic job (all its GPUs, sampled servers or
+// not); false (nothing written) when the run has no elastic job's stretch.
+bool write_elastic_csv(std::ostream& f, const RunRecord& r);
 void write_timeseries_csv(std::ostream& f, const RunRecord& r);
 std::string summary_json(const Summary& s, const RunInfo& info);
 

@@ -47,7 +47,8 @@ struct JobRecord {
 struct GpuStretch {
   JobId job = -1;
   Time start = 0, end = 0;
-  std::vector<std::pair<int, int>> gpus;  // (server, gpu)
+  std::vector<std::pair<int, int>> gpus;  // (server, gpu); of a large run only those on the sampled servers
+  int held = 0;                           // every GPU the job held in it (elastic.csv), sampled or not
 };
 
 // A job's times as a peer simulator with a float-seconds clock computed them (--compat gavel), printed at full
