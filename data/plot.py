@@ -18,7 +18,7 @@ Layout options (docs/sweep.md): --figures, --where KEY=VALUE, --series-by KEY, -
   gantt          GPU occupancy per job, one panel per policy (gpus.csv of simulate: every GPU of a run of up to 300
                  jobs, else the first servers up to 64 GPUs, said in the caption; runs.csv of replay)
 Every figure is titled with the runs' cluster, trace and load; panels share their x-range; a CDF is on a log x-axis
-when its JCTs span more than two decades.
+when its values span more than two decades (at most six decades shown; smaller values at its left edge).
 Matplotlib from Debian (python3-matplotlib); docs/sweep.md says why.
 """
 import argparse
@@ -110,6 +110,49 @@ def read_csv(path, need=()):
         if c not in header:
             sys.exit(f"error: {path}: no column {c!r} (is it a ringmaster output?)")
     return rows
+
+
+def read_columns(path, columns, need=(), finished_only=False):
+    """Some columns of a large CSV as arrays of floats (NaN where empty), streamed: a whole trace's jobs.csv or
+    timeseries.csv is hundreds of thousands of rows, which as dicts took most of plot's memory. finished_only: only
+    the rows whose `status` (where there is one) is `finished`. Errors as read_csv's."""
+    from array import array
+    out = {c: array("d") for c in columns}
+    try:
+        with open(path, newline="") as f:
+            if "\0" in f.read(65536):
+                raise ValueError("binary data (a NUL byte)")
+            f.seek(0)
+            reader = csv.reader(f, strict=True)
+            header = next(reader, [])
+            for c in need:
+                if c not in header:
+                    sys.exit(f"error: {path}: no column {c!r} (is it a ringmaster output?)")
+            at = [(out[c], header.index(c)) for c in columns if c in header]
+            st = header.index("status") if finished_only and "status" in header else -1
+            n = len(header)
+            for row in reader:
+                if len(row) != n:
+                    raise ValueError(f"line {reader.line_num}: a row's field count differs from the header's")
+                if st >= 0 and row[st] != "finished":
+                    continue
+                for arr, i in at:
+                    v = row[i]
+                    arr.append(float(v) if v else math.nan)
+    except (csv.Error, ValueError, UnicodeDecodeError) as e:
+        sys.exit(f"error: {path}: not a ringmaster CSV ({e})")
+    return out
+
+
+_JOBS = {}
+
+
+def job_columns(r):
+    """A run's finished jobs (jobs.csv): jct_s, queue_s, ftf_rho and num_gpus, read once per run."""
+    if r["dir"] not in _JOBS:
+        _JOBS[r["dir"]] = read_columns(os.path.join(r["dir"], "jobs.csv"), ("jct_s", "queue_s", "ftf_rho", "num_gpus"),
+                                       need=("jct_s",), finished_only=True)
+    return _JOBS[r["dir"]]
 
 
 def summary(d):
@@ -242,8 +285,11 @@ def layout_problems(fig):
             # Only the ticks inside the view: matplotlib keeps labels for locations beyond it that it never draws.
             lo, hi = sorted(axis.get_view_interval())
             eps = (hi - lo) * 1e-9
-            inside = [(t, t.get_window_extent(r)) for t, loc in zip(axis.get_ticklabels(which="major"),
-                                                                   axis.get_majorticklocs())
+            # Major and minor labels together, in the axis' order: a log axis' minor labels crowd its major ones.
+            labelled = sorted(list(zip(axis.get_majorticklocs(), axis.get_ticklabels(which="major"))) +
+                              list(zip(axis.get_minorticklocs(), axis.get_ticklabels(which="minor"))),
+                              key=lambda x: x[0])
+            inside = [(t, t.get_window_extent(r)) for loc, t in labelled
                       if t.get_visible() and t.get_text() and lo - eps <= loc <= hi + eps]
             for (t1, b1), (t2, b2) in zip(inside, inside[1:]):
                 if _boxes_overlap(b1, b2):
@@ -287,8 +333,7 @@ def time_unit(seconds):
 
 
 def jcts(r):
-    return [float(x["jct_s"]) for x in read_csv(os.path.join(r["dir"], "jobs.csv"))
-            if x.get("status", "finished") == "finished" and x["jct_s"] not in ("", "nan", "inf")]
+    return [x for x in job_columns(r)["jct_s"] if math.isfinite(x)]
 
 
 def palette(n):
@@ -369,8 +414,10 @@ else:
 
 def column_values(r, column):
     """A run's finished jobs' values of a jobs.csv column (seconds)."""
-    return [float(x[column]) for x in read_csv(os.path.join(r["dir"], "jobs.csv"))
-            if x.get("status", "finished") == "finished" and x.get(column, "") not in ("", "nan", "inf")]
+    return [x for x in job_columns(r)[column] if math.isfinite(x)]
+
+
+CDF_POINTS = 4000
 
 
 def cdf_figure(name, what, values, timed=True):
@@ -384,22 +431,29 @@ def cdf_figure(name, what, values, timed=True):
     per_run = {id(r): values(r) for r in runs}
     allv = [v for vs in per_run.values() for v in vs]
     unit, uname = time_unit(max(allv) if allv else 1) if timed else (1.0, "")
-    # One x-range for every panel; log only when the values span more than two decades.
+    # One x-range for every panel; log only when the values span more than two decades, and then at most six
+    # decades: smaller values (a zero queueing delay, rounding noise of 1e-9 s) sit at the axis' left edge and still
+    # count in the CDF, which is over every job.
     positive = [v / unit for v in allv if v > 0]
     log_x = bool(positive) and max(positive) / min(positive) > 100
+    floor = max(min(positive), max(positive) / 1e6) if log_x else None
+    clipped = log_x and any(v / unit < floor for v in allv)
     fig, axes = figure(nrow, ncol, figsize=(5.5 * ncol, 4.2 * nrow), squeeze=False, sharex=True, sharey=True)
     for k, load in enumerate(ps):
         ax = axes[k // ncol][k % ncol]
         for l in labels:
             vals = sorted(v / unit for r in runs if r["label"] == l and in_panel(r, load) for v in per_run[id(r)])
-            if log_x:
-                vals = [v for v in vals if v > 0]
-            if vals:
-                ax.plot(vals, [(i + 1) / len(vals) for i in range(len(vals))], label=l, color=colors[l], lw=1.6)
+            n = len(vals)
+            if not n:
+                continue
+            # At most CDF_POINTS points per line, at evenly spaced ranks (a whole trace is 100k jobs per run).
+            ranks = range(n) if n <= CDF_POINTS else sorted({round(i * (n - 1) / (CDF_POINTS - 1)) for i in range(CDF_POINTS)})
+            xs = [max(vals[i], floor) if log_x else vals[i] for i in ranks]
+            ax.plot(xs, [(i + 1) / n for i in ranks], label=l, color=colors[l], lw=1.6)
         if log_x:
             ax.set_xscale("log")
-        ax.set_xlabel(f"{what} ({uname}{', log scale' if log_x else ''})" if uname else
-                      f"{what}{' (log scale)' if log_x else ''}")
+        scale = (", log scale" + (f"; below {floor:.2g} at the left edge" if clipped else "")) if log_x else ""
+        ax.set_xlabel(f"{what} ({uname}{scale})" if uname else f"{what}{f' ({scale[2:]})' if scale else ''}")
         ax.tick_params(labelbottom=True, labelleft=True)
         ax.set_ylabel("fraction of jobs")
         ax.set_ylim(0, 1.01)
@@ -424,13 +478,13 @@ BUCKETS = [("1 GPU", 1, 1), ("2-4", 2, 4), ("5-8", 5, 8), ("9+", 9, 10 ** 9)]
 if "jct_by_gpus" in FIGURES:
     by = {l: [[] for _ in BUCKETS] for l in labels}
     for r in runs:
-        for x in read_csv(os.path.join(r["dir"], "jobs.csv")):
-            if x.get("status", "finished") != "finished" or x.get("jct_s", "") in ("", "nan", "inf"):
+        cols = job_columns(r)
+        for jct, g in zip(cols["jct_s"], cols["num_gpus"]):
+            if not math.isfinite(jct) or math.isnan(g):
                 continue
-            g = int(float(x["num_gpus"]))
             for b, (_, lo, hi) in enumerate(BUCKETS):
-                if lo <= g <= hi:
-                    by[r["label"]][b].append(float(x["jct_s"]))
+                if lo <= int(g) <= hi:
+                    by[r["label"]][b].append(jct)
     used = [b for b in range(len(BUCKETS)) if any(by[l][b] for l in labels)]
     if used:
         top = max(statistics.mean(by[l][b]) for l in labels for b in used if by[l][b])
@@ -494,7 +548,15 @@ if len(loads) >= 2 and "jct_vs_load" in FIGURES and metrics:
         if log_y:
             ax.set_yscale("log")
             ax.yaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
-            ax.yaxis.set_minor_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+            # Minor labels only where they fit: every one within a decade, 2 and 5 within two, none beyond.
+            lo, hi = ax.get_ylim()
+            span = math.log10(hi / lo) if lo > 0 and hi > lo else 99
+            keep = {2, 3, 4, 5, 6, 7, 8, 9} if span <= 1 else {2, 5} if span <= 2 else set()
+
+            def minor(y, _pos, keep=keep):
+                m = round(y / 10 ** math.floor(math.log10(y) + 1e-9)) if y > 0 else 0
+                return f"{y:g}" if m in keep else ""
+            ax.yaxis.set_minor_formatter(matplotlib.ticker.FuncFormatter(minor))
         ax.set_title((f"{panel_title(panel)}: " if panel is not None else "") + f"{title} vs load (mean, 95 % CI over seeds, t)" + WHERE_TEXT,
                      fontsize=10)
         ax.grid(alpha=0.3)
@@ -515,16 +577,17 @@ for r in runs:
         chosen[key] = (rank, r)
 if chosen and "util_queue" in FIGURES:
     fig, (a1, a2) = figure(2, 1, figsize=(11, 6.5), sharex=True)
-    series = {l: read_csv(os.path.join(r["dir"], "timeseries.csv")) for l, (_, r) in chosen.items()}
-    tmax = max((float(rows[-1]["time_s"]) for rows in series.values() if rows), default=1)
+    series = {l: read_columns(os.path.join(r["dir"], "timeseries.csv"), ("time_s", "gpu_util", "queued"),
+                              need=("time_s", "gpu_util", "queued")) for l, (_, r) in chosen.items()}
+    tmax = max((cols["time_s"][-1] for cols in series.values() if cols["time_s"]), default=1)
     unit, uname = time_unit(tmax)
     # Each series is a step function (a value holds until the next row); plotted as its time-weighted mean over
     # consecutive windows of 1 % of the span (at least a minute), so a busy run is a line, not a band.
     window = max(tmax / 100.0, 60.0)
 
-    def smooth(rows, key):
-        ts = [float(x["time_s"]) for x in rows]
-        vs = [float(x[key]) for x in rows]
+    def smooth(cols, key):
+        ts = cols["time_s"]
+        vs = cols[key]
         xs, ys = [], []
         k, start = 0, 0.0
         while start < tmax and ts:
@@ -547,7 +610,7 @@ if chosen and "util_queue" in FIGURES:
         return xs, ys
 
     for l, rows in series.items():
-        if not rows:
+        if not rows["time_s"]:
             continue
         a1.plot(*smooth(rows, "gpu_util"), label=l, color=colors[l], lw=1.4)
         a2.plot(*smooth(rows, "queued"), label=l, color=colors[l], lw=1.4)

@@ -271,7 +271,9 @@ TEST(Elastic, OptimusKeepsTheInvariantsOnRandomElasticWorkloads) {
         EXPECT_EQ(j.status, JobStatus::Finished);
         EXPECT_GE(j.held_min, j.spec->min_gpus());
         EXPECT_LE(j.held_max, j.spec->max_gpus());
-        if (!j.spec->elastic()) EXPECT_EQ(j.reallocations, 0);
+        if (!j.spec->elastic()) {
+          EXPECT_EQ(j.reallocations, 0);
+        }
         moved += j.reallocations;
         f.push_back(j.finish);
       }
@@ -359,7 +361,9 @@ TEST(Elastic, OptimusAndPolluxGiveALoneElasticJobTheWholeServer) {
     ASSERT_EQ(r.code, 0) << policy << ": " << r.text;
     const std::string jobs = test::read_file(dir + "/" + policy + "/jobs.csv");
     EXPECT_NE(row(jobs, "e").find(",4,4,"), std::string::npos) << policy << ": " << jobs;
-    if (policy == "optimus") EXPECT_EQ(row(jobs, "e").back(), '0') << jobs;
+    if (policy == "optimus") {
+      EXPECT_EQ(row(jobs, "e").back(), '0') << jobs;
+    }
   }
   // Two GPU types: Pollux's policy does not place across types (Sia's does): exit 2, said.
   const std::string two = test::write_file(dir, "two.yaml", "servers:\n  - {count: 1, gpus: 4, gpu_type: t4, gpu_mem_gb: 16}\n"

@@ -57,7 +57,9 @@ TEST_P(IndexedPolicy, DecidesExactlyAsTheFullSort) {
   }
   // The preemptive ones must have been tested on preemptions.
   auto probe = make_scheduler(GetParam(), 1);
-  if (probe->name().find("+preempt") != std::string::npos) EXPECT_GT(preemptions, 20) << GetParam();
+  if (probe->name().find("+preempt") != std::string::npos) {
+    EXPECT_GT(preemptions, 20) << GetParam();
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, IndexedPolicy,

@@ -72,8 +72,8 @@ class Rogue : public Scheduler {
     Decisions d;
     for (const JobState* j : ctx.active) {
       if (j->running()) continue;
-      if (mode_ == 0) d.start.push_back({j->id(), std::vector<GpuRef>(j->spec->num_gpus, GpuRef{0, 0})});
-      if (mode_ == 1) d.start.push_back({j->id(), {}});
+      if (mode_ == 0) d.start.push_back({.job = j->id(), .gpus = std::vector<GpuRef>(j->spec->num_gpus, GpuRef{0, 0})});
+      if (mode_ == 1) d.start.push_back({.job = j->id(), .gpus = {}});
       if (mode_ == 2) d.preempt.push_back(j->id());
     }
     return d;

@@ -131,7 +131,9 @@ TEST(PolluxJobModel, PolluxReadsTheJobsFittedModels) {
     EXPECT_EQ(t[i][col(t[0], "status")], "finished") << jobs;
     const int hi = std::stoi(t[i][col(t[0], "gpus_max")]);
     grown += hi > std::stoi(t[i][col(t[0], "num_gpus")]);
-    if (t[i][col(t[0], "job_id")] == "n1") EXPECT_EQ(hi, 1) << "ncf: one GPU in Pollux's world";
+    if (t[i][col(t[0], "job_id")] == "n1") {
+      EXPECT_EQ(hi, 1) << "ncf: one GPU in Pollux's world";
+    }
   }
   EXPECT_GT(grown, 0) << jobs;
   const std::string summary = test::read_file(dir + "/a/summary.json");

@@ -295,7 +295,7 @@ TEST(PythonPolicies, ReplayOnTheLiveBackendRunsPythonSchedulersAndPrintsARunnabl
                                              "job_id,submit_s,num_gpus,model,duration_s\na,0,4,resnet50,100\n"
                                              "b,20,16,resnet50,200\nc,40,2,resnet50,50\n");
   int i = 0;
-  for (const std::string p : {"py:file=" + examples() + "/fifo_scheduler.py;class=FifoFirstFit",
+  for (const std::string& p : std::vector<std::string>{"py:file=" + examples() + "/fifo_scheduler.py;class=FifoFirstFit",
                               "fifo+py:" + examples() + "/first_fit.py:BestFit"}) {
     const std::string out = d + "/rep" + std::to_string(i), state = d + "/st" + std::to_string(i);
     ++i;

@@ -268,8 +268,8 @@ TEST(Plot, ASweepGivesEveryFigureAtItsSize) {
                     "--panel-by policy --metrics avg_jct_s --check-layout");
   ASSERT_EQ(vs.code, 0) << vs.text;
   EXPECT_EQ(png_size(d + "/lay2/jct_vs_load.png"), std::make_pair(1276, 484));  // 2 panels of 5.8 x 4.4 in
-  for (const std::string& opt : {"--where nokey=1", "--where load=7", "--series-by nokey", "--figures pie",
-                                  "--rename fifo", "--metrics nokey"}) {
+  for (const char* opt : {"--where nokey=1", "--where load=7", "--series-by nokey", "--figures pie", "--rename fifo",
+                          "--metrics nokey"}) {
     const Out e = sh(kBin + " plot " + d + "/sw --out " + d + "/lay3 " + opt);
     EXPECT_EQ(e.code, 2) << opt << "\n" << e.text;
     EXPECT_NE(e.text.find("error:"), std::string::npos) << opt << "\n" << e.text;

@@ -114,7 +114,8 @@ RoundResult tiny_run(bool compat, std::vector<JobInit> jobs, const std::string& 
 }
 
 TEST(RoundModel, CompatCreditsWholeRoundsAndFinishesAtBoundaries) {
-  const auto r = tiny_run(true, {{0, "gnmt", 0.0, 1000, 1}, {1, "gnmt", 0.001, 5000, 1}});
+  const auto r = tiny_run(true, {{.id = 0, .model = "gnmt", .arrival = 0.0, .N = 1000, .g = 1},
+                                 {.id = 1, .model = "gnmt", .arrival = 0.001, .N = 5000, .g = 1}});
   // Round at t=1: A gets floor(300/0.12)=2500 >= 1000, ends at 301. B needs two rounds: 301..901.
   ASSERT_EQ(r.jobs.size(), 2u);
   EXPECT_EQ(r.jobs[0].finish_time, 301);
@@ -123,7 +124,8 @@ TEST(RoundModel, CompatCreditsWholeRoundsAndFinishesAtBoundaries) {
 }
 
 TEST(RoundModel, ExactFinishFreesTheGpuMidRound) {
-  const auto r = tiny_run(false, {{0, "gnmt", 0.0, 1000, 1}, {1, "gnmt", 0.001, 5000, 1}});
+  const auto r = tiny_run(false, {{.id = 0, .model = "gnmt", .arrival = 0.0, .N = 1000, .g = 1},
+                                  {.id = 1, .model = "gnmt", .arrival = 0.001, .N = 5000, .g = 1}});
   // A: 1 + 120 = 121. B starts at 121 (fill pass), runs to 301 (1500 iterations), then 301 + 3500*0.12.
   EXPECT_DOUBLE_EQ(r.jobs[0].finish_time, 121);
   EXPECT_NEAR(r.jobs[1].finish_time, 301 + 3500 * 0.12, 1e-9);
@@ -132,7 +134,8 @@ TEST(RoundModel, ExactFinishFreesTheGpuMidRound) {
 
 TEST(RoundModel, SrtfOrdersByRemainingTime) {
   // Both at once; SRTF runs the short job first even though it arrived second.
-  const auto r = tiny_run(true, {{0, "gnmt", 0.0, 5000, 1}, {1, "gnmt", 0.001, 1000, 1}}, "srtf");
+  const auto r = tiny_run(true, {{.id = 0, .model = "gnmt", .arrival = 0.0, .N = 5000, .g = 1},
+                                 {.id = 1, .model = "gnmt", .arrival = 0.001, .N = 1000, .g = 1}}, "srtf");
   EXPECT_EQ(r.jobs[1].finish_time, 301);
   EXPECT_EQ(r.jobs[0].finish_time, 901);
 }
@@ -140,7 +143,8 @@ TEST(RoundModel, SrtfOrdersByRemainingTime) {
 // A Synergy replay's ids may be any integers: jobs -1 and -2 are two jobs in the book (one GPU: one after the
 // other) and both are measured.
 TEST(RoundModel, NegativeIdsAreBookedApartAndMeasured) {
-  const auto r = tiny_run(false, {{-1, "gnmt", 0.0, 1000, 1}, {-2, "gnmt", 0.001, 1000, 1}});
+  const auto r = tiny_run(false, {{.id = -1, .model = "gnmt", .arrival = 0.0, .N = 1000, .g = 1},
+                                  {.id = -2, .model = "gnmt", .arrival = 0.001, .N = 1000, .g = 1}});
   ASSERT_EQ(r.jobs.size(), 2u);
   EXPECT_DOUBLE_EQ(r.jobs[0].finish_time, 121);
   EXPECT_DOUBLE_EQ(r.jobs[1].finish_time, 241);
@@ -170,7 +174,9 @@ TEST(Tune, NeverBelowProportionalUnlessNeedsLessAndNeverIdleWithFreeGpus) {
     for (auto& j : jobs) {
       const int free_before = cl.free_gpus();
       const bool ok = tune_round(cl, j);
-      if (!ok) EXPECT_LT(free_before, j.g) << "job waits with its GPUs free (trial " << trial << ")";
+      if (!ok) {
+        EXPECT_LT(free_before, j.g) << "job waits with its GPUs free (trial " << trial << ")";
+      }
     }
     for (const auto& j : jobs) {
       if (j.gpus.empty()) continue;

@@ -55,7 +55,9 @@ TEST(Traces, MuriMilliseconds) {
   EXPECT_EQ(w.jobs.size(), 1494u);
   // job 1 submits at 201,694,000 ms.
   for (const auto& j : w.jobs)
-    if (j.name == "1") EXPECT_EQ(j.submit, 201694LL * kUsPerS);
+    if (j.name == "1") {
+      EXPECT_EQ(j.submit, 201694LL * kUsPerS);
+    }
 }
 
 TEST(Traces, GavelTsv) {

@@ -650,8 +650,8 @@ void TableBackend::write_outputs(const std::string& dir, const std::string& sche
     }
   }
   rm::write_outputs(dir, rec, unsched, sum,
-                    RunInfo{opt_.policy, scheduler_name, spec_.name,
-                            name() + ":" + opt_.partition, name(), opt_.seed, 0});
+                    RunInfo{.policy = opt_.policy, .scheduler = scheduler_name, .cluster = spec_.name,
+                            .trace = name() + ":" + opt_.partition, .exec = name(), .seed = opt_.seed, .wall_s = 0});
 }
 
 }  // namespace rm::live

@@ -15,12 +15,14 @@ struct RunInfo {
   std::string policy, scheduler, cluster, trace, exec;
   std::uint64_t seed = 0;
   double wall_s = 0;
-  std::string perf_model;  // what turned placements into run times (summary.json `perf_model`; empty: live)
-  std::string preempt_cost_model;  // what a preemption cost the job that resumed (summary.json; empty: live)
-  bool columns_mapped = false;               // the trace was read through --columns / --header
-  std::vector<std::string> ignored_columns;  // then: the file's columns no canonical column took
-  std::vector<std::pair<std::string, std::string>> model_mapping;  // --unknown-model: each unknown name -> its model
-  std::string policy_label;  // the policy's display name (--policy LABEL=SPEC; summary.json `policy_label`)
+  // Below: set after the first fields, so each has a default initialiser ({}: aggregate initialisation of the first
+  // fields leaves them to it without -Wmissing-field-initializers).
+  std::string perf_model{};  // what turned placements into run times (summary.json `perf_model`; empty: live)
+  std::string preempt_cost_model{};  // what a preemption cost the job that resumed (summary.json; empty: live)
+  bool columns_mapped = false;                 // the trace was read through --columns / --header
+  std::vector<std::string> ignored_columns{};  // then: the file's columns no canonical column took
+  std::vector<std::pair<std::string, std::string>> model_mapping{};  // --unknown-model: each unknown name -> its model
+  std::string policy_label{};  // the policy's display name (--policy LABEL=SPEC; summary.json `policy_label`)
 };
 
 struct Summary {

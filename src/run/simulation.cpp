@@ -174,8 +174,9 @@ std::unique_ptr<SimResult> simulate_rounds(const RunPlan& plan, std::unique_ptr<
   if (plan.run.dry_run) return r;
   if (r->perf) r->perf->report(r->summary.extra);
   add_model_mapping(*r);
-  r->info = {plan.policy.text, plan.policy.text + " (round model)", r->cluster.name, trace_label(plan.inputs),
-             plan.exec_label(r->exec), plan.inputs.seed, seconds_since(t0)};
+  r->info = {.policy = plan.policy.text, .scheduler = plan.policy.text + " (round model)", .cluster = r->cluster.name,
+             .trace = trace_label(plan.inputs), .exec = plan.exec_label(r->exec), .seed = plan.inputs.seed,
+             .wall_s = seconds_since(t0)};
   r->info.perf_model = plan.perf_model_label(r->exec);
   r->info.preempt_cost_model = plan.preempt_cost_label(r->exec);
   add_trace_reading(*r);
@@ -191,9 +192,9 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
     r->exec = plan.exec;
     if (plan.run.dry_run) return r;
     r->summary = summarize(r->record, r->unschedulable.size());
-    r->info = {plan.policy.text, plan.policy.text + " (" + peer->simulator + ")",
-               r->cluster.name, trace_label(plan.inputs), plan.exec_label(r->exec), plan.inputs.seed,
-               seconds_since(t0)};
+    r->info = {.policy = plan.policy.text, .scheduler = plan.policy.text + " (" + peer->simulator + ")",
+               .cluster = r->cluster.name, .trace = trace_label(plan.inputs), .exec = plan.exec_label(r->exec),
+               .seed = plan.inputs.seed, .wall_s = seconds_since(t0)};
     r->info.perf_model = plan.perf_model_label(r->exec);
     r->info.preempt_cost_model = plan.preempt_cost_label(r->exec);
     return r;
@@ -244,8 +245,9 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
   if (!std::isnan(r->workload.offered_load)) r->summary.extra.push_back({"offered_load", r->workload.offered_load});
   if (r->perf) r->perf->report(r->summary.extra);
   add_model_mapping(*r);
-  r->info = {plan.policy.text, scheduler_name, r->cluster.name, trace_label(plan.inputs), plan.exec_label(r->exec),
-             plan.inputs.seed, seconds_since(t0)};
+  r->info = {.policy = plan.policy.text, .scheduler = scheduler_name, .cluster = r->cluster.name,
+             .trace = trace_label(plan.inputs), .exec = plan.exec_label(r->exec), .seed = plan.inputs.seed,
+             .wall_s = seconds_since(t0)};
   r->info.perf_model = plan.perf_model_label(r->exec);
   r->info.preempt_cost_model = plan.preempt_cost_label(r->exec);
   add_trace_reading(*r);

@@ -101,7 +101,7 @@ struct SchedContext {
 struct StartDecision {
   JobId job = kNoJob;
   std::vector<GpuRef> gpus;
-  std::vector<ServerShare> shares;  // CPUs and DRAM per server; empty = none booked (GPU-only policies)
+  std::vector<ServerShare> shares{};  // CPUs and DRAM per server; empty = none booked (GPU-only policies)
 };
 
 // A running job's new CPU/DRAM holding (TUNE shrinking a peer to make room).

@@ -30,9 +30,9 @@ struct JobInit {
   double arrival = 0;  // seconds
   double N = 0;        // iterations
   int g = 1;
-  std::string file;    // for error messages
+  std::string file{};  // for error messages
   long line = 0;
-  std::string name;    // the trace's job id (default: id)
+  std::string name{};  // the trace's job id (default: id)
 };
 
 // Where jobs come from: a fixed list (replay: all arrivals known at the start) or a generator that makes
