@@ -120,7 +120,8 @@ namespace {
 // Fairness and queueing (issue 29; docs/formats.md): finish-time fairness rho (mean, max), queueing delay quantiles,
 // and Jain's index of the users' GPU-time shares (where jobs name at least two users).
 void add_fairness(const RunRecord& e, Summary& s) {
-  const std::vector<double> rho = ftf_rho(e);
+  s.ftf_rho = ftf_rho(e);  // kept for jobs.csv, users.csv and vcs.csv
+  const std::vector<double>& rho = s.ftf_rho;
   double sum = 0, mx = 0;
   long n = 0;
   for (double r : rho)
@@ -247,42 +248,105 @@ Summary summarize(const RunRecord& e, std::size_t unschedulable) {
 
 namespace {
 
-std::string secs(Time t) { return t == kNever ? "" : fmt::format("{:.6f}", to_seconds(t)); }
-
 std::ofstream open_out(const std::string& path) {
   std::ofstream f(path, std::ios::binary);
   if (!f) throw InputError(path, 0, "", "cannot write");
   return f;
 }
 
+// The CSV writers append to one buffer per file, allocating nothing per field (issue 47: a temporary std::string per
+// field was 18 % of writing jobs.csv), and hand it to the stream a megabyte at a time.
+// An output file's bytes before they go to the stream: fmt's memory buffer (its appender writes in place; a
+// back_inserter into std::string went through a 256-byte bounce buffer).
+struct OutBuf {
+  fmt::memory_buffer m;
+  OutBuf& operator+=(char c) {
+    m.push_back(c);
+    return *this;
+  }
+  OutBuf& operator+=(std::string_view s) {
+    m.append(s.data(), s.data() + s.size());
+    return *this;
+  }
+  std::size_t size() const { return m.size(); }
+  void write_to(std::ostream& f) {
+    f.write(m.data(), static_cast<std::streamsize>(m.size()));
+    m.clear();
+  }
+};
+
+// fmt::format_to onto the buffer's end (the format checked at compile time, as fmt's own).
+template <typename... T>
+void put(OutBuf& b, fmt::format_string<T...> fs, T&&... a) {
+  fmt::format_to(fmt::appender(b.m), fs, std::forward<T>(a)...);
+}
+
+// A time as fmt's "{:.6f}" of its seconds prints it (nothing for kNever): from the integer microseconds where the
+// double's rounding cannot differ (|t| < 1e15 us: its error stays under half a microsecond), else by fmt.
+void put_secs(OutBuf& b, Time t) {
+  if (t == kNever) return;
+  if (t > -1000000000000000LL && t < 1000000000000000LL) {
+    const std::uint64_t a = t < 0 ? static_cast<std::uint64_t>(-t) : static_cast<std::uint64_t>(t);
+    put(b, "{}{}.{:06}", t < 0 ? "-" : "", a / 1000000, a % 1000000);
+  } else {
+    put(b, "{:.6f}", to_seconds(t));
+  }
+}
+
+// csv_field(s) appended: quoted (with doubled quotes) only when it holds a comma, quote or newline.
+void put_field(OutBuf& b, const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) {
+    b += s;
+    return;
+  }
+  b += '"';
+  for (char c : s) {
+    if (c == '"') b += '"';
+    b += c;
+  }
+  b += '"';
+}
+
+// The buffer to the stream once it holds this much (a whole trace's jobs.csv is tens of MB).
+constexpr std::size_t kFlushBytes = 1 << 20;
+
 }  // namespace
 
-void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unschedulable>& unsched) {
+void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unschedulable>& unsched,
+                    const std::vector<double>* given_rho) {
   // Traces with deadlines get two more columns: the deadline and the job's lateness (max(0, finish - deadline)).
   bool deadlines = false;
   for (const auto& j : e.jobs) deadlines = deadlines || j.spec->deadline_s >= 0;
   for (const auto& u : unsched) deadlines = deadlines || u.job.deadline_s >= 0;
   bool states = !e.manager_states.empty();
   for (const auto& u : unsched) states = states || !u.manager_state.empty();
+  OutBuf b;
+  b.m.reserve(kFlushBytes + 4096);
   // gpus_min, gpus_max, gpu_seconds, reallocations (issue 43), last: the columns are only ever appended to.
   // (Times as the row's other times: microseconds to 6 decimals, a float-seconds peer's at full precision.)
-  const auto elastic = [&](const JobRecord& j, double run_s, bool exact) -> std::string {
+  const auto elastic = [&](const JobRecord& j, double run_s, bool exact) {
     const int n = j.spec->num_gpus;
     const double gpu_s = j.gpu_seconds >= 0 ? j.gpu_seconds : n * run_s;
     const int lo = j.gpus_min > 0 ? j.gpus_min : n, hi = j.gpus_max > 0 ? j.gpus_max : n;
     const int moves = j.reallocations >= 0 ? j.reallocations : j.preemptions;
-    return exact ? fmt::format(",{},{},{},{}", lo, hi, gpu_s, moves) : fmt::format(",{},{},{:.6f},{}", lo, hi, gpu_s, moves);
+    if (exact) put(b, ",{},{},{},{}", lo, hi, gpu_s, moves);
+    else put(b, ",{},{},{:.6f},{}", lo, hi, gpu_s, moves);
   };
-  const auto tail = [&](const JobSpec& sp, Time finish, const std::string* state,
-                        const std::string& elastic_cols = ",,,,") -> std::string {
-    std::string t;
+  // The row's end: deadline and lateness, the live state, then the elastic columns (empty without a job record).
+  const auto tail = [&](const JobSpec& sp, Time finish, const std::string* state, const JobRecord* j, double run_s,
+                        bool exact) {
     if (deadlines) {
-      if (sp.deadline_s < 0) t = ",,";
-      else if (finish == kNever) t = fmt::format(",{:.6f},", sp.deadline_s);
-      else t = fmt::format(",{:.6f},{:.6f}", sp.deadline_s, std::max(0.0, to_seconds(finish) - sp.deadline_s));
+      if (sp.deadline_s < 0) b += ",,";
+      else if (finish == kNever) put(b, ",{:.6f},", sp.deadline_s);
+      else put(b, ",{:.6f},{:.6f}", sp.deadline_s, std::max(0.0, to_seconds(finish) - sp.deadline_s));
     }
-    if (states) t += "," + (state ? csv_field(*state) : std::string());
-    return t + elastic_cols + "\n";
+    if (states) {
+      b += ',';
+      if (state) put_field(b, *state);
+    }
+    if (j) elastic(*j, run_s, exact);
+    else b += ",,,,";
+    b += '\n';
   };
   // A live run's job that ended in any state but COMPLETED failed.
   const auto status = [&](std::size_t i) -> const char* {
@@ -292,85 +356,131 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
   const auto state_of = [&](std::size_t i) -> const std::string* {
     return i < e.manager_states.size() ? &e.manager_states[i] : nullptr;
   };
-  const std::vector<double> rho = ftf_rho(e);
-  f << "job_id,submit_s,num_gpus,model,iterations,first_start_s,finish_s,jct_s,queue_s,run_s,preemptions,status,"
-       "ideal_s,stretch,servers,gpu_type,ftf_rho,preempt_overhead_s"
-    << (deadlines ? ",deadline_s,lateness_s" : "") << (states ? ",slurm_state" : "")
-    << ",gpus_min,gpus_max,gpu_seconds,reallocations\n";
-  std::string buf;
+  const auto flush = [&](bool always) {
+    if (always || b.size() >= kFlushBytes) b.write_to(f);
+  };
+  std::vector<double> own;
+  if (!given_rho || given_rho->size() != e.jobs.size()) own = ftf_rho(e);
+  const std::vector<double>& rho = own.empty() && given_rho ? *given_rho : own;
+  b += "job_id,submit_s,num_gpus,model,iterations,first_start_s,finish_s,jct_s,queue_s,run_s,preemptions,status,"
+       "ideal_s,stretch,servers,gpu_type,ftf_rho,preempt_overhead_s";
+  if (deadlines) b += ",deadline_s,lateness_s";
+  if (states) b += ",slurm_state";
+  b += ",gpus_min,gpus_max,gpu_seconds,reallocations\n";
   for (std::size_t i = 0; i < e.jobs.size(); ++i) {
     const auto& j = e.jobs[i];
     const auto& sp = *j.spec;
-    buf.clear();
+    put_field(b, sp.name);
+    b += ',';
     if (!e.exact_s.empty() && j.finish != kNever) {  // a float-seconds peer (--compat gavel): full precision
       const ExactTimes& x = e.exact_s[i];
       const double jct = x.finish - x.submit;
-      f << fmt::format("{},{},{},{},{:.6g},{},{},{},{},{},{},{},,,,{},,", csv_field(sp.name), x.submit, sp.num_gpus,
-                       csv_field(sp.model), sp.iterations, x.first_start, x.finish, jct, jct - x.run, x.run, j.preemptions,
-                       status(i), j.gpu_type >= 0 ? csv_field(e.gpu_types.at(static_cast<std::size_t>(j.gpu_type))) : std::string())
-        << tail(sp, j.finish, state_of(i), elastic(j, x.run, true));
-      continue;
+      put(b, "{},{},", x.submit, sp.num_gpus);
+      put_field(b, sp.model);
+      put(b, ",{:.6g},{},{},{},{},{},{},{},,,,", sp.iterations, x.first_start, x.finish, jct, jct - x.run, x.run,
+          j.preemptions, status(i));
+      if (j.gpu_type >= 0) put_field(b, e.gpu_types.at(static_cast<std::size_t>(j.gpu_type)));
+      b += ",,";
+      tail(sp, j.finish, state_of(i), &j, x.run, true);
+    } else if (j.finish == kNever) {  // a peer's run that stopped before this job ended: no times
+      put_secs(b, sp.submit);
+      put(b, ",{},", sp.num_gpus);
+      put_field(b, sp.model);
+      put(b, ",{:.6g},,,,,,{},unfinished,,,,,,", sp.iterations, j.preemptions);
+      tail(sp, kNever, state_of(i), nullptr, 0, false);
+    } else {
+      put_secs(b, sp.submit);
+      put(b, ",{},", sp.num_gpus);
+      put_field(b, sp.model);
+      put(b, ",{:.6g},", sp.iterations);
+      put_secs(b, j.first_start);
+      b += ',';
+      put_secs(b, j.finish);
+      b += ',';
+      put_secs(b, j.finish - sp.submit);
+      b += ',';
+      put_secs(b, j.finish - sp.submit - j.run_us);
+      b += ',';
+      put_secs(b, j.run_us);
+      put(b, ",{},{},", j.preemptions, status(i));
+      if (j.ideal_us != kNever && j.ideal_us > 0) {
+        put_secs(b, j.ideal_us);
+        put(b, ",{:.6f}", static_cast<double>(j.run_us) / static_cast<double>(j.ideal_us));
+      } else {
+        b += ',';
+      }
+      b += ',';
+      if (j.servers > 0) put(b, "{}", j.servers);
+      b += ',';
+      if (j.gpu_type >= 0) put_field(b, e.gpu_types.at(static_cast<std::size_t>(j.gpu_type)));
+      b += ',';
+      if (!std::isnan(rho[i])) put(b, "{:.6f}", rho[i]);
+      b += ',';
+      put_secs(b, j.overhead_us);
+      tail(sp, j.finish, state_of(i), &j, to_seconds(j.run_us), false);
     }
-    if (j.finish == kNever) {  // a peer's run that stopped before this job ended: no times
-      f << fmt::format("{},{},{},{},{:.6g},,,,,,{},unfinished,,,,,,", csv_field(sp.name), secs(sp.submit), sp.num_gpus, csv_field(sp.model),
-                       sp.iterations, j.preemptions)
-        << tail(sp, kNever, state_of(i));
-      continue;
-    }
-    fmt::format_to(std::back_inserter(buf), "{},{},{},{},{:.6g},{},{},{},{},{},{},{},", csv_field(sp.name),
-                   secs(sp.submit), sp.num_gpus, csv_field(sp.model), sp.iterations, secs(j.first_start), secs(j.finish),
-                   secs(j.finish - sp.submit), secs(j.finish - sp.submit - j.run_us), secs(j.run_us),
-                   j.preemptions, status(i));
-    if (j.ideal_us != kNever && j.ideal_us > 0)
-      fmt::format_to(std::back_inserter(buf), "{},{:.6f}", secs(j.ideal_us),
-                     static_cast<double>(j.run_us) / static_cast<double>(j.ideal_us));
-    else
-      buf += ",";
-    buf += ',';
-    if (j.servers > 0) buf += std::to_string(j.servers);
-    buf += ',';
-    if (j.gpu_type >= 0) buf += csv_field(e.gpu_types.at(static_cast<std::size_t>(j.gpu_type)));
-    buf += ',';
-    if (!std::isnan(rho[i])) fmt::format_to(std::back_inserter(buf), "{:.6f}", rho[i]);
-    buf += ',' + secs(j.overhead_us);
-    buf += tail(sp, j.finish, state_of(i), elastic(j, to_seconds(j.run_us), false));
-    f << buf;
+    flush(false);
   }
-  for (const auto& u : unsched)
-    f << fmt::format("{},{},{},{},{:.6g},,,,,,0,unschedulable,,,,,,", csv_field(u.job.name), secs(u.job.submit),
-                     u.job.num_gpus, csv_field(u.job.model), u.job.iterations)
-      << tail(u.job, kNever, &u.manager_state);
+  for (const auto& u : unsched) {
+    put_field(b, u.job.name);
+    b += ',';
+    put_secs(b, u.job.submit);
+    put(b, ",{},", u.job.num_gpus);
+    put_field(b, u.job.model);
+    put(b, ",{:.6g},,,,,,0,unschedulable,,,,,,", u.job.iterations);
+    tail(u.job, kNever, &u.manager_state, nullptr, 0, false);
+    flush(false);
+  }
+  flush(true);
 }
 
 void write_gpus_csv(std::ostream& f, const RunRecord& e) {
-  f << "job_id,start_s,end_s,server,gpu\n";
+  OutBuf b;
+  b += "job_id,start_s,end_s,server,gpu\n";
   for (const auto& s : e.stretches)
-    for (const auto& [srv, g] : s.gpus)
-      f << fmt::format("{},{},{},{},{}\n", csv_field(e.jobs.at(s.job).spec->name), secs(s.start), secs(s.end), srv, g);
+    for (const auto& [srv, g] : s.gpus) {
+      put_field(b, e.jobs.at(s.job).spec->name);
+      b += ',';
+      put_secs(b, s.start);
+      b += ',';
+      put_secs(b, s.end);
+      put(b, ",{},{}\n", srv, g);
+      if (b.size() >= kFlushBytes) b.write_to(f);
+    }
+  b.write_to(f);
 }
 
 bool write_elastic_csv(std::ostream& f, const RunRecord& e) {
+  OutBuf b;
   bool any = false;
   for (const auto& s : e.stretches) {
     const JobRecord& j = e.jobs.at(s.job);
     if (!j.spec->elastic()) continue;
-    if (!any) f << "job_id,start_s,end_s,gpus\n";
+    if (!any) b += "job_id,start_s,end_s,gpus\n";
     any = true;
-    f << fmt::format("{},{},{},{}\n", csv_field(j.spec->name), secs(s.start), secs(s.end), s.held);
+    put_field(b, j.spec->name);
+    b += ',';
+    put_secs(b, s.start);
+    b += ',';
+    put_secs(b, s.end);
+    put(b, ",{}\n", s.held);
+    if (b.size() >= kFlushBytes) b.write_to(f);
   }
+  b.write_to(f);
   return any;
 }
 
 void write_timeseries_csv(std::ostream& f, const RunRecord& e) {
-  f << "time_s,queued,running,busy_gpus,gpu_util\n";
+  OutBuf b;
+  b.m.reserve(kFlushBytes + 256);
+  b += "time_s,queued,running,busy_gpus,gpu_util\n";
   const double total = e.total_gpus;
-  std::string buf;
   for (const auto& r : e.series) {
-    buf.clear();
-    fmt::format_to(std::back_inserter(buf), "{},{},{},{},{:.6f}\n", secs(r.t), r.queued, r.running, r.busy_gpus,
-                   r.busy_gpus / total);
-    f << buf;
+    put_secs(b, r.t);
+    put(b, ",{},{},{},{:.6f}\n", r.queued, r.running, r.busy_gpus, r.busy_gpus / total);
+    if (b.size() >= kFlushBytes) b.write_to(f);
   }
+  b.write_to(f);
 }
 
 std::string summary_json(const Summary& s, const RunInfo& info) {
@@ -403,7 +513,12 @@ std::string summary_json(const Summary& s, const RunInfo& info) {
   j["preemptions"] = s.preemptions;
   j["events"] = s.events;
   for (const auto& [k, v] : s.extra) j[k] = v;
-  j["wall_s"] = info.wall_s;  // wall_s and timing are the only fields that differ between identical runs
+  j["wall_s"] = info.wall_s;  // wall_s, engine_s, events_per_s and timing are the only fields that differ between
+                              // identical runs
+  if (info.engine_s >= 0) {
+    j["engine_s"] = info.engine_s;
+    j["events_per_s"] = info.engine_s > 0 ? static_cast<double>(s.events) / info.engine_s : 0.0;
+  }
   if (!s.timing.empty()) {
     nlohmann::ordered_json t;
     for (const auto& [k, v] : s.timing) t[k] = v;
@@ -412,14 +527,16 @@ std::string summary_json(const Summary& s, const RunInfo& info) {
   return j.dump(2) + "\n";
 }
 
-bool write_group_csv(std::ostream& f, const RunRecord& e, bool by_vc) {
+bool write_group_csv(std::ostream& f, const RunRecord& e, bool by_vc, const std::vector<double>* given_rho) {
   struct Acc {
     std::vector<double> jct;
     double gpu_s = 0, queue = 0, rho = 0;
     long rho_n = 0, deadlines = 0, met = 0;
   };
   std::map<std::string, Acc> by;
-  const std::vector<double> rho = ftf_rho(e);
+  std::vector<double> own;
+  if (!given_rho || given_rho->size() != e.jobs.size()) own = ftf_rho(e);
+  const std::vector<double>& rho = own.empty() && given_rho ? *given_rho : own;
   double total = 0;
   for (std::size_t i = 0; i < e.jobs.size(); ++i) {
     const auto& j = e.jobs[i];
@@ -456,7 +573,7 @@ void write_outputs(const std::string& dir, const RunRecord& e, const std::vector
   if (ec) throw InputError(dir, 0, "--out", "cannot create directory: " + ec.message());
   {
     auto f = open_out(dir + "/jobs.csv");
-    write_jobs_csv(f, e, unsched);
+    write_jobs_csv(f, e, unsched, &s.ftf_rho);
   }
   if (!e.stretches.empty()) {  // small runs: every stretch a job held GPUs, one row per GPU (plot's Gantt chart)
     auto f = open_out(dir + "/gpus.csv");
@@ -480,7 +597,7 @@ void write_outputs(const std::string& dir, const RunRecord& e, const std::vector
   for (const bool vc : {false, true}) {  // per user and per VC where the trace names them
     const std::string path = dir + (vc ? "/vcs.csv" : "/users.csv");
     std::ostringstream rows;
-    if (write_group_csv(rows, e, vc)) {
+    if (write_group_csv(rows, e, vc, &s.ftf_rho)) {
       auto f = open_out(path);
       f << rows.str();
     } else {

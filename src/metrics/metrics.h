@@ -15,6 +15,9 @@ struct RunInfo {
   std::string policy, scheduler, cluster, trace, exec;
   std::uint64_t seed = 0;
   double wall_s = 0;
+  // The simulation loop alone (events, decisions, the models), without reading inputs, summarising or writing:
+  // summary.json `engine_s` and `events_per_s` (events over it). Below 0: not measured (a live run).
+  double engine_s = -1;
   // Below: set after the first fields, so each has a default initialiser ({}: aggregate initialisation of the first
   // fields leaves them to it without -Wmissing-field-initializers).
   std::string perf_model{};  // what turned placements into run times (summary.json `perf_model`; empty: live)
@@ -32,6 +35,7 @@ struct Summary {
   std::int64_t preemptions = 0, events = 0;
   std::vector<std::pair<std::string, double>> extra;
   std::vector<std::pair<std::string, double>> timing;  // decisions, decision_p50_us, decision_p99_us, ...
+  std::vector<double> ftf_rho{};  // each job's finish-time fairness (NaN: none), for the writers: computed once
 };
 
 // Linear-interpolation quantile (numpy's default) of unsorted values; q in [0, 1].
@@ -46,7 +50,7 @@ Summary summarize(const RunRecord& r, std::size_t unschedulable);
 std::vector<double> ftf_rho(const RunRecord& r);
 // users.csv (by_vc false: one row per user, the trace's user column) or vcs.csv (by_vc: per virtual cluster, its vc
 // column); false (nothing written) when no job names one.
-bool write_group_csv(std::ostream& f, const RunRecord& r, bool by_vc);
+bool write_group_csv(std::ostream& f, const RunRecord& r, bool by_vc, const std::vector<double>* rho = nullptr);
 // One warning line when the jobs held more than 1.5x the GPU-time they need at their best placement
 // (gpu_time_inflation), naming the larger cause (jobs spread over more servers than they need, or slowdown of
 // jobs on as few servers as they can have: contention) and the placement that changes it. `placement`: the run's
@@ -57,7 +61,9 @@ std::string stretch_warning(const RunRecord& r, int max_server_gpus, const std::
 // below, for callers that keep them in memory (the Python module).
 void write_outputs(const std::string& dir, const RunRecord& r, const std::vector<Unschedulable>& unsched,
                    const Summary& s, const RunInfo& info);
-void write_jobs_csv(std::ostream& f, const RunRecord& r, const std::vector<Unschedulable>& unsched);
+// rho: the jobs' ftf_rho as summarize() kept it (Summary::ftf_rho), or null to compute it here.
+void write_jobs_csv(std::ostream& f, const RunRecord& r, const std::vector<Unschedulable>& unsched,
+                    const std::vector<double>* rho = nullptr);
 void write_gpus_csv(std::ostream& f, const RunRecord& r);
 // elastic.csv: job_id,start_s,end_s,gpus for every stretch of every elastic job (all its GPUs, sampled servers or
 // not); false (nothing written) when the run has no elastic job's stretch.

@@ -33,6 +33,7 @@ struct SimResult {
   Summary summary;
   RunInfo info;
   ModelMapping models;                       // what --model-alias / --unknown-model did
+  double engine_s = -1;                      // the simulation loop alone, seconds (summary.json engine_s; -1: none)
 };
 
 }  // namespace rm

@@ -90,7 +90,9 @@ std::unique_ptr<SimResult> run_task(const RunPlan& plan, std::unique_ptr<SimResu
   to.fast_forward = plan.run.fast_forward;
   r->task = std::make_unique<TaskModel>(r->cluster, r->workload.jobs, *r->task_policy, to);
   if (plan.run.dry_run) return r;
+  const auto t0 = std::chrono::steady_clock::now();
   r->task = run_task_model(r->cluster, r->workload.jobs, std::move(r->task));
+  r->engine_s = seconds_since(t0);
   r->record = r->task->record();
   const auto& ff = r->task->fast_forward_stats();
   if (to.fast_forward && !to.compat)
@@ -156,7 +158,9 @@ std::unique_ptr<SimResult> run_job_level(const RunPlan& plan, std::unique_ptr<Si
   }
   r->engine = std::make_unique<Engine>(r->cluster, r->workload.jobs, *r->scheduler, std::move(model), eo);
   if (plan.run.dry_run) return r;
+  const auto t0 = std::chrono::steady_clock::now();
   r->engine->run();
+  r->engine_s = seconds_since(t0);
   r->record = record_of(*r->engine);
   if (eo.stretch_servers >= 0) {
     r->record.extra.push_back({"gantt_servers", static_cast<double>(eo.stretch_servers)});
@@ -170,7 +174,9 @@ std::unique_ptr<SimResult> simulate_rounds(const RunPlan& plan, std::unique_ptr<
   // A measured model's placement slowdown on top of Synergy's profiles (run_plan.cpp: check_perf_model).
   if (is_measured_perf_model(plan.run.perf_model))
     r->perf = make_perf_model(plan.run.perf_model, plan.inputs.data_dir, r->cluster);
+  const auto t1 = std::chrono::steady_clock::now();
   r = run_round_model(plan, std::move(r));  // the record and the summary
+  r->engine_s = seconds_since(t1);  // the rounds with their job source (a generated workload's arrivals)
   if (plan.run.dry_run) return r;
   if (r->perf) r->perf->report(r->summary.extra);
   add_model_mapping(*r);
@@ -178,6 +184,7 @@ std::unique_ptr<SimResult> simulate_rounds(const RunPlan& plan, std::unique_ptr<
              .trace = trace_label(plan.inputs), .exec = plan.exec_label(r->exec), .seed = plan.inputs.seed,
              .wall_s = seconds_since(t0)};
   r->info.perf_model = plan.perf_model_label(r->exec);
+  r->info.engine_s = r->engine_s;
   r->info.preempt_cost_model = plan.preempt_cost_label(r->exec);
   add_trace_reading(*r);
   return r;
@@ -189,6 +196,7 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
   const auto t0 = std::chrono::steady_clock::now();
   if (const PeerEntry* peer = find_peer(plan.compat)) {  // a peer's own loop (run/peer_registry.h)
     auto r = std::make_unique<SimResult>(peer->run(plan));
+    r->engine_s = seconds_since(t0);  // the peer's whole run: its own readers and loop
     r->exec = plan.exec;
     if (plan.run.dry_run) return r;
     r->summary = summarize(r->record, r->unschedulable.size());
@@ -196,6 +204,7 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
                .cluster = r->cluster.name, .trace = trace_label(plan.inputs), .exec = plan.exec_label(r->exec),
                .seed = plan.inputs.seed, .wall_s = seconds_since(t0)};
     r->info.perf_model = plan.perf_model_label(r->exec);
+    r->info.engine_s = r->engine_s;
     r->info.preempt_cost_model = plan.preempt_cost_label(r->exec);
     return r;
   }
@@ -238,7 +247,9 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
       plan_workload(plan, *r);
       return r;
     }
+    const auto t1 = std::chrono::steady_clock::now();
     r = run_planner(plan, std::move(r));
+    r->engine_s = seconds_since(t1);  // planning and executing the plan
   } else r = run_job_level(plan, std::move(r));
   if (plan.run.dry_run) return r;
   r->summary = summarize(r->record, r->unschedulable.size());
@@ -249,6 +260,7 @@ std::unique_ptr<SimResult> simulate(const RunPlan& plan) {
              .trace = trace_label(plan.inputs), .exec = plan.exec_label(r->exec), .seed = plan.inputs.seed,
              .wall_s = seconds_since(t0)};
   r->info.perf_model = plan.perf_model_label(r->exec);
+  r->info.engine_s = r->engine_s;
   r->info.preempt_cost_model = plan.preempt_cost_label(r->exec);
   add_trace_reading(*r);
   return r;

@@ -1,5 +1,6 @@
 // resolve_workload: catalogue lookup, model-assignment rule, iterations from durations, feasibility.
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cctype>
 #include <limits>
@@ -282,8 +283,18 @@ void resolve_workload(Workload& w, const ModelCatalogue& cat, const ClusterSpec&
   });
   w.jobs.resize(kept);
   auto by_submit = [](const JobSpec& a, const JobSpec& b) { return a.submit < b.submit; };
-  if (!std::is_sorted(w.jobs.begin(), w.jobs.end(), by_submit))  // most traces are: no sort buffer then
-    std::stable_sort(w.jobs.begin(), w.jobs.end(), by_submit);
+  if (!std::is_sorted(w.jobs.begin(), w.jobs.end(), by_submit)) {  // most traces are: nothing to do then
+    // Indices sorted (stable: equal submits keep the file's order), then each job moved once: sorting the large
+    // JobSpecs themselves moved each about log n times through a buffer of them (issue 47).
+    std::vector<std::uint32_t> order(w.jobs.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::uint32_t>(i);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return w.jobs[a].submit < w.jobs[b].submit; });
+    std::vector<JobSpec> sorted;
+    sorted.reserve(w.jobs.size());
+    for (std::uint32_t i : order) sorted.push_back(std::move(w.jobs[i]));
+    w.jobs = std::move(sorted);
+  }
   // Dense ids in submit order; the trace's own id stays in `name`.
   for (std::size_t i = 0; i < w.jobs.size(); ++i) w.jobs[i].id = static_cast<JobId>(i);
   w.raw = {};

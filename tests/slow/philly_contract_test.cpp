@@ -25,10 +25,15 @@ TEST_P(PhillyContract, SimulatesTheWholeJobList) {
   auto j = nlohmann::json::parse(in);
   EXPECT_EQ(j["jobs"], 82247);
   for (const char* k : {"avg_jct_s", "p50_jct_s", "p95_jct_s", "p99_jct_s", "makespan_s", "avg_queue_s", "gpu_util",
-                        "preemptions", "events", "wall_s"})
+                        "preemptions", "events", "wall_s", "engine_s", "events_per_s"})
     EXPECT_TRUE(j.contains(k)) << k;
   // The median Philly job runs 1,144 s; queueing and contention can only add to it.
   EXPECT_GE(j["p50_jct_s"].get<double>(), 1144.0);
+  // Issue 47: the loop alone inside the run's time, and events/s over it (its size is the bench's, not asserted).
+  const double engine = j["engine_s"].get<double>();
+  EXPECT_GT(engine, 0.0);
+  EXPECT_LE(engine, j["wall_s"].get<double>());
+  EXPECT_NEAR(j["events_per_s"].get<double>() * engine, j["events"].get<double>(), 1e-6 * j["events"].get<double>());
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, PhillyContract, ::testing::Values("fifo", "srsf"));

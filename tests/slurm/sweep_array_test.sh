@@ -14,7 +14,7 @@ for _ in $(seq 240); do [ -z "$(squeue -h -j "$job" 2>/dev/null)" ] && break; sl
 [ -z "$(squeue -h -j "$job" 2>/dev/null)" ] || fail "the array did not finish in 2 minutes"
 "$BIN" sweep --merge "$DIR/arr" || fail "merge reports failed or missing runs"
 "$BIN" sweep "${grid[@]}" -j 2 -q --out "$DIR/local" || fail "the local sweep"
-strip() { awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) keep[i] = ($i != "wall_s" && $i !~ /^timing\./) }
+strip() { awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) keep[i] = ($i != "wall_s" && $i != "engine_s" && $i != "events_per_s" && $i !~ /^timing\./) }
   { s = ""; for (i = 1; i <= NF; ++i) if (keep[i]) s = s $i ","; print s }' "$1"; }
 [ "$(strip "$DIR/arr/results.csv")" = "$(strip "$DIR/local/results.csv")" ] \
   || fail "array and local results differ: $(diff <(strip "$DIR/arr/results.csv") <(strip "$DIR/local/results.csv"))"
