@@ -91,13 +91,26 @@ os.makedirs(args.out, exist_ok=True)
 written = []
 
 
+def open_text(path):
+    """The file opened for the csv module, checked to be text: a NUL byte in its first 64 KiB raises ValueError."""
+    f = open(path, newline="")
+    if "\0" in f.read(65536):
+        f.close()
+        raise ValueError("binary data (a NUL byte)")
+    f.seek(0)
+    return f
+
+
+def require_columns(path, header, need):
+    for c in need:
+        if c not in header:
+            sys.exit(f"error: {path}: no column {c!r} (is it a ringmaster output?)")
+
+
 def read_csv(path, need=()):
     """A CSV's rows; one error line naming the file if it is not CSV or lacks a column it must have."""
     try:
-        with open(path, newline="") as f:
-            if "\0" in f.read(65536):
-                raise ValueError("binary data (a NUL byte)")
-            f.seek(0)
+        with open_text(path) as f:
             reader = csv.DictReader(f, strict=True)
             rows = list(reader)
             header = reader.fieldnames or []
@@ -106,9 +119,7 @@ def read_csv(path, need=()):
                 raise ValueError(f"line {reader.line_num}: a row's field count differs from the header's")
     except (csv.Error, ValueError, UnicodeDecodeError) as e:
         sys.exit(f"error: {path}: not a ringmaster CSV ({e})")
-    for c in need:
-        if c not in header:
-            sys.exit(f"error: {path}: no column {c!r} (is it a ringmaster output?)")
+    require_columns(path, header, need)
     return rows
 
 
@@ -119,15 +130,10 @@ def read_columns(path, columns, need=(), finished_only=False):
     from array import array
     out = {c: array("d") for c in columns}
     try:
-        with open(path, newline="") as f:
-            if "\0" in f.read(65536):
-                raise ValueError("binary data (a NUL byte)")
-            f.seek(0)
+        with open_text(path) as f:
             reader = csv.reader(f, strict=True)
             header = next(reader, [])
-            for c in need:
-                if c not in header:
-                    sys.exit(f"error: {path}: no column {c!r} (is it a ringmaster output?)")
+            require_columns(path, header, need)
             at = [(out[c], header.index(c)) for c in columns if c in header]
             st = header.index("status") if finished_only and "status" in header else -1
             n = len(header)

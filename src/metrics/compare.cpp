@@ -162,17 +162,9 @@ void collect(const std::string& dir, std::vector<RunRow>& rows) {
   for (const auto& s : subs) rows.push_back({s.string(), dir, {}, read_summary(s / "summary.json")});
 }
 
-// A summary's value as text. full: the CSV's, every digit (the shortest text that reads back as the same double);
-// else the text and Markdown tables', plain decimals at a precision that suits the size (5459220, 13136.42, 0.734),
-// never an exponent (issue 46: "5.45922e+06" in every format before).
-std::string cell(const nlohmann::json& s, const char* key, bool full = false) {
-  if (!s.contains(key) || s[key].is_null()) return "";
-  const auto& v = s[key];
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_number_integer()) return std::to_string(v.get<long long>());
-  if (!v.is_number()) return v.dump();
-  const double x = v.get<double>();
-  if (full) return fmt::format("{}", x);
+// A number in the text and Markdown tables: plain decimals at a precision that suits the size (5459220, 13136.42,
+// 0.734), never an exponent (issue 46: "5.45922e+06" in every format before).
+std::string plain(double x) {
   const double a = std::fabs(x);
   if (a >= 1000 || a == 0) return fmt::format("{:.0f}", x);
   if (a >= 1) return fmt::format("{:.2f}", x);
@@ -180,6 +172,16 @@ std::string cell(const nlohmann::json& s, const char* key, bool full = false) {
   return fmt::format("{:.3g}", x);
 }
 
+// A summary's value as text: plain(), or with full the CSV's, every digit (the shortest text that reads back as the
+// same double).
+std::string cell(const nlohmann::json& s, const char* key, bool full = false) {
+  if (!s.contains(key) || s[key].is_null()) return "";
+  const auto& v = s[key];
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_integer()) return std::to_string(v.get<long long>());
+  if (!v.is_number()) return v.dump();
+  return full ? fmt::format("{}", v.get<double>()) : plain(v.get<double>());
+}
 
 // Student's t quantile t(0.975, df): the table for 1..30 degrees of freedom, beyond it the Cornish-Fisher expansion
 // around the normal quantile (error < 1e-4 at df = 31).
@@ -206,13 +208,11 @@ std::pair<double, double> mean_ci(const std::vector<double>& v) {
   return {m, t975(static_cast<int>(v.size()) - 1) * sd / std::sqrt(static_cast<double>(v.size()))};
 }
 
-// A number as compare's text shows it (cell()'s precision).
+// A mean or a half-width as compare's text shows it (cell()'s precision).
 std::string shown(double x) {
   if (std::isnan(x)) return "";
   if (x == std::floor(x) && std::fabs(x) < 1e15) return fmt::format("{:.0f}", x);  // a count's mean: 200, not 200.00
-  nlohmann::json j = x;
-  nlohmann::json s = {{"x", j}};
-  return cell(s, "x");
+  return plain(x);
 }
 
 std::string param_of(const RunRow& r, const std::string& key) {
