@@ -254,6 +254,13 @@ std::ofstream open_out(const std::string& path) {
   return f;
 }
 
+// The jobs' ftf_rho: the one summarize() kept where it is given and fits, else computed into `own`.
+const std::vector<double>& rho_or_own(const RunRecord& e, const std::vector<double>* given, std::vector<double>& own) {
+  if (given && given->size() == e.jobs.size()) return *given;
+  own = ftf_rho(e);
+  return own;
+}
+
 // The CSV writers append to one buffer per file, allocating nothing per field (issue 47: a temporary std::string per
 // field was 18 % of writing jobs.csv), and hand it to the stream a megabyte at a time.
 // An output file's bytes before they go to the stream: fmt's memory buffer (its appender writes in place; a
@@ -360,8 +367,7 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
     if (always || b.size() >= kFlushBytes) b.write_to(f);
   };
   std::vector<double> own;
-  if (!given_rho || given_rho->size() != e.jobs.size()) own = ftf_rho(e);
-  const std::vector<double>& rho = own.empty() && given_rho ? *given_rho : own;
+  const std::vector<double>& rho = rho_or_own(e, given_rho, own);
   b += "job_id,submit_s,num_gpus,model,iterations,first_start_s,finish_s,jct_s,queue_s,run_s,preemptions,status,"
        "ideal_s,stretch,servers,gpu_type,ftf_rho,preempt_overhead_s";
   if (deadlines) b += ",deadline_s,lateness_s";
@@ -535,8 +541,7 @@ bool write_group_csv(std::ostream& f, const RunRecord& e, bool by_vc, const std:
   };
   std::map<std::string, Acc> by;
   std::vector<double> own;
-  if (!given_rho || given_rho->size() != e.jobs.size()) own = ftf_rho(e);
-  const std::vector<double>& rho = own.empty() && given_rho ? *given_rho : own;
+  const std::vector<double>& rho = rho_or_own(e, given_rho, own);
   double total = 0;
   for (std::size_t i = 0; i < e.jobs.size(); ++i) {
     const auto& j = e.jobs[i];
