@@ -18,7 +18,7 @@ SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 put() {  # folder: the package's files into folder/ringmaster, replacing an older copy
   $SUDO rm -rf "$1/ringmaster.new"
   $SUDO mkdir -p "$1/ringmaster.new"
-  $SUDO cp "$src"/*.py "$src"/_core*.so "$1/ringmaster.new/"
+  $SUDO cp "$src"/*.py "$src"/*.so "$1/ringmaster.new/"  # _core and the COIN-OR plugin it opens
   $SUDO rm -rf "$1/ringmaster"
   $SUDO mv "$1/ringmaster.new" "$1/ringmaster"
 }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/lazy_lib.h"
 
 extern "C" {
 #include <libqhull_r/qhull_ra.h>
@@ -19,6 +20,10 @@ void dgecon_(const char* norm, const int* n, const double* a, const int* lda, co
 void dgetrs_(const char* trans, const int* n, const int* nrhs, const double* a, const int* lda, const int* ipiv,
              double* b, const int* ldb, int* info, std::size_t trans_len);
 }
+
+// Qhull's and LAPACK's functions, from their libraries opened the first time a run triangulates (core/lazy_lib.h).
+#define QH(fn) RM_LAZY(RM_SONAME_QHULL, fn)
+#define LAPACK(fn) RM_LAZY(RM_SONAME_LAPACK, fn)
 
 namespace rm {
 namespace {
@@ -49,13 +54,15 @@ DelaunayInterpolator::DelaunayInterpolator(std::vector<double> points, int dim, 
   FILE* err = open_memstream(&msg, &msg_len);
   qhT qh_storage;
   qhT* qh = &qh_storage;
-  QHULL_LIB_CHECK
-  qh_zero(qh, err);
+  // QHULL_LIB_CHECK, through the lazily opened library
+  QH(qh_lib_check)(QHULL_LIB_TYPE, sizeof(qhT), sizeof(vertexT), sizeof(ridgeT), sizeof(facetT), sizeof(setT),
+                   sizeof(qhmemT));
+  QH(qh_zero)(qh, err);
   char cmd[] = "qhull d Qbb Qc Qz Q12 Qt";
   std::vector<double> input = points_;  // Qhull reads it; it lifts a copy of its own
-  int code = qh_new_qhull(qh, dim, n, input.data(), False, cmd, nullptr, err);
+  int code = QH(qh_new_qhull)(qh, dim, n, input.data(), False, cmd, nullptr, err);
   if (code == 0) {
-    qh_triangulate(qh);
+    QH(qh_triangulate)(qh);
     if (qh->SCALElast) {
       scale_ = qh->last_newhigh / (qh->last_high - qh->last_low);
       shift_ = -qh->last_low * scale_;
@@ -64,7 +71,8 @@ DelaunayInterpolator::DelaunayInterpolator(std::vector<double> points, int dim, 
     int count = 0;
     for (facetT* f = qh->facet_list; f && f->next; f = f->next)
       if (f->upperdelaunay == qh->UPPERdelaunay) {
-        if (!f->simplicial && (qh_setsize(qh, f->vertices) != dim + 1 || qh_setsize(qh, f->neighbors) != dim + 1))
+        if (!f->simplicial &&
+            (QH(qh_setsize)(qh, f->vertices) != dim + 1 || QH(qh_setsize)(qh, f->neighbors) != dim + 1))
           code = -1;
         id_map[f->id] = count++;
       }
@@ -73,16 +81,16 @@ DelaunayInterpolator::DelaunayInterpolator(std::vector<double> points, int dim, 
       for (int i = 0; i <= dim; ++i) {
         auto* v = static_cast<vertexT*>(f->vertices->e[i].p);
         auto* nb = static_cast<facetT*>(f->neighbors->e[i].p);
-        simplices_.push_back(qh_pointid(qh, v->point));
+        simplices_.push_back(QH(qh_pointid)(qh, v->point));
         neighbors_.push_back(id_map[nb->id]);
       }
       for (int i = 0; i <= dim; ++i) equations_.push_back(f->normal[i]);
       equations_.push_back(f->offset);
     }
   }
-  qh_freeqhull(qh, !qh_ALL);
+  QH(qh_freeqhull)(qh, !qh_ALL);
   int curlong = 0, totlong = 0;
-  qh_memfreeshort(qh, &curlong, &totlong);
+  QH(qh_memfreeshort)(qh, &curlong, &totlong);
   std::fclose(err);
   const std::string text = msg ? std::string(msg, msg_len) : std::string();
   std::free(msg);
@@ -108,14 +116,14 @@ DelaunayInterpolator::DelaunayInterpolator(std::vector<double> points, int dim, 
       if (anorm < col) anorm = col;
     }
     int nn = dim, info = 0, ipiv[kMaxDim + 1];
-    dgetrf_(&nn, &nn, t, &nn, ipiv, &info);
+    LAPACK(dgetrf_)(&nn, &nn, t, &nn, ipiv, &info);
     if (info == 0) {
       double rcond = 0, work[4 * kMaxDim];
       int iwork[kMaxDim];
-      dgecon_("1", &nn, t, &nn, &anorm, &rcond, work, iwork, &info, 1);
+      LAPACK(dgecon_)("1", &nn, t, &nn, &anorm, &rcond, work, iwork, &info, 1);
       if (rcond < rcond_limit) info = 1;
     }
-    if (info == 0) dgetrs_("N", &nn, &nn, t, &nn, ipiv, tr, &nn, &info, 1);
+    if (info == 0) LAPACK(dgetrs_)("N", &nn, &nn, t, &nn, ipiv, tr, &nn, &info, 1);
     if (info != 0)
       for (int i = 0; i < (dim + 1) * dim; ++i) tr[i] = std::numeric_limits<double>::quiet_NaN();
   }

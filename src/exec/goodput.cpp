@@ -1,6 +1,5 @@
 #include "exec/goodput.h"
 
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -13,6 +12,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/lazy_lib.h"
 
 extern "C" {
 // L-BFGS-B 3.0 (Debian's liblbfgsb), Fortran calling convention with gfortran's hidden string lengths.
@@ -41,7 +41,7 @@ class QuietFortranStdout {
   ~QuietFortranStdout() {
     // gfortran's FLUSH of a unit, from the libgfortran liblbfgsb loaded (looked up: we do not link it ourselves).
     using Flush = void (*)(int*);
-    static const auto flush = reinterpret_cast<Flush>(::dlsym(RTLD_DEFAULT, "_gfortran_flush_i4"));
+    static const auto flush = reinterpret_cast<Flush>(find_lazy_symbol(RM_SONAME_LBFGSB, "_gfortran_flush_i4"));
     int unit = 6;
     if (flush) flush(&unit);
     if (saved_ >= 0) ::dup2(saved_, 1), ::close(saved_);
@@ -335,11 +335,12 @@ PerfParams fit_perf_params(const std::vector<StepSample>& s, double ftol) {
   set(task, "START");
   set(csave, "");
   long iterations = 0, evaluations = 0;
+  const auto setulb = RM_LAZY(RM_SONAME_LBFGSB, setulb_);  // liblbfgsb, opened at the first fit (core/lazy_lib.h)
   for (;;) {
     {
       const QuietFortranStdout quiet;
-      setulb_(&n, &m, x.data(), l, u, nbd, &f, g, &factr, &pgtol, wa.data(), iwa.data(), task, &iprint, csave, lsave,
-              isave, dsave, 60, 60);
+      setulb(&n, &m, x.data(), l, u, nbd, &f, g, &factr, &pgtol, wa.data(), iwa.data(), task, &iprint, csave, lsave,
+             isave, dsave, 60, 60);
     }
     if (std::strncmp(task, "FG", 2) == 0) {
       std::array<double, 7> d{};

@@ -32,6 +32,9 @@ class PythonPolicies {
 
 // Installed once by the Python layer (not owned).
 void set_python_policies(PythonPolicies* p);
+// A function that installs the layer when it is first needed (the ringmaster binary: it opens the plugin that holds
+// the interpreter, so that runs without Python never load libpython). Called at most once, by python_policies().
+void set_python_loader(void (*load)());
 // The installed layer; InputError("--policy", ...) if this build has none.
 PythonPolicies& python_policies();
 

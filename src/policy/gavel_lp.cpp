@@ -1,13 +1,11 @@
 #include "policy/gavel_lp.h"
 
-#include <CoinPackedMatrix.hpp>
-#include <OsiClpSolverInterface.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <optional>
 
 #include "core/error.h"
+#include "policy/coin.h"
 
 namespace rm {
 
@@ -29,8 +27,8 @@ struct Lp {
         add(er + j, i * n + j, sf[i]);
         add(er + n + i, i * n + j, 1.0);
       }
-    for (int j = 0; j < n; ++j) rlo[er + j] = -COIN_DBL_MAX, rhi[er + j] = gpus[j];
-    for (int i = 0; i < m; ++i) rlo[er + n + i] = -COIN_DBL_MAX, rhi[er + n + i] = 1.0;
+    for (int j = 0; j < n; ++j) rlo[er + j] = -kCoinInf, rhi[er + j] = gpus[j];
+    for (int i = 0; i < m; ++i) rlo[er + n + i] = -kCoinInf, rhi[er + n + i] = 1.0;
   }
   void add(int r, int c, double v) { rows.push_back(r), cols.push_back(c), vals.push_back(v); }
   std::vector<std::vector<double>> solve(const char* what) {
@@ -40,15 +38,10 @@ struct Lp {
   }
   // nullopt when Clp proves the program infeasible (or finds no optimum).
   std::optional<std::vector<std::vector<double>>> try_solve() {
-    CoinPackedMatrix A(true, rows.data(), cols.data(), vals.data(), static_cast<CoinBigIndex>(vals.size()));
-    A.setDimensions(static_cast<int>(rlo.size()), static_cast<int>(lo.size()));
-    OsiClpSolverInterface lp;
-    lp.messageHandler()->setLogLevel(0);
-    lp.loadProblem(A, lo.data(), hi.data(), obj.data(), rlo.data(), rhi.data());
-    lp.setObjSense(-1);
-    lp.initialSolve();
-    if (!lp.isProvenOptimal()) return std::nullopt;
-    const double* s = lp.getColSolution();
+    const TripletLp lp{static_cast<int>(rlo.size()), static_cast<int>(lo.size()), rows, cols, vals, lo, hi, obj, rlo, rhi, -1};
+    std::vector<double> sol;
+    if (!coin().clp_initial_solve(lp, sol)) return std::nullopt;
+    const double* s = sol.data();
     std::vector<std::vector<double>> x(static_cast<std::size_t>(m), std::vector<double>(static_cast<std::size_t>(n)));
     for (int i = 0; i < m; ++i)
       for (int j = 0; j < n; ++j) x[i][j] = std::clamp(s[i * n + j], 0.0, 1.0);
@@ -72,7 +65,7 @@ std::optional<std::vector<std::vector<double>>> feasible(const std::vector<std::
   for (int i = 0; i < m; ++i) {
     for (int j = 0; j < n; ++j)
       if (thr[i][j] != 0) lp.add(i, i * n + j, thr[i][j]);
-    lp.rlo[i] = need[i], lp.rhi[i] = COIN_DBL_MAX;
+    lp.rlo[i] = need[i], lp.rhi[i] = kCoinInf;
   }
   return lp.try_solve();
 }
@@ -167,14 +160,14 @@ std::vector<std::vector<double>> gavel_max_min_fairness(const std::vector<std::v
   // One more column, t, maximised; m more rows: sum_j c_ij x_ij - t >= 0.
   Lp lp(sf, gpus, 1, m);
   const int t = m * n;
-  lp.hi[t] = COIN_DBL_MAX;
+  lp.hi[t] = kCoinInf;
   lp.obj[t] = 1.0;
   for (int i = 0; i < m; ++i) {
     double prop = 0;
     for (int j = 0; j < n; ++j) prop += thr[i][j] * gpus[j] / total;
     for (int j = 0; j < n; ++j) lp.add(i, i * n + j, prop > 0 ? thr[i][j] * sf[i] / (weight[i] * prop) : 0.0);
     lp.add(i, t, -1.0);
-    lp.rlo[i] = 0.0, lp.rhi[i] = COIN_DBL_MAX;
+    lp.rlo[i] = 0.0, lp.rhi[i] = kCoinInf;
   }
   return lp.solve("Gavel's max-min fairness LP");
 }

@@ -1,9 +1,6 @@
 // policy/pulp_cbc.h: pulp's MPS text, Cbc's stand-alone solver on it, pulp's reading of the solution file.
 #include "policy/pulp_cbc.h"
 
-#include <CbcModel.hpp>
-#include <CbcSolver.hpp>
-#include <OsiClpSolverInterface.hpp>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -15,6 +12,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "policy/coin.h"
 
 namespace rm::sia {
 namespace {
@@ -86,8 +84,6 @@ class MemFile {
   int fd_;
 };
 
-int no_callback(CbcModel*, int) { return 0; }
-
 std::string mps_text(const LpModel& m) {
   std::string mps = std::string("*SENSE:") + (m.maximize ? "Maximize" : "Minimize") + "\nNAME          MODEL\nROWS\n N  OBJ\n";
   char line[96];
@@ -141,20 +137,16 @@ LpResult solve_like_pulp(const LpModel& m) {
   const MemFile model_file("ringmaster-sia-mps"), solution_file("ringmaster-sia-sol");
   model_file.write(mps);
   const std::string model_path = model_file.path(), solution_path = solution_file.path();
-  OsiClpSolverInterface solver1;
-  CbcModel model(solver1);
-  CbcSolverUsefulData data;
-  data.noPrinting_ = true;
   std::vector<const char*> argv = {"cbc", model_path.c_str()};
   if (m.maximize) argv.push_back("max");
   if (!m.ratio.empty()) argv.push_back("ratio"), argv.push_back(m.ratio.c_str());
   argv.push_back(m.mip ? "branch" : "initialSolve");
   for (const char* a : {"printingOptions", "all", "solution"}) argv.push_back(a);
   argv.push_back(solution_path.c_str());
+  const CoinKernels& cbc = coin();  // opened before stdout is redirected
   {
     const QuietStdout quiet;
-    CbcMain0(model, data);
-    CbcMain1(static_cast<int>(argv.size()), argv.data(), model, no_callback, data);
+    cbc.cbc_main(static_cast<int>(argv.size()), argv.data());
   }
   // pulp's readsol_MPS: the status word, then "index name value reduced-cost" lines (a leading "**" marks an
   // infeasibility), rows first, then columns.

@@ -1,5 +1,7 @@
-// The interpreter inside the ringmaster binary (embedded.h): `ringmaster._core` is this embedded module (the views),
-// and the `ringmaster` package is the source tree's python/ (RM_PYTHON_DIR) where it exists, else the installed one.
+// The interpreter of the ringmaster binary (embedded.h), in the plugin libringmaster_pyembed.so that the binary opens
+// the first time a policy names a Python class (embedded_loader.cpp): `ringmaster._core` is this embedded module
+// (the views), and the `ringmaster` package is the source tree's python/ (RM_PYTHON_DIR) where it exists, else the
+// installed one.
 #include "python/embedded.h"
 
 #include <pybind11/embed.h>
@@ -26,10 +28,9 @@ void start() {
 
 void install_embedded_python() { install_python_policies(&start); }
 
-namespace {
-// Linked into the binary only: installs the Python policies before main (policy/external.h's pointer is constant-
-// initialised, so the order of static initialisation does not matter).
-const bool installed = (install_embedded_python(), true);
-}  // namespace
-
 }  // namespace rm::python
+
+// The plugin's entry point (python/embedded_loader.cpp opens libringmaster_pyembed.so and calls it).
+extern "C" __attribute__((visibility("default"))) void rm_install_embedded_python() {
+  rm::python::install_embedded_python();
+}

@@ -1,13 +1,10 @@
 #include "policy/allocation/opt_ilp.h"
 
-#include <CbcModel.hpp>
-#include <CoinPackedMatrix.hpp>
-#include <OsiClpSolverInterface.hpp>
-
 #include <algorithm>
 #include <map>
 
 #include "core/error.h"
+#include "policy/coin.h"
 
 namespace rm {
 
@@ -104,24 +101,12 @@ std::vector<std::vector<int>> solve_opt(const std::vector<OptType>& types, doubl
         ++col;
       }
     }
-    rlo[R - 2] = rlo[R - 1] = -COIN_DBL_MAX;
+    rlo[R - 2] = rlo[R - 1] = -kCoinInf;
     rhi[R - 2] = cpu_cap;
     rhi[R - 1] = mem_cap;
-    CoinPackedMatrix A(true, rows.data(), cols.data(), vals.data(), static_cast<CoinBigIndex>(vals.size()));
-    A.setDimensions(R, col);
-    OsiClpSolverInterface lp;
-    lp.messageHandler()->setLogLevel(0);
-    lp.loadProblem(A, lo.data(), hi.data(), obj.data(), rlo.data(), rhi.data());
-    lp.setObjSense(-1);
-    for (int i = 0; i < col; ++i) lp.setInteger(i);
-    CbcModel model(lp);
-    model.setLogLevel(0);
-    model.messageHandler()->setLogLevel(0);
-    model.branchAndBound();
-    if (const double* x = model.bestSolution()) {
-      solution.assign(x, x + col);
-      break;
-    }
+    const TripletLp lp{R, col, std::move(rows), std::move(cols), std::move(vals), std::move(lo), std::move(hi),
+                       std::move(obj), std::move(rlo), std::move(rhi), -1};
+    if (coin().cbc_integer_solve(lp, solution)) break;
   }
   std::vector<std::vector<int>> out(types.size());
   if (solution.empty()) throw InvariantError("Synergy-OPT: the relaxed ILP has no solution (all zeros is feasible)");

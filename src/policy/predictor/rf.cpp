@@ -14,8 +14,12 @@
 #include <unordered_map>
 
 #include "core/error.h"
+#include "core/lazy_lib.h"
 #include "policy/predictor/history.h"
 #include "policy/predictor/predictor.h"
+
+// XGBoost's C functions, from libxgboost opened the first time a forest is trained or asked (core/lazy_lib.h).
+#define XGB(fn) RM_LAZY(RM_SONAME_XGBOOST, fn)
 
 namespace rm {
 namespace {
@@ -24,7 +28,7 @@ constexpr int kFeatures = 12;
 const float kMissing = std::nanf("");
 
 void check(int rc) {
-  if (rc != 0) throw InvariantError(std::string("xgboost: ") + XGBGetLastError());
+  if (rc != 0) throw InvariantError(std::string("xgboost: ") + XGB(XGBGetLastError)());
 }
 
 class Forest : public Predictor {
@@ -32,7 +36,7 @@ class Forest : public Predictor {
   Forest(int trees, int depth, double subsample, int first, double growth, std::uint64_t seed)
       : trees_(trees), depth_(depth), subsample_(subsample), first_(first), growth_(growth), seed_(seed) {}
   ~Forest() override {
-    if (booster_) XGBoosterFree(booster_);
+    if (booster_) XGB(XGBoosterFree)(booster_);
   }
   std::string name() const override { return "rf"; }
 
@@ -46,12 +50,12 @@ class Forest : public Predictor {
       out = s.median.size() ? std::exp(s.median.median()) : 1000;
     } else {
       DMatrixHandle d;
-      check(XGDMatrixCreateFromMat(f.data(), 1, kFeatures, kMissing, &d));
+      check(XGB(XGDMatrixCreateFromMat)(f.data(), 1, kFeatures, kMissing, &d));
       bst_ulong len = 0;
       const float* res = nullptr;
-      check(XGBoosterPredict(booster_, d, 0, 0, 0, &len, &res));
+      check(XGB(XGBoosterPredict)(booster_, d, 0, 0, 0, &len, &res));
       out = std::exp(static_cast<double>(res[0]));
-      XGDMatrixFree(d);
+      XGB(XGDMatrixFree)(d);
     }
     predict_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return out;
@@ -104,19 +108,19 @@ class Forest : public Predictor {
   void train() {
     const auto t0 = std::chrono::steady_clock::now();
     DMatrixHandle d;
-    check(XGDMatrixCreateFromMat(x_.data(), y_.size(), kFeatures, kMissing, &d));
-    check(XGDMatrixSetFloatInfo(d, "label", y_.data(), y_.size()));
-    if (booster_) XGBoosterFree(booster_);
-    check(XGBoosterCreate(&d, 1, &booster_));
+    check(XGB(XGDMatrixCreateFromMat)(x_.data(), y_.size(), kFeatures, kMissing, &d));
+    check(XGB(XGDMatrixSetFloatInfo)(d, "label", y_.data(), y_.size()));
+    if (booster_) XGB(XGBoosterFree)(booster_);
+    check(XGB(XGBoosterCreate)(&d, 1, &booster_));
     const std::string trees = std::to_string(trees_), depth = std::to_string(depth_),
                       sub = std::to_string(subsample_), seed = std::to_string(seed_ % 2147483647);
     for (const auto& [k, v] : std::vector<std::pair<const char*, std::string>>{
              {"booster", "gbtree"}, {"objective", "reg:squarederror"}, {"num_parallel_tree", trees},
              {"learning_rate", "1"}, {"subsample", sub}, {"colsample_bynode", "0.8"}, {"max_depth", depth},
              {"tree_method", "hist"}, {"nthread", "1"}, {"seed", seed}, {"verbosity", "0"}})
-      check(XGBoosterSetParam(booster_, k, v.c_str()));
-    check(XGBoosterUpdateOneIter(booster_, 0, d));
-    XGDMatrixFree(d);
+      check(XGB(XGBoosterSetParam)(booster_, k, v.c_str()));
+    check(XGB(XGBoosterUpdateOneIter)(booster_, 0, d));
+    XGB(XGDMatrixFree)(d);
     trained_on_ = static_cast<std::int64_t>(y_.size());
     retrained_ = true;
     ++trainings;
