@@ -58,10 +58,15 @@ class Model final : public RoundModel {
     las_ = order_->fair_share();
     starvation_flag_ = !order_->arrival_order();
     dynamic_ = !feed_.known_up_front();
+    // An arrival order whose keys never change (fifo): the runnable list, kept in arrival order, is always sorted,
+    // so the passes skip the keys and the sort, and a pass between boundaries walks only the waiting jobs.
+    arrival_sorted_ = order_->arrival_order() && order_->key_fixed_while_waiting() &&
+                      order_->running_key() != QueueOrder::RunningKey::Moves && !order_->in_python();
   }
 
   std::string name() const override { return "round"; }
-  bool searches_book() const override { return false; }
+  // FIRST_FIT passes over full servers by the book's index of servers by free GPUs (round_pass.cpp).
+  bool searches_book() const override { return true; }
 
   void bind(Cluster& book) override {
     cl_ = std::make_unique<RoundPass>(book, P_);
@@ -205,6 +210,7 @@ class Model final : public RoundModel {
 
   void on_arrival(Job& j) {
     runnable_.push_back(&j);
+    if (arrival_sorted_) waiting_.push_back(&j);  // last in arrival order, as in runnable_
     if (!dynamic_) --pending_arrivals_;
   }
 
@@ -224,7 +230,7 @@ class Model final : public RoundModel {
   void finish(Job& j) {
     j.finished = true;
     j.finish_time = now_;
-    runnable_.erase(std::find(runnable_.begin(), runnable_.end(), &j));
+    ++finished_in_list_;  // left in runnable_ until the next walk over it (drop_finished): no O(n) erase per job
     if (j.id >= o_.window_lo && j.id <= o_.window_hi) {
       r_.measured_jct.push_back(now_ - j.arrival);
       if (static_cast<std::int64_t>(r_.measured_jct.size()) == total_ && o_.window_hi != std::numeric_limits<std::int64_t>::max()) {
@@ -253,7 +259,17 @@ class Model final : public RoundModel {
   // At a boundary the same walk over the jobs (each one a cache miss) also resets every job's sigma for the
   // round and raises the starvation flag of those waiting too long (S.10 item 16; it counts from the next sort).
   void sort_runnable(bool boundary) {
+    if (arrival_sorted_ && !boundary) return;  // in key order already; the pass reads waiting_
+    drop_finished();
     const Time now = from_seconds(now_);
+    if (arrival_sorted_) {  // a boundary still refreshes and resets every job, as below
+      for (Job* j : runnable_) {
+        refresh_view(*j, now);
+        j->sigma = j->sigma0;
+        if (now_ - (j->last_exec >= 0 ? j->last_exec : j->arrival) > o_.starvation_s) j->prio = true;
+      }
+      return;
+    }
     keyed_.clear();
     for (Job* j : runnable_) {
       refresh_view(*j, now);
@@ -267,6 +283,19 @@ class Model final : public RoundModel {
     if (std::is_sorted(keyed_.begin(), keyed_.end(), by_key)) return;  // FIFO's list always is: O(n), not a sort
     std::stable_sort(keyed_.begin(), keyed_.end(), by_key);
     for (std::size_t i = 0; i < keyed_.size(); ++i) runnable_[i] = keyed_[i].second;
+  }
+
+  // The finished jobs out of the runnable list, the others kept in their order.
+  void drop_finished() {
+    if (finished_in_list_ == 0) return;
+    std::erase_if(runnable_, [](const Job* j) { return j->finished; });
+    finished_in_list_ = 0;
+  }
+
+  // The waiting jobs of runnable_, in its order (arrival_sorted_ only): rebuilt after each boundary's pass, jobs
+  // that started or finished since dropped when a pass reads it.
+  void compact_waiting() {
+    std::erase_if(waiting_, [](const Job* j) { return !j->gpus.empty() || j->finished; });
   }
 
   int deficit(const Job& j) const { return j.g - static_cast<int>(j.gpus.size()); }
@@ -314,6 +343,11 @@ class Model final : public RoundModel {
       loop_ = runnable_;  // allocation never changes the runnable list, but keep the pass on a snapshot
       run_pass(loop_, t0);
     }
+    if (arrival_sorted_) {
+      waiting_.clear();
+      for (Job* j : runnable_)
+        if (j->gpus.empty()) waiting_.push_back(j);
+    }
     const int running = static_cast<int>(leases_ - leases_before), busy = cl_->book().total_gpus() - cl_->free_gpus();
     r_.series.push_back({now_, static_cast<int>(runnable_.size()) - running, running, busy});
     // The authors stop a replay at the first boundary with nothing runnable (S.9 Q13); we wait for the
@@ -330,8 +364,10 @@ class Model final : public RoundModel {
     const auto t0 = std::chrono::steady_clock::now();
     lease_end_ = next_schedule_;
     sort_runnable(false);
-    std::vector<Job*> loop;
-    for (Job* j : runnable_)
+    std::vector<Job*>& loop = loop_;
+    loop.clear();
+    if (arrival_sorted_) compact_waiting();
+    for (Job* j : arrival_sorted_ ? waiting_ : runnable_)
       if (j->gpus.empty()) {
         j->sigma = j->sigma0;
         loop.push_back(j);
@@ -348,6 +384,7 @@ class Model final : public RoundModel {
     }
     cl_->allow_peers = false;
     run_pass(loop, t0);
+    if (arrival_sorted_) compact_waiting();
   }
 
   Vec P_;
@@ -359,10 +396,13 @@ class Model final : public RoundModel {
   std::shared_ptr<Allocation> alloc_;
   Allocation::RoundTraits traits_;
   bool las_ = false, starvation_flag_ = true;  // LAS's loop set (S.10 item 16); FIFO ignores the flag
+  bool arrival_sorted_ = false;                // fifo: runnable_ is always in key order (see the constructor)
   RoundResult r_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> pq_;
   std::uint64_t seq_ = 0;
-  std::vector<Job*> runnable_;
+  std::vector<Job*> runnable_;                 // finished jobs linger until drop_finished
+  std::int64_t finished_in_list_ = 0;
+  std::vector<Job*> waiting_;                  // arrival_sorted_: the waiting jobs, in runnable_ order
   std::vector<std::pair<std::array<double, 3>, Job*>> keyed_;
   std::vector<Job*> loop_;
   double now_ = 0, lease_end_ = 0, next_schedule_ = 0, first_schedule_ = 0;
