@@ -6,10 +6,10 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "core/error.h"
 
 #ifndef RM_PLUGIN_DIR
 #define RM_PLUGIN_DIR ""
@@ -58,9 +58,9 @@ void* find_lazy_symbol(const char* soname, const char* name) {
 void* lazy_symbol(const char* soname, const char* name) {
   std::lock_guard<std::mutex> lock(mu());
   Opened& lib = open_once(soname, RTLD_NOW | RTLD_LOCAL);
-  if (!lib.handle) throw InvariantError(std::string("cannot open ") + soname + ": " + lib.error);
+  if (!lib.handle) throw std::runtime_error(std::string("cannot open ") + soname + ": " + lib.error);
   void* p = ::dlsym(lib.handle, name);
-  if (!p) throw InvariantError(std::string(soname) + " has no " + name);
+  if (!p) throw std::runtime_error(std::string(soname) + " has no " + name);
   return p;
 }
 
@@ -88,12 +88,12 @@ void* plugin_symbol(const char* plugin, const char* name, bool global) {
       continue;
     }
     Opened& lib = open_once(path, RTLD_NOW | (global ? RTLD_GLOBAL : RTLD_LOCAL));
-    if (!lib.handle) throw InvariantError("cannot load " + path + ": " + lib.error);
+    if (!lib.handle) throw std::runtime_error("cannot load " + path + ": " + lib.error);
     void* p = ::dlsym(lib.handle, name);
-    if (!p) throw InvariantError(path + " has no " + name + " (a plugin of another build?)");
+    if (!p) throw std::runtime_error(path + " has no " + name + " (a plugin of another build?)");
     return p;
   }
-  throw InvariantError("this build's " + file + " is not in " + tried +
+  throw std::runtime_error("this build's " + file + " is not in " + tried +
                        " (set RINGMASTER_PLUGIN_DIR to the build folder that has it)");
 }
 

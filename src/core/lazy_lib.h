@@ -9,13 +9,14 @@ namespace rm {
 // The function or object `name` of the shared library `soname` (opened on first use, RTLD_NOW | RTLD_LOCAL, kept
 // open to the end of the process); null if either is missing.
 void* find_lazy_symbol(const char* soname, const char* name);
-// The same, throwing InvariantError naming the library, the symbol and the loader's message when missing.
+// The same, throwing std::runtime_error naming the library, the symbol and the loader's message when missing (an
+// installation problem, not a broken invariant: the CLI prints "error: ..." and exits 3).
 void* lazy_symbol(const char* soname, const char* name);
 
 // The symbol `name` of this build's plugin library lib<plugin>.so, looked for in $RINGMASTER_PLUGIN_DIR, beside the
 // program or module that holds this code, then in the build folder it came from. `global`: its symbols (and its
 // libraries', e.g. libpython's) serve the libraries loaded after it (Python's extension modules need that).
-// Throws InvariantError naming the folders tried when the plugin or the symbol is missing.
+// Throws std::runtime_error naming the folders tried when the plugin or the symbol is missing.
 void* plugin_symbol(const char* plugin, const char* name, bool global = false);
 
 }  // namespace rm

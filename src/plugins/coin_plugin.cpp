@@ -10,7 +10,7 @@
 namespace rm {
 namespace {
 
-static_assert(kCoinInf == COIN_DBL_MAX);
+// kCoinInf (policy/coin.h) is CoinFinite.hpp's COIN_DBL_MAX: std::numeric_limits<double>::max().
 
 void load(OsiClpSolverInterface& si, const TripletLp& lp) {
   CoinPackedMatrix A(true, lp.rows.data(), lp.cols.data(), lp.vals.data(), static_cast<CoinBigIndex>(lp.vals.size()));

@@ -30,7 +30,7 @@ struct CoinKernels {
 };
 constexpr int kCoinKernelsVersion = 1;
 
-// The plugin's kernels (InvariantError if this build's libringmaster_coin.so cannot be opened).
+// The plugin's kernels (std::runtime_error if this build's libringmaster_coin.so cannot be opened).
 const CoinKernels& coin();
 
 }  // namespace rm

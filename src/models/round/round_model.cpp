@@ -210,7 +210,7 @@ class Model final : public RoundModel {
 
   void on_arrival(Job& j) {
     runnable_.push_back(&j);
-    if (arrival_sorted_) waiting_.push_back(&j);  // last in arrival order, as in runnable_
+    if (arrival_sorted_) wait(j, arrivals_++);  // last in arrival order, as in runnable_
     if (!dynamic_) --pending_arrivals_;
   }
 
@@ -259,7 +259,7 @@ class Model final : public RoundModel {
   // At a boundary the same walk over the jobs (each one a cache miss) also resets every job's sigma for the
   // round and raises the starvation flag of those waiting too long (S.10 item 16; it counts from the next sort).
   void sort_runnable(bool boundary) {
-    if (arrival_sorted_ && !boundary) return;  // in key order already; the pass reads waiting_
+    if (arrival_sorted_ && !boundary) return;  // in key order already; the pass reads waiting_by_g_
     drop_finished();
     const Time now = from_seconds(now_);
     if (arrival_sorted_) {  // a boundary still refreshes and resets every job, as below
@@ -292,10 +292,66 @@ class Model final : public RoundModel {
     finished_in_list_ = 0;
   }
 
-  // The waiting jobs of runnable_, in its order (arrival_sorted_ only): rebuilt after each boundary's pass, jobs
-  // that started or finished since dropped when a pass reads it.
-  void compact_waiting() {
-    std::erase_if(waiting_, [](const Job* j) { return !j->gpus.empty() || j->finished; });
+  // The waiting jobs of runnable_ by GPU count, each list in runnable_ order with the job's place in it
+  // (arrival_sorted_ only): rebuilt after each boundary's pass; jobs that started or finished since are dropped
+  // from a list when a pass reads it.
+  void wait(Job& j, std::int64_t place) {
+    if (static_cast<std::size_t>(j.g) >= waiting_by_g_.size()) waiting_by_g_.resize(static_cast<std::size_t>(j.g) + 1);
+    waiting_by_g_[static_cast<std::size_t>(j.g)].e.push_back({place, &j});
+  }
+  static bool gone(const Job* j) { return !j->gpus.empty() || j->finished; }
+
+  // The default mechanism's pass between boundaries (Allocation::round_pass over the waiting jobs in runnable_
+  // order), without a list of them: the waiting jobs asking for at most the free GPUs, merged by their place in
+  // runnable_ across the per-count lists, each tried as that pass tries it (try_allocate). The others would be
+  // passed over (free GPUs only shrink during a pass) after a reset of their sigma that every pass makes again
+  // before it allocates them (and fifo's key never reads); so the pass costs the jobs it tries, not the queue.
+  void fill_lazily() {
+    heads_.clear();
+    for (std::size_t g = 1; g < waiting_by_g_.size() && g <= static_cast<std::size_t>(cl_->free_gpus()); ++g) {
+      WaitList& l = waiting_by_g_[g];
+      while (l.head < l.e.size() && gone(l.e[l.head].second)) ++l.head;  // started or finished: out for good
+      if (l.head > 64 && l.head * 2 > l.e.size()) {
+        l.e.erase(l.e.begin(), l.e.begin() + static_cast<std::ptrdiff_t>(l.head));
+        l.head = 0;
+      }
+      if (l.head < l.e.size()) heads_.push_back({static_cast<int>(g), l.head});
+    }
+    const auto place = [this](const std::pair<int, std::size_t>& h) {
+      return waiting_by_g_[static_cast<std::size_t>(h.first)].e[h.second].first;
+    };
+    for (;;) {
+      const int free = cl_->free_gpus();
+      std::pair<int, std::size_t>* best = nullptr;
+      for (auto& h : heads_) {
+        if (h.first > free) continue;
+        const auto& e = waiting_by_g_[static_cast<std::size_t>(h.first)].e;
+        while (h.second < e.size() && gone(e[h.second].second)) ++h.second;
+        if (h.second < e.size() && (!best || place(h) < place(*best))) best = &h;
+      }
+      if (!best) return;
+      Job& j = *waiting_by_g_[static_cast<std::size_t>(best->first)].e[best->second++].second;
+      j.sigma = j.sigma0;
+      try_allocate(*alloc_, *cl_, j);
+    }
+  }
+  // The waiting jobs a pass between boundaries can start, in runnable_ order: those asking for at most the free
+  // GPUs. The others cannot start in it (free GPUs only shrink during a pass; OPT's prefix takes only jobs that
+  // fit what is left) and the pass would only reset their sigma, which every pass resets again before it
+  // allocates (and fifo's key never reads).
+  void fitting_waiting(std::vector<Job*>& out) {
+    fitting_.clear();
+    const std::size_t top = std::min(static_cast<std::size_t>(cl_->free_gpus()), waiting_by_g_.size() - 1);
+    int lists = 0;
+    for (std::size_t g = 1; g <= top && !waiting_by_g_.empty(); ++g) {
+      const WaitList& l = waiting_by_g_[g];
+      const std::size_t before = fitting_.size();
+      for (std::size_t i = l.head; i < l.e.size(); ++i)
+        if (!gone(l.e[i].second)) fitting_.push_back(l.e[i]);
+      if (fitting_.size() > before) ++lists;
+    }
+    if (lists > 1) std::sort(fitting_.begin(), fitting_.end());
+    for (const auto& e : fitting_) out.push_back(e.second);
   }
 
   int deficit(const Job& j) const { return j.g - static_cast<int>(j.gpus.size()); }
@@ -317,6 +373,9 @@ class Model final : public RoundModel {
   // One scheduling pass over `loop`; its wall time is a decision latency (summary.json "timing").
   void run_pass(std::vector<Job*>& loop, std::chrono::steady_clock::time_point t0) {
     alloc_->round_pass(*cl_, loop);  // each job it allocates starts its lease (cl_->start)
+    record_decision(t0);
+  }
+  void record_decision(std::chrono::steady_clock::time_point t0) {
     r_.decision_us.push_back(static_cast<float>(
         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count()));
   }
@@ -344,9 +403,13 @@ class Model final : public RoundModel {
       run_pass(loop_, t0);
     }
     if (arrival_sorted_) {
-      waiting_.clear();
-      for (Job* j : runnable_)
-        if (j->gpus.empty()) waiting_.push_back(j);
+      for (auto& l : waiting_by_g_) l.e.clear(), l.head = 0;
+      std::int64_t place = 0;
+      for (Job* j : runnable_) {
+        if (j->gpus.empty()) wait(*j, place);
+        ++place;
+      }
+      arrivals_ = place;
     }
     const int running = static_cast<int>(leases_ - leases_before), busy = cl_->book().total_gpus() - cl_->free_gpus();
     r_.series.push_back({now_, static_cast<int>(runnable_.size()) - running, running, busy});
@@ -364,14 +427,24 @@ class Model final : public RoundModel {
     const auto t0 = std::chrono::steady_clock::now();
     lease_end_ = next_schedule_;
     sort_runnable(false);
+    if (arrival_sorted_ && !traits_.whole_pass) {
+      cl_->allow_peers = false;
+      fill_lazily();
+      record_decision(t0);
+      return;
+    }
     std::vector<Job*>& loop = loop_;
     loop.clear();
-    if (arrival_sorted_) compact_waiting();
-    for (Job* j : arrival_sorted_ ? waiting_ : runnable_)
-      if (j->gpus.empty()) {
-        j->sigma = j->sigma0;
-        loop.push_back(j);
-      }
+    if (arrival_sorted_) {
+      fitting_waiting(loop);
+      for (Job* j : loop) j->sigma = j->sigma0;
+    } else {
+      for (Job* j : runnable_)
+        if (j->gpus.empty()) {
+          j->sigma = j->sigma0;
+          loop.push_back(j);
+        }
+    }
     if (traits_.whole_pass) {
       std::vector<Job*> fit;
       int left = cl_->free_gpus();
@@ -384,7 +457,6 @@ class Model final : public RoundModel {
     }
     cl_->allow_peers = false;
     run_pass(loop, t0);
-    if (arrival_sorted_) compact_waiting();
   }
 
   Vec P_;
@@ -402,7 +474,16 @@ class Model final : public RoundModel {
   std::uint64_t seq_ = 0;
   std::vector<Job*> runnable_;                 // finished jobs linger until drop_finished
   std::int64_t finished_in_list_ = 0;
-  std::vector<Job*> waiting_;                  // arrival_sorted_: the waiting jobs, in runnable_ order
+  // arrival_sorted_: the waiting jobs by GPU count, (place in runnable_, job), in runnable_ order; arrivals_ is the
+  // place of the next arrival.
+  struct WaitList {
+    std::vector<std::pair<std::int64_t, Job*>> e;
+    std::size_t head = 0;  // every entry before it has started or finished
+  };
+  std::vector<WaitList> waiting_by_g_;
+  std::vector<std::pair<int, std::size_t>> heads_;  // fill_lazily: (GPU count, next entry) of the lists it merges
+  std::vector<std::pair<std::int64_t, Job*>> fitting_;
+  std::int64_t arrivals_ = 0;
   std::vector<std::pair<std::array<double, 3>, Job*>> keyed_;
   std::vector<Job*> loop_;
   double now_ = 0, lease_end_ = 0, next_schedule_ = 0, first_schedule_ = 0;

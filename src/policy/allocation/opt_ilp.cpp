@@ -1,6 +1,7 @@
 #include "policy/allocation/opt_ilp.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "core/error.h"

@@ -81,13 +81,18 @@ bool RoundPass::first_fit(Job& j, const Vec& d) {
   Vec u;
   for (int k = 0; k < 5; ++k) u[k] = d[k] / d[kGpu];
   int first = -1;  // consolidated: the feasible server with the fewest free GPUs (ties: lowest id) first
-  if (consolidated) {
-    for (int s = 0; s < num_servers(); ++s) {
-      if (free_gpus(s) < g) continue;
-      const Vec a = avail(s);
-      bool ok = true;
-      for (int k = 0; k < 5 && ok; ++k) ok = a[k] >= u[k] * g;
-      if (ok && (first < 0 || free_gpus(s) < free_gpus(first))) first = s;
+  if (consolidated) {  // by the book's servers-by-free-GPUs index: counts upwards, servers in index order
+    for (int c = g; c <= book_.max_server_gpus() && first < 0; ++c) {
+      const ServerBits& with_c = book_.servers_with_free(c);
+      for (int s = with_c.next(0); s < num_servers(); s = with_c.next(s + 1)) {
+        const Vec a = avail(s);
+        bool ok = true;
+        for (int k = 0; k < 5 && ok; ++k) ok = a[k] >= u[k] * g;
+        if (ok) {
+          first = s;
+          break;
+        }
+      }
     }
   }
   chosen_.clear();
@@ -151,10 +156,14 @@ void RoundPass::release(Job& j) {
 namespace rm {
 
 void Allocation::round_pass(synergy::RoundPass& pass, const std::vector<synergy::Job*>& loop) {
-  for (synergy::Job* j : loop) {
-    const int missing = j->g - static_cast<int>(j->gpus.size());
-    if (missing > 0 && pass.free_gpus() >= missing && round_allocate(pass, *j)) pass.start(*j);
-  }
+  for (synergy::Job* j : loop) synergy::try_allocate(*this, pass, *j);
+}
+
+bool synergy::try_allocate(Allocation& mechanism, RoundPass& pass, Job& j) {
+  const int missing = j.g - static_cast<int>(j.gpus.size());
+  if (missing <= 0 || pass.free_gpus() < missing || !mechanism.round_allocate(pass, j)) return false;
+  pass.start(j);
+  return true;
 }
 
 }  // namespace rm

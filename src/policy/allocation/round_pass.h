@@ -16,6 +16,10 @@
 #include "sched/job_state.h"
 #include "workload/cpu_profiles.h"
 
+namespace rm {
+class Allocation;
+}  // namespace rm
+
 namespace rm::synergy {
 
 // GPU, CPU cores, DRAM GB, storage MB/s, network Gbps (spec S.1).
@@ -127,6 +131,9 @@ class RoundPass {
 double speed_of(const Job& j, const Vec& total, const RoundPass& pass, bool best_case);
 Vec best_case_demand(const Job& j);  // (g, c, m, s, 0)
 Vec proportional_demand(const Job& j, const RoundPass& pass, bool with_network);
+// One job of an allocation's default pass (Allocation::round_pass): started (pass.start) when its missing GPUs are
+// free and the mechanism's round_allocate places it. The round model's passes between boundaries call it job by job.
+bool try_allocate(rm::Allocation& mechanism, RoundPass& pass, Job& j);
 // Synergy-TUNE's placement of one job (policy/allocation/tune.cpp), which OPT runs with its sizes.
 bool tune_round(RoundPass& pass, Job& j);
 // Synergy-OPT over one pass (policy/allocation/opt.cpp): the jobs it allocated, in the pass's order. `memo`
