@@ -1,5 +1,8 @@
 #include "run/round_runner.h"
 
+#include <malloc.h>
+
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -125,7 +128,7 @@ std::vector<synergy::JobInit> jobs_from_trace(const InputSpec& cfg, SimResult& r
     ji.line = j.line;
     out.push_back(std::move(ji));
   }
-  r.workload.jobs.clear();
+  std::vector<JobSpec>().swap(r.workload.jobs);  // its memory back: the records are made after the run
   return out;
 }
 
@@ -229,6 +232,8 @@ void record_rounds(synergy::RoundResult& rr, const synergy::RoundOptions& o, con
   std::int64_t finished = 0;
   double last_finish = 0;
   const auto measured = [&](const auto& j) { return j.finished && j.id >= o.window_lo && j.id <= o.window_hi; };
+  r.workload.jobs.reserve(r.workload.jobs.size() +
+                          static_cast<std::size_t>(std::count_if(rr.jobs.begin(), rr.jobs.end(), measured)));
   for (const auto& j : rr.jobs) {
     finished += j.finished;
     if (j.finished) last_finish = std::max(last_finish, j.finish_time);
@@ -292,7 +297,7 @@ std::unique_ptr<SimResult> run_round_model(const RunPlan& plan, std::unique_ptr<
   const ProfileSet profiles = ProfileSet::load(cpu_ratio_of(r->cluster, plan.run.cpu_ratio), plan.run.profiles);
   RoundOptions o = round_options(plan, pol);
   ProfileRuleCount profile_rule;
-  const std::unique_ptr<JobSource> src = round_source(plan, *r, profiles, o, profile_rule);
+  std::unique_ptr<JobSource> src = round_source(plan, *r, profiles, o, profile_rule);
   if (!src) return r;  // a dry run
   if (profile_rule.jobs > 0) {
     r->record.extra.push_back({"profiles_by_name", static_cast<double>(profile_rule.jobs - profile_rule.hashed)});
@@ -313,6 +318,8 @@ std::unique_ptr<SimResult> run_round_model(const RunPlan& plan, std::unique_ptr<
   }
   const int servers = static_cast<int>(r->cluster.servers.size());
   RoundResult rr = run_rounds(servers, r->cluster.servers[0].gpus, P, profiles, *src, o);
+  src.reset();
+  ::malloc_trim(0);  // the engine's job states and specs, freed in small blocks, back to the system before the records
   record_rounds(rr, o, plan.inputs.workload.empty() ? plan.inputs.trace : "workload:" + plan.inputs.workload, *r);
   return r;
 }

@@ -494,10 +494,17 @@ class Model final : public RoundModel {
 
 }  // namespace
 
+const JobInit& RoundFeed::init(JobId id) const {
+  if (specs_.empty() || id != specs_.back().id)
+    throw InvariantError("round model: job " + std::to_string(id) + " admitted after the feed read another");
+  return last_;
+}
+
 const JobSpec* RoundFeed::next() {
   auto ji = src_.next();
   if (!ji) return nullptr;
-  const JobInit& i = inits_.emplace_back(std::move(*ji));
+  last_ = std::move(*ji);
+  const JobInit& i = last_;
   JobSpec& spec = specs_.emplace_back();
   spec.id = static_cast<JobId>(specs_.size() - 1);
   spec.submit = from_seconds(i.arrival);  // what the engine and the orders read; the model keeps the exact time

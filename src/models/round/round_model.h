@@ -88,16 +88,19 @@ void check_job(const JobInit& ji, int servers, int gpus_per_server, const Profil
 
 // A JobSource's jobs as the engine's feed: each job's spec (dense id, submit time rounded to the microsecond,
 // GPUs, iterations) for the engine and the orders; the model reads the exact JobInit back by id.
+// The engine admits each job as soon as it reads it (the model's admit reads its JobInit then), so the feed keeps
+// only the latest JobInit; the specs stay (the engine's job states point to them).
 class RoundFeed final : public JobFeed {
  public:
   explicit RoundFeed(JobSource& src) : src_(src) {}
   const JobSpec* next() override;
   bool known_up_front() const override { return !src_.dynamic(); }
-  const JobInit& init(JobId id) const { return inits_[static_cast<std::size_t>(id)]; }
+  // The JobInit of the job the feed handed out last (InvariantError for another).
+  const JobInit& init(JobId id) const;
 
  private:
   JobSource& src_;
-  std::deque<JobInit> inits_;
+  JobInit last_;
   std::deque<JobSpec> specs_;
 };
 

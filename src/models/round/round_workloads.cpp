@@ -1,5 +1,7 @@
 #include "models/round/round_workloads.h"
 
+#include <algorithm>
+
 #include <cmath>
 #include <fstream>
 
@@ -33,18 +35,22 @@ std::vector<JobInit> read_replay(const std::string& path, std::vector<std::strin
 
 namespace {
 
+// The list is handed out by moves, from the back of a reversed copy that gives its memory back as it shrinks: the
+// engine reads a replay up front, so the list and the engine's copies of its jobs are not all held at once.
 class Replay : public JobSource {
  public:
-  explicit Replay(std::vector<JobInit> j) : jobs_(std::move(j)) {}
+  explicit Replay(std::vector<JobInit> j) : jobs_(std::move(j)) { std::reverse(jobs_.begin(), jobs_.end()); }
   bool dynamic() const override { return false; }
   std::optional<JobInit> next() override {
-    if (i_ >= jobs_.size()) return std::nullopt;
-    return jobs_[i_++];
+    if (jobs_.empty()) return std::nullopt;
+    std::optional<JobInit> out(std::move(jobs_.back()));
+    jobs_.pop_back();
+    if (jobs_.capacity() > 4096 && jobs_.size() < jobs_.capacity() / 2) jobs_.shrink_to_fit();
+    return out;
   }
 
  private:
-  std::vector<JobInit> jobs_;
-  std::size_t i_ = 0;
+  std::vector<JobInit> jobs_;  // the rest of the list, last job first
 };
 
 // Gavel's duration law (S.5.1 item 3): 60 * 10^U(3,4) s with probability 0.2, else 60 * 10^U(1.5,3).
