@@ -84,7 +84,12 @@ def main():
     failures, ran, synopses, covered = [], 0, 0, 0
     for doc in docs:
         rel = os.path.relpath(doc, SRC)
-        work = tempfile.mkdtemp(prefix="rm-doc-")
+        # The commands run in work/, beside a `shared` link, as in a checkout: what they leave to a default that
+        # names ../shared (--data-dir's ../shared/traces) finds it, whatever machine's /tmp this is.
+        top = tempfile.mkdtemp(prefix="rm-doc-")
+        os.symlink(SHARED, os.path.join(top, "shared"))
+        work = os.path.join(top, "work")
+        os.mkdir(work)
         for name, text in SETUP.items():
             with open(os.path.join(work, name), "w") as f:
                 f.write(text)
