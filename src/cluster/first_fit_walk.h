@@ -9,6 +9,7 @@
 // (src/policy/planner/ff.cpp), A-SRPT's placement=first-fit and MAP's choice of servers for a job that spans
 // several (src/workload/job_graph_map.cpp). Dependency-free, in the bottom layer, so every book can use it.
 #pragma once
+#include <utility>
 
 namespace rm {
 
@@ -27,6 +28,27 @@ struct ServerRange {
   It begin() const { return {0}; }
   It end() const { return {n}; }
 };
+
+// The servers a "next member >= from" function gives (a free map's next server with a free GPU, the complement of
+// the book's full-server bitset), in index order, below n: a walk that never visits a full server.
+template <class Next>
+struct ServersBy {
+  struct It {
+    const Next* next;
+    int s;
+    int operator*() const { return s; }
+    It& operator++() { return s = (*next)(s + 1), *this; }
+    bool operator!=(const It& o) const { return s != o.s; }
+  };
+  Next next;
+  int n;
+  It begin() const { return {&next, next(0)}; }
+  It end() const { return {&next, n}; }
+};
+template <class Next>
+ServersBy<Next> servers_by(Next next, int n) {
+  return {std::move(next), n};
+}
 
 template <class Servers, class GpusOf, class Visit>
 [[gnu::always_inline]] inline int first_fit_walk(const Servers& servers, int need, GpusOf gpus_of, Visit visit) {

@@ -12,24 +12,6 @@
 
 namespace rm::synergy {
 
-namespace {
-// The servers with a free GPU, in index order, by the book's set of full servers (64 servers passed per step):
-// the walk visits the same servers as one over them all, where each full server is left at its first GPU.
-struct ServersWithFree {
-  struct It {
-    const ServerBits* full;
-    int s;
-    int operator*() const { return s; }
-    It& operator++() { return s = full->next_absent(s + 1), *this; }
-    bool operator!=(const It& o) const { return s != o.s; }
-  };
-  const ServerBits& full;
-  int n;
-  It begin() const { return {&full, full.next_absent(0)}; }
-  It end() const { return {&full, n}; }
-};
-}  // namespace
-
 void init_job(Job& j, const Profile& p, int g, const Vec& P) {
   j.prof = &p;
   j.g = g;
@@ -114,7 +96,11 @@ bool RoundPass::first_fit(Job& j, const Vec& d) {
   };
   int taken = 0;
   if (first >= 0) taken = first_fit_walk(std::array{first}, g, gpus_of, visit);
-  taken += first_fit_walk(ServersWithFree{book_.servers_with_free(0), num_servers()}, g - taken, gpus_of, visit);
+  // The servers with a free GPU (not in the book's full set), in index order: the same servers a walk over all of
+  // them takes from (it leaves a full one at its first GPU).
+  const ServerBits& full = book_.servers_with_free(0);
+  taken += first_fit_walk(servers_by([&full](int s) { return full.next_absent(s); }, num_servers()), g - taken,
+                          gpus_of, visit);
   for (const auto& [s, v] : res_) hold_[s] = Vec{};
   if (taken < g) return false;
   std::sort(chosen_.begin(), chosen_.end());

@@ -10,7 +10,7 @@ class FirstFit final : public Placement {
   std::string name() const override { return "first-fit"; }
   std::optional<std::vector<GpuRef>> place(const JobState& j, const FreeMap& free) override {
     if (free.total_free() < j.spec->num_gpus) return std::nullopt;
-    return fill_in_order(*j.spec, free, FreeServers{free});
+    return fill_in_order(*j.spec, free, free_servers(free));
   }
 };
 }  // namespace

@@ -28,18 +28,9 @@ std::optional<std::vector<GpuRef>> fill_in_order(const JobSpec& j, const FreeMap
 
 // The servers with a free GPU, in index order (FreeMap::next_free_server): first-fit's walk without a visit
 // to every full server.
-struct FreeServers {
-  struct It {
-    const FreeMap* free;
-    int s;
-    int operator*() const { return s; }
-    It& operator++() { return s = free->next_free_server(s + 1), *this; }
-    bool operator!=(const It& o) const { return s != o.s; }
-  };
-  const FreeMap& free;
-  It begin() const { return {&free, free.next_free_server(0)}; }
-  It end() const { return {&free, free.num_servers()}; }
-};
+inline auto free_servers(const FreeMap& free) {
+  return servers_by([&free](int s) { return free.next_free_server(s); }, free.num_servers());
+}
 
 // A job's GPUs are all of one GPU type (docs/perf-model.md). On a cluster of one type this is p.place; on one
 // of several, p places the job on one type at a time, with the other types' free GPUs hidden: the type the job
