@@ -301,12 +301,13 @@ class Model final : public RoundModel {
   }
   static bool gone(const Job* j) { return !j->gpus.empty() || j->finished; }
 
-  // The default mechanism's pass between boundaries (Allocation::round_pass over the waiting jobs in runnable_
-  // order), without a list of them: the waiting jobs asking for at most the free GPUs, merged by their place in
-  // runnable_ across the per-count lists, each tried as that pass tries it (try_allocate). The others would be
-  // passed over (free GPUs only shrink during a pass) after a reset of their sigma that every pass makes again
-  // before it allocates them (and fifo's key never reads); so the pass costs the jobs it tries, not the queue.
-  void fill_lazily() {
+  // The waiting jobs a pass between boundaries can start, in runnable_ order, handed to `visit` one at a time: those
+  // asking for at most the GPUs free when each is reached, merged by their place in runnable_ across the per-count
+  // lists. The others cannot start in the pass (free GPUs only shrink during it; OPT's prefix takes only jobs that
+  // fit what is left) and it would only reset their sigma, which every pass resets again before it allocates them
+  // (and fifo's key never reads); so a pass costs the jobs it reaches, not the queue.
+  template <class Visit>
+  void for_each_fitting(Visit visit) {
     heads_.clear();
     for (std::size_t g = 1; g < waiting_by_g_.size() && g <= static_cast<std::size_t>(cl_->free_gpus()); ++g) {
       WaitList& l = waiting_by_g_[g];
@@ -330,28 +331,8 @@ class Model final : public RoundModel {
         if (h.second < e.size() && (!best || place(h) < place(*best))) best = &h;
       }
       if (!best) return;
-      Job& j = *waiting_by_g_[static_cast<std::size_t>(best->first)].e[best->second++].second;
-      j.sigma = j.sigma0;
-      try_allocate(*alloc_, *cl_, j);
+      visit(*waiting_by_g_[static_cast<std::size_t>(best->first)].e[best->second++].second);
     }
-  }
-  // The waiting jobs a pass between boundaries can start, in runnable_ order: those asking for at most the free
-  // GPUs. The others cannot start in it (free GPUs only shrink during a pass; OPT's prefix takes only jobs that
-  // fit what is left) and the pass would only reset their sigma, which every pass resets again before it
-  // allocates (and fifo's key never reads).
-  void fitting_waiting(std::vector<Job*>& out) {
-    fitting_.clear();
-    const std::size_t top = std::min(static_cast<std::size_t>(cl_->free_gpus()), waiting_by_g_.size() - 1);
-    int lists = 0;
-    for (std::size_t g = 1; g <= top && !waiting_by_g_.empty(); ++g) {
-      const WaitList& l = waiting_by_g_[g];
-      const std::size_t before = fitting_.size();
-      for (std::size_t i = l.head; i < l.e.size(); ++i)
-        if (!gone(l.e[i].second)) fitting_.push_back(l.e[i]);
-      if (fitting_.size() > before) ++lists;
-    }
-    if (lists > 1) std::sort(fitting_.begin(), fitting_.end());
-    for (const auto& e : fitting_) out.push_back(e.second);
   }
 
   int deficit(const Job& j) const { return j.g - static_cast<int>(j.gpus.size()); }
@@ -427,17 +408,22 @@ class Model final : public RoundModel {
     const auto t0 = std::chrono::steady_clock::now();
     lease_end_ = next_schedule_;
     sort_runnable(false);
-    if (arrival_sorted_ && !traits_.whole_pass) {
+    if (arrival_sorted_ && !traits_.whole_pass) {  // the default pass (Allocation::round_pass), job by job
       cl_->allow_peers = false;
-      fill_lazily();
+      for_each_fitting([this](Job& j) {
+        j.sigma = j.sigma0;
+        try_allocate(*alloc_, *cl_, j);
+      });
       record_decision(t0);
       return;
     }
     std::vector<Job*>& loop = loop_;
     loop.clear();
     if (arrival_sorted_) {
-      fitting_waiting(loop);
-      for (Job* j : loop) j->sigma = j->sigma0;
+      for_each_fitting([&loop](Job& j) {
+        j.sigma = j.sigma0;
+        loop.push_back(&j);
+      });
     } else {
       for (Job* j : runnable_)
         if (j->gpus.empty()) {
@@ -481,8 +467,7 @@ class Model final : public RoundModel {
     std::size_t head = 0;  // every entry before it has started or finished
   };
   std::vector<WaitList> waiting_by_g_;
-  std::vector<std::pair<int, std::size_t>> heads_;  // fill_lazily: (GPU count, next entry) of the lists it merges
-  std::vector<std::pair<std::int64_t, Job*>> fitting_;
+  std::vector<std::pair<int, std::size_t>> heads_;  // for_each_fitting: (GPU count, next entry) of the lists it merges
   std::int64_t arrivals_ = 0;
   std::vector<std::pair<std::array<double, 3>, Job*>> keyed_;
   std::vector<Job*> loop_;
