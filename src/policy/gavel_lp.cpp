@@ -14,10 +14,9 @@ namespace {
 // Gavel's base constraints (Policy.get_base_constraints) over x_ij at column i * n + j: x in [0, 1],
 // sum_i sf_i x_ij <= GPUs of type j, sum_j x_ij <= 1; then `extra_cols` more columns and `extra_rows` more rows the
 // caller fills in (rows from 0, before the base rows). Maximises obj; x clipped to [0, 1] as Gavel clips cvxpy's.
-struct Lp {
+// The program's triplets and bounds are the TripletLp the COIN-OR plugin solves (policy/coin.h), handed over as is.
+struct Lp : TripletLp {
   int m, n, extra_cols, extra_rows;
-  std::vector<int> rows, cols;
-  std::vector<double> vals, lo, hi, obj, rlo, rhi;
   Lp(const std::vector<int>& sf, const std::vector<int>& gpus, int ec, int er)
       : m(static_cast<int>(sf.size())), n(static_cast<int>(gpus.size())), extra_cols(ec), extra_rows(er) {
     const int nc = m * n + ec, nr = er + n + m;
@@ -38,9 +37,9 @@ struct Lp {
   }
   // nullopt when Clp proves the program infeasible (or finds no optimum).
   std::optional<std::vector<std::vector<double>>> try_solve() {
-    const TripletLp lp{static_cast<int>(rlo.size()), static_cast<int>(lo.size()), rows, cols, vals, lo, hi, obj, rlo, rhi, -1};
+    num_rows = static_cast<int>(rlo.size()), num_cols = static_cast<int>(lo.size()), obj_sense = -1;
     std::vector<double> sol;
-    if (!coin().clp_initial_solve(lp, sol)) return std::nullopt;
+    if (!coin().clp_initial_solve(*this, sol)) return std::nullopt;
     const double* s = sol.data();
     std::vector<std::vector<double>> x(static_cast<std::size_t>(m), std::vector<double>(static_cast<std::size_t>(n)));
     for (int i = 0; i < m; ++i)
