@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <stdexcept>
 
@@ -17,6 +18,7 @@ namespace {
 constexpr long kMaxJobs = 40;            // the bounded simulation: at most this many jobs
 constexpr double kMaxTaskIterations = 5e4;  // the task model's cost follows iterations: fewer jobs beyond
 constexpr double kMaxRounds = 2e4;
+constexpr long kMaxPolluxJobs = 2;
 constexpr Time kOneHour = 3600LL * 1000000;  // the round model's cost follows its rounds (a 3e9-iteration job: 4M rounds)
 
 std::string scratch(const std::string& ext) {
@@ -62,6 +64,9 @@ void simulate_bounded(SimConfig cfg) {
       if (keep == 0) return;
       cfg.max_jobs = keep;
     }
+    // Pollux's genetic search costs up to 100 generations x 101 matings of 100 offspring every 60 s of the run
+    // (pymoo's, kept as is): a few jobs already take seconds; two still go through every round's search.
+    if (make_run_plan(cfg).policy.has(Point::Scheduler, "pollux")) cfg.max_jobs = std::min(cfg.max_jobs, kMaxPolluxJobs);
     simulate(cfg);
   } catch (const InputError&) {
   }

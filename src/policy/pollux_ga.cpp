@@ -6,12 +6,12 @@
 #include <limits>
 #include <map>
 #include <numeric>
-#include <set>
+#include <unordered_set>
 
 namespace rm::pollux {
 namespace {
 
-constexpr int kPop = 100, kGenerations = 100, kMaxNodesPerJob = 16;
+constexpr int kPop = 100, kGenerations = 100, kMaxNodesPerJob = 16, kMaxInfills = 100;
 constexpr double kCrossoverProb = 0.9;  // pymoo's default
 
 struct Ind {
@@ -94,7 +94,8 @@ class Problem {
   // Pollux's repair (P:pollux.py:375-420).
   void repair(std::vector<int>& x) {
     // At most one distributed job per node: the first (in job order) keeps its replicas there.
-    std::vector<char> distributed(static_cast<std::size_t>(J_));
+    auto& distributed = distributed_;
+    distributed.assign(static_cast<std::size_t>(J_), 0);
     for (int j = 0; j < J_; ++j) {
       int nn = 0;
       for (int n = 0; n < N_; ++n) nn += x[static_cast<std::size_t>(j * N_ + n)] > 0;
@@ -108,7 +109,8 @@ class Problem {
       }
     }
     // At most max_replicas GPUs and 16 nodes per job, over its nodes in a random order.
-    std::vector<int> order(static_cast<std::size_t>(N_));
+    auto& order = order_;
+    order.resize(static_cast<std::size_t>(N_));
     for (int j = 0; j < J_; ++j) {
       std::iota(order.begin(), order.end(), 0);
       std::shuffle(order.begin(), order.end(), rng_);
@@ -146,7 +148,9 @@ class Problem {
     }
     // Some counts raised where the node has a GPU free: with probability 1/jobs for any job, and 1/(jobs there) for
     // one already there (numpy's sums over the jobs axis).
-    std::vector<int> used(static_cast<std::size_t>(N_), 0), there(static_cast<std::size_t>(N_), 0);
+    auto &used = used_, &there = there_;
+    used.assign(static_cast<std::size_t>(N_), 0);
+    there.assign(static_cast<std::size_t>(N_), 0);
     for (int j = 0; j < J_; ++j)
       for (int n = 0; n < N_; ++n) {
         used[static_cast<std::size_t>(n)] += x[static_cast<std::size_t>(j * N_ + n)];
@@ -178,7 +182,19 @@ class Problem {
   double share_ = 0, fair_replicas_ = 1;
   std::vector<int> base_;
   std::vector<std::map<std::int64_t, double>> memo_;
+  std::vector<char> distributed_;         // repair's and mutate's scratch, kept between calls
+  std::vector<int> order_, used_, there_;
 };
+
+// Individuals already in the population or among the offspring (pymoo's duplicate elimination).
+struct XHash {
+  std::size_t operator()(const std::vector<int>& x) const noexcept {
+    std::size_t h = 1469598103934665603ULL;
+    for (int v : x) h = (h ^ static_cast<std::size_t>(v)) * 1099511628211ULL;
+    return h;
+  }
+};
+using XSet = std::unordered_set<std::vector<int>, XHash>;
 
 bool dominates(const Ind& a, const Ind& b) {
   return a.f[0] <= b.f[0] && a.f[1] <= b.f[1] && (a.f[0] < b.f[0] || a.f[1] < b.f[1]);
@@ -294,7 +310,7 @@ std::vector<std::vector<int>> PolluxPolicy::optimize(std::vector<PolicyJob> jobs
         ind.x[static_cast<std::size_t>(j * N + n)] = (*seed)[order[static_cast<std::size_t>(j)]][static_cast<std::size_t>(n)];
     pop.push_back(std::move(ind));
   }
-  std::set<std::vector<int>> seen;
+  XSet seen;
   std::vector<Ind> init;
   for (auto& ind : pop) {
     prob.repair(ind.x);
@@ -315,10 +331,12 @@ std::vector<std::vector<int>> PolluxPolicy::optimize(std::vector<PolicyJob> jobs
     return u(rng_) < 0.5 ? a : b;
   };
   for (int gen = 1; gen < kGenerations; ++gen) {
-    std::set<std::vector<int>> have;
+    XSet have;
+    have.reserve(4 * kPop);
     for (const auto& ind : pop) have.insert(ind.x);
+    // pymoo's mating (M:pymoo/model/infill.py:36-56): up to 101 rounds of matings until kPop offspring are new.
     std::vector<Ind> off;
-    for (int attempt = 0; attempt < 100 && static_cast<int>(off.size()) < kPop; ++attempt) {
+    for (int infills = 0; infills <= kMaxInfills && static_cast<int>(off.size()) < kPop; ++infills) {
       const int want = kPop - static_cast<int>(off.size());
       for (int m = 0; m < (want + 1) / 2 && static_cast<int>(off.size()) < kPop; ++m) {
         Ind a{tournament().x}, b{tournament().x};
@@ -332,6 +350,9 @@ std::vector<std::vector<int>> PolluxPolicy::optimize(std::vector<PolicyJob> jobs
         }
       }
     }
+    // No new offspring at all: the search space is spent and pymoo stops the run here
+    // (M:pymoo/algorithms/genetic_algorithm.py:96-99).
+    if (off.empty()) break;
     for (auto& o : off) pop.push_back(std::move(o));
     pop = survive(std::move(pop), kPop, rng_);
   }
