@@ -10,7 +10,9 @@
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
+#include <map>
 #include <optional>
+#include <set>
 #include <limits>
 
 #include "core/error.h"
@@ -28,6 +30,9 @@ namespace rm {
 namespace {
 
 constexpr long kMax = std::numeric_limits<long>::max();  // Python's sys.maxsize
+
+bool g_list_loops = false;  // set_tiresias_list_loops
+bool tiresias_list_loops() { return g_list_loops; }
 
 enum class Schedule { Fifo, Fjf, Sjf, Shortest, ShortestGpu, Dlas, DlasGpu, Gittins, DlasGpuGittins };
 enum class St { Event, Pending, Running, End };
@@ -49,6 +54,37 @@ struct TiresiasJob {
   int preempt = 0, q = 0;
   double rank = 0;  // the Gittins table's entry (Q8)
   bool done = false;
+  // The fast loops' bookkeeping (Sim::lazy_): the place in the peer's list (its rank, then `seq`), the arrival
+  // order (the peer's runnable list), and the time it last became pending.
+  long long seq = 0, arrival = 0;
+  long pend_since = 0;
+};
+
+// A list of waiting jobs in the peer's order (rank, then seq), by GPU count: the first one after a point that fits
+// in `free` GPUs is found without walking past the ones that do not.
+class Lane {
+ public:
+  using Key = std::pair<double, long long>;
+  static Key key(const TiresiasJob* j) { return {j->rank, j->seq}; }
+  void insert(TiresiasJob* j) { by_g_[j->g].emplace(key(j), j); }
+  void erase(TiresiasJob* j) {
+    const auto it = by_g_.find(j->g);
+    it->second.erase(key(j));
+    if (it->second.empty()) by_g_.erase(it);
+  }
+  // The first job after `after` (from the start when null) that needs at most `free` GPUs, or null.
+  TiresiasJob* next_fit(const Key* after, long free) const {
+    TiresiasJob* best = nullptr;
+    for (const auto& [g, jobs] : by_g_) {
+      if (g > free) break;
+      const auto it = after ? jobs.upper_bound(*after) : jobs.begin();
+      if (it != jobs.end() && (!best || it->first < key(best))) best = it->second;
+    }
+    return best;
+  }
+
+ private:
+  std::map<long, std::map<Key, TiresiasJob*>> by_g_;
 };
 
 struct Event {
@@ -142,7 +178,8 @@ class Sim {
   Sim(std::deque<TiresiasJob>& jobs, const Spec& spec, bool yarn, Schedule s, std::vector<long> limits, long starvation,
       const GittinsTable* gittins)
       : spec_(spec), yarn_(yarn), total_(spec.switches * spec.nodes_per_switch * spec.gpus), free_(total_),
-        s_(s), limits_(std::move(limits)), starvation_(starvation), gittins_(gittins) {
+        s_(s), limits_(std::move(limits)), starvation_(starvation), gittins_(gittins),
+        lazy_(!tiresias_list_loops() && (s == Schedule::Dlas || s == Schedule::DlasGpu || s == Schedule::Gittins)) {
     const auto n = static_cast<std::size_t>(spec.switches * spec.nodes_per_switch);
     free_gpus_.assign(n, spec.gpus);
     free_cpus_.assign(n, spec.cpus);
@@ -153,19 +190,24 @@ class Sim {
       if (!events_.empty() && events_.back().time == j.submit) events_.back().starts.push_back(&j);
       else events_.push_back({j.submit, {&j}, {}});
     }
+    if (s_ == Schedule::Fifo || s_ == Schedule::Fjf) {  // one list, kept sorted by time, one event per time
+      for (Event& e : events_) fifo_events_.emplace(e.time, std::move(e));
+      events_.clear();
+    }
   }
 
   // The time of the next turn of the loop (kMax: the loop is over).
   long next_time() const {
     if (over()) return kMax;
-    if (s_ == Schedule::Fifo || s_ == Schedule::Fjf) return events_.front().time;
-    const long t = std::min(events_.empty() ? kMax : events_.front().time, end_events_.empty() ? kMax : end_events_.front().time);
+    if (s_ == Schedule::Fifo || s_ == Schedule::Fjf) return fifo_events_.begin()->first;
+    const long t = std::min(arrivals_left() ? events_[head_].time : kMax, end_events_.empty() ? kMax : end_events_.front().time);
     return is_dlas() ? std::min(t, next_jump_) : s_ == Schedule::Gittins ? std::min(t, next_unit_) : t;
   }
   // Whether the loop has ended; stopped(): it ended with jobs left ("not large enough", Q11).
   bool over() const {
-    if (s_ == Schedule::Fifo || s_ == Schedule::Fjf) return events_.size() + pending_.size() == 0 || events_.empty();
-    return events_.size() + runnable_.size() == 0 || events_.size() + end_events_.size() == 0;
+    if (s_ == Schedule::Fifo || s_ == Schedule::Fjf) return fifo_events_.size() + pending_.size() == 0 || fifo_events_.empty();
+    const std::size_t runnable = lazy_ ? static_cast<std::size_t>(live_) : runnable_.size();
+    return arrivals_left() + runnable == 0 || arrivals_left() + end_events_.size() == 0;
   }
   // GPU-seconds held (the GPUs taken at the end of each turn, until the next) and turns taken.
   long busy_gpu_s() const { return busy_; }
@@ -188,13 +230,15 @@ class Sim {
       case Schedule::Shortest:
       case Schedule::ShortestGpu: shortest_step(); break;
       case Schedule::Dlas:
-      case Schedule::DlasGpu:
+      case Schedule::DlasGpu: lazy_ ? dlas_lazy_step() : dlas_step(); break;
       case Schedule::DlasGpuGittins: dlas_step(); break;
-      case Schedule::Gittins: gittins_step(); break;
+      case Schedule::Gittins: lazy_ ? gittins_lazy_step() : gittins_step(); break;
     }
   }
 
  private:
+  // The arrival events not taken yet: events_ from head_ (the preemptive loops; fifo's list erases its front).
+  std::size_t arrivals_left() const { return events_.size() - head_; }
   bool is_dlas() const { return s_ == Schedule::Dlas || s_ == Schedule::DlasGpu || s_ == Schedule::DlasGpuGittins; }
   // The time past which the loop takes a jump event instead (dlas: a demotion or promotion; gittins: the unit).
   long jump_at() const { return is_dlas() ? next_jump_ : s_ == Schedule::Gittins ? next_unit_ : kMax; }
@@ -298,21 +342,25 @@ class Sim {
   }
   // add_job_end_event: merged into the first event at that time, else a new one at the end of the list (Q3).
   void add_end_event(TiresiasJob& j) {
-    auto it = std::find_if(events_.begin(), events_.end(), [&](const Event& e) { return e.time == j.end; });
-    if (it == events_.end()) events_.push_back({j.end, {}, {&j}});
-    else it->ends.push_back(&j);
+    // The list is sorted by time after every turn and holds one event per time (arrivals are grouped by time,
+    // ends merged): a map by time is the same list, the new event's place the one the stable sort gives it.
+    auto it = fifo_events_.find(j.end);
+    if (it == fifo_events_.end()) fifo_events_.emplace(j.end, Event{j.end, {}, {&j}});
+    else it->second.ends.push_back(&j);
   }
   void move_to_runnable(TiresiasJob& j) {
     j.status = St::Pending;
     j.start = kMax;
     j.last_check = j.submit;
     j.total_exec = j.executed = j.last_pending = 0;
-    runnable_.push_back(&j);
+    j.arrival = ++arrivals_;
+    if (lazy_) ++live_;
+    else runnable_.push_back(&j);
   }
 
   // one_queue_fifo_sim_jobs / fit_first_sim_jobs (Q3).
   void fifo_step() {
-    Event& ev = events_.front();
+    Event& ev = fifo_events_.begin()->second;  // stays in the list while this turn adds ends (at t: never taken)
     const long t = ev.time;
     for (TiresiasJob* e : ev.ends) release(*e), complete(*e, t);
     for (TiresiasJob* s : ev.starts) s->status = St::Pending, pending_.push_back(s);
@@ -336,13 +384,12 @@ class Sim {
       remove_one(pending_, j);
       add_end_event(*j);
     }
-    events_.erase(events_.begin());
-    sort_events(events_);
+    fifo_events_.erase(fifo_events_.begin());
   }
 
   // The event a preemptive loop takes: the arrival event, the end event, or both merged (arrival first).
   Event take_event(long& t) {
-    const long start = events_.empty() ? kMax : events_.front().time;
+    const long start = arrivals_left() ? events_[head_].time : kMax;
     const long end = end_events_.empty() ? kMax : end_events_.front().time;
     Event ev;
     if (end < start) {
@@ -353,9 +400,9 @@ class Sim {
       t = start;
       // Equal times: the end event's jobs are attached to the arrival event itself, where they stay if a jump event
       // is taken first (the peer's dict; they end when that event is taken later).
-      if (end == start) events_.front().ends = end_events_.front().ends;
-      ev = events_.front();
-      if (t <= jump_at()) events_.erase(events_.begin());
+      if (end == start) events_[head_].ends = end_events_.front().ends;
+      ev = events_[head_];
+      if (t <= jump_at()) ++head_;
     }
     if (t > jump_at()) {  // a job-jump event: nothing arrives or ends (Q6, Q8)
       t = jump_at();
@@ -476,6 +523,255 @@ class Sim {
     }
   }
 
+
+  // The lazy loops (dlas, dlas-gpu, gittins): the same turns as dlas_step and gittins_step, touching only the running
+  // jobs and the waiting ones that change. What the list loops do to every waiting job at every event is kept as a
+  // formula of the event's time: its last_check is that time when it starts; its last_pending grows by the time
+  // since it became pending (while executed > 0); its starvation promotion falls due at a time known when it is
+  // preempted; its rank (gittins) changes once, at the first event after its preemption. The lists' orders, which
+  // stable sorts and partitions keep, are keys (rank, seq): see each step. The goldens and the job-by-job equality
+  // with the list loops on Muri's traces (PeerTiresias.LazyLoopsEqualTheListLoops) check it.
+
+  // A job taken out of the loop by its end event (the list loops' remove_one: a second end is the peer's ValueError).
+  void end_lazy(TiresiasJob& e, long t) {
+    if (e.done)
+      throw InputError("--compat", 0, "tiresias",
+                       "job " + e.spec->name + " ended twice: Tiresias' simulator stops with a ValueError here");
+    const bool running = e.status == St::Running;
+    release(e), complete(e, t);
+    --live_;
+    if (s_ == Schedule::Gittins) {
+      if (running) running_.erase(std::find(running_.begin(), running_.end(), &e));
+      else wait_q_[0].erase(&e);
+      return;
+    }
+    auto& q = run_q_[static_cast<std::size_t>(e.q)];
+    if (running) q.erase(std::find(q.begin(), q.end(), &e));
+    else wait_q_[static_cast<std::size_t>(e.q)].erase(&e), promote_at_.erase({promotion_time(e), e.arrival});
+  }
+  // When a job preempted now (pend_since) is promoted back to queue 0 by the starvation knob (-1: never): the first
+  // event at which last_pending >= executed x starvation.
+  long promotion_time(const TiresiasJob& j) const {
+    if (starvation_ <= 0 || j.q <= 0 || j.total_exec <= 0 || j.executed <= 0) return -1;
+    return j.executed * starvation_ - j.last_pending + j.pend_since;
+  }
+  // A waiting job starts at t: what the list loops' per-event updates would have made of it by now.
+  void start_lazy(TiresiasJob& j, long t) {
+    if (j.executed > 0) j.last_pending += t - j.pend_since;
+    j.last_check = t;
+    j.status = St::Running;
+    if (j.start == kMax) j.start = t;
+  }
+  void preempt_lazy(TiresiasJob& j, long t) {
+    j.status = St::Pending;
+    ++j.preempt;
+    j.pend_since = t;
+  }
+
+  // dlas_step, lazily. Each queue's list is its running jobs (run_q_, in order), its waiting ones (wait_q_, by seq)
+  // and what this event appends (appended_: arrivals and promotions to queue 0, demotions below). The pass counts
+  // GPUs over run_q_, then the waiting jobs that fit, then appended_; the partition puts the running ones first:
+  // run_q_ keeps its fitting jobs, then the started ones, then appended_'s running ones; the preempted ones go to
+  // the front of the waiting ones (seqs below all), appended_'s waiting ones to the back (seqs above all).
+  void dlas_lazy_step() {
+    long t = 0;
+    const Event ev = take_event(t);
+    const bool gputime = s_ != Schedule::Dlas;
+    for (TiresiasJob* e : ev.ends) end_lazy(*e, t);
+    for (TiresiasJob* a : ev.starts) {
+      move_to_runnable(*a);
+      a->q = 0;
+      appended_[0].push_back(a);
+    }
+    // The running jobs in the runnable list's (arrival) order: service, then at most one demotion each.
+    running_.clear();
+    for (const auto& q : run_q_) running_.insert(running_.end(), q.begin(), q.end());
+    std::sort(running_.begin(), running_.end(), [](const TiresiasJob* a, const TiresiasJob* b) { return a->arrival < b->arrival; });
+    for (TiresiasJob* r : running_) {
+      ran_until(*r, t);
+      const long attained = gputime ? r->executed * r->g : r->executed;
+      if (r->q < 2 && attained >= limits_[static_cast<std::size_t>(r->q)]) {
+        auto& from = run_q_[static_cast<std::size_t>(r->q)];
+        from.erase(std::find(from.begin(), from.end(), r));
+        appended_[static_cast<std::size_t>(r->q + 1)].push_back(r);
+        ++r->q;
+      }
+    }
+    // Starvation: the waiting jobs due, in arrival order, back to queue 0 (after this event's arrivals).
+    while (!promote_at_.empty() && promote_at_.begin()->first.first <= t) {
+      TiresiasJob* p = promote_at_.begin()->second;
+      promote_at_.erase(promote_at_.begin());
+      running_.push_back(p);  // reused as scratch: the promoted, sorted below
+    }
+    const auto promoted = std::stable_partition(running_.begin(), running_.end(), [](const TiresiasJob* j) { return j->status == St::Running; });
+    std::sort(promoted, running_.end(), [](const TiresiasJob* a, const TiresiasJob* b) { return a->arrival < b->arrival; });
+    for (auto it = promoted; it != running_.end(); ++it) {
+      TiresiasJob* p = *it;
+      wait_q_[static_cast<std::size_t>(p->q)].erase(p);
+      p->executed = 0;
+      p->last_pending = 0;
+      p->q = 0;
+      appended_[0].push_back(p);
+    }
+    // The pass (count_pass over the queues in order), then the partition.
+    empty_infra();
+    std::vector<TiresiasJob*> started, stopped;
+    for (std::size_t q = 0; q < 3; ++q) {
+      auto& run = run_q_[q];
+      std::vector<TiresiasJob*> preempted;
+      std::size_t kept = 0;
+      for (TiresiasJob* r : run) {
+        if (free_ >= r->g) free_ -= r->g, run[kept++] = r;
+        else preempted.push_back(r);
+      }
+      run.resize(kept);
+      stopped.insert(stopped.end(), preempted.begin(), preempted.end());
+      Lane& wait = wait_q_[q];
+      const Lane::Key* after = nullptr;
+      Lane::Key cursor;
+      while (free_ > 0) {
+        TiresiasJob* p = wait.next_fit(after, free_);
+        if (!p) break;
+        free_ -= p->g;
+        cursor = Lane::key(p);
+        after = &cursor;
+        wait.erase(p);
+        run.push_back(p);
+        started.push_back(p);
+      }
+      std::vector<TiresiasJob*> waiting_tail;
+      for (TiresiasJob* a : appended_[q]) {
+        if (free_ >= a->g) {
+          free_ -= a->g;
+          if (a->status == St::Pending) started.push_back(a);
+          run.push_back(a);
+        } else {
+          if (a->status == St::Running) stopped.push_back(a);
+          waiting_tail.push_back(a);
+        }
+      }
+      appended_[q].clear();
+      for (auto it = preempted.rbegin(); it != preempted.rend(); ++it) (*it)->seq = --min_seq_;
+      for (TiresiasJob* w : waiting_tail) w->seq = ++max_seq_;
+      for (TiresiasJob* w : preempted) wait.insert(w);
+      for (TiresiasJob* w : waiting_tail) wait.insert(w);
+    }
+    for (TiresiasJob* j : stopped) {
+      preempt_lazy(*j, t);
+      if (const long due = promotion_time(*j); due >= 0) promote_at_.emplace(std::make_pair(due, j->arrival), j);
+    }
+    for (TiresiasJob* j : started) {
+      promote_at_.erase({promotion_time(*j), j->arrival});
+      start_lazy(*j, t);
+    }
+    // earliest_end and the next job-jump, over the running jobs; the waiting ones' promotions after t.
+    end_events_.clear();
+    Event first{kMax, {}, {}};
+    next_jump_ = kMax;
+    running_.clear();
+    for (const auto& q : run_q_) running_.insert(running_.end(), q.begin(), q.end());
+    std::sort(running_.begin(), running_.end(), [](const TiresiasJob* a, const TiresiasJob* b) { return a->arrival < b->arrival; });
+    for (TiresiasJob* r : running_) {
+      const long end = t + (r->duration - r->total_exec);
+      if (end < first.time) first = Event{end, {}, {r}};
+      else if (end == first.time) first.ends.push_back(r);
+      if (r->q < 2) {
+        const long left = limits_[static_cast<std::size_t>(r->q)] - r->executed;
+        next_jump_ = std::min(next_jump_, (gputime ? floor_div(left, r->g) : left) + t);
+      }
+    }
+    if (first.time < kMax) end_events_.push_back(first);
+    if (const auto it = promote_at_.lower_bound({t + 1, 0}); it != promote_at_.end()) next_jump_ = std::min(next_jump_, it->first.first);
+  }
+
+  // gittins_step, lazily. The list is sorted by rank, stably, at every event: a job's place is (rank, seq). A job
+  // whose rank changes lands, among its new rank's jobs, where its old place puts it: before them from a lower rank
+  // (seqs below all), after them from a higher one (seqs above all, old order kept), and this event's arrivals after
+  // everything. Ranks change only for running jobs, the jobs preempted at the last event, and arrivals.
+  void gittins_lazy_step() {
+    long t = 0;
+    const Event ev = take_event(t);
+    for (TiresiasJob* e : ev.ends) {
+      end_lazy(*e, t);
+      const auto it = std::find(preempted_last_.begin(), preempted_last_.end(), e);
+      if (it != preempted_last_.end()) preempted_last_.erase(it);
+    }
+    std::vector<TiresiasJob*> arrived;
+    for (TiresiasJob* a : ev.starts) move_to_runnable(*a), arrived.push_back(a);
+    struct Move {
+      TiresiasJob* job;
+      double rank;
+      Lane::Key old;
+    };
+    std::vector<Move> up, down;
+    const auto rerank = [&](TiresiasJob* j, double rank) {
+      if (rank == j->rank) return;
+      (j->rank < rank ? up : down).push_back({j, rank, Lane::key(j)});
+    };
+    for (TiresiasJob* r : running_) {
+      ran_until(*r, t);
+      rerank(r, (*gittins_)(r->executed * r->g));
+    }
+    for (TiresiasJob* p : preempted_last_) rerank(p, (*gittins_)(p->executed));  // seconds while waiting (Q8)
+    preempted_last_.clear();
+    std::sort(up.begin(), up.end(), [](const Move& a, const Move& b) { return b.old < a.old; });
+    std::sort(down.begin(), down.end(), [](const Move& a, const Move& b) { return a.old < b.old; });
+    Lane& wait = wait_q_[0];
+    const auto apply = [&](const Move& m, long long seq) {
+      const bool waiting = m.job->status == St::Pending;
+      if (waiting) wait.erase(m.job);
+      m.job->rank = m.rank;
+      m.job->seq = seq;
+      if (waiting) wait.insert(m.job);
+    };
+    for (const Move& m : up) apply(m, --min_seq_);
+    for (const Move& m : down) apply(m, ++max_seq_);
+    for (TiresiasJob* a : arrived) {
+      a->rank = (*gittins_)(a->executed);
+      a->seq = ++max_seq_;
+      wait.insert(a);
+    }
+    // The pass: the running jobs and the waiting ones that fit, merged in list order.
+    std::sort(running_.begin(), running_.end(), [](const TiresiasJob* a, const TiresiasJob* b) { return Lane::key(a) < Lane::key(b); });
+    empty_infra();
+    std::vector<TiresiasJob*> started, kept;
+    const Lane::Key* after = nullptr;
+    Lane::Key cursor;
+    std::size_t ri = 0;
+    TiresiasJob* p = nullptr;  // the first waiting job after the cursor that fits: still so while it fits
+    for (;;) {
+      if (!p || p->g > free_) p = free_ > 0 ? wait.next_fit(after, free_) : nullptr;
+      TiresiasJob* r = ri < running_.size() ? running_[ri] : nullptr;
+      if (!p && !r) break;
+      if (r && (!p || Lane::key(r) < Lane::key(p))) {
+        ++ri;
+        cursor = Lane::key(r);
+        if (free_ >= r->g) free_ -= r->g, kept.push_back(r);
+        else preempted_last_.push_back(r);
+      } else {
+        free_ -= p->g;
+        cursor = Lane::key(p);
+        wait.erase(p);
+        started.push_back(p);
+        p = nullptr;
+      }
+      after = &cursor;
+    }
+    for (TiresiasJob* j : preempted_last_) preempt_lazy(*j, t), wait.insert(j);
+    for (TiresiasJob* j : started) start_lazy(*j, t), kept.push_back(j);
+    std::sort(kept.begin(), kept.end(), [](const TiresiasJob* a, const TiresiasJob* b) { return Lane::key(a) < Lane::key(b); });
+    running_ = std::move(kept);
+    end_events_.clear();
+    Event first{kMax, {}, {}};
+    for (TiresiasJob* r : running_) {
+      const long end = t + (r->duration - r->total_exec);
+      if (end < first.time) first = Event{end, {}, {r}};
+      else if (end == first.time) first.ends.push_back(r);
+    }
+    if (first.time < kMax) end_events_.push_back(first);
+    next_unit_ += t;  // grows by the event's time (Q8)
+  }
+
   // A running job's service up to t (dlas, gittins: total and since its last promotion).
   static void ran_until(TiresiasJob& r, long t) {
     const long d = t - r.last_check;
@@ -547,12 +843,24 @@ class Sim {
   std::vector<long> limits_;
   long starvation_;
   std::vector<Event> events_, end_events_;
+  std::map<long, Event> fifo_events_;  // fifo, fjf: arrivals and ends in one list (Q3)
   std::vector<TiresiasJob*> pending_, runnable_;
   std::vector<std::vector<TiresiasJob*>> queues_{3};
   long next_jump_ = kMax;
   const GittinsTable* gittins_;
   long next_unit_ = 3250;
   long busy_ = 0, last_t_ = 0, turns_ = 0, same_t_ = 0;
+  std::size_t head_ = 0;
+  // The lazy loops' state: the running jobs (dlas: each queue's, in its order), the waiting ones (each queue's
+  // Lane), the jobs a step appends to each queue, the waiting jobs' promotion times (starvation), the jobs
+  // preempted at the last step (gittins: their rank changes once), and the ends of the seq range.
+  bool lazy_;
+  long live_ = 0;
+  long long arrivals_ = 0, min_seq_ = 0, max_seq_ = 0;
+  std::array<std::vector<TiresiasJob*>, 3> run_q_, appended_;
+  std::array<Lane, 3> wait_q_;
+  std::map<std::pair<long, long long>, TiresiasJob*> promote_at_;  // (time, arrival): a waiting job's promotion
+  std::vector<TiresiasJob*> running_, preempted_last_;
 };
 
 // The peer's loop as a deciding model under the engine: its events are integer seconds; the engine's arrivals
@@ -649,6 +957,8 @@ std::vector<std::pair<std::string, std::string>> tiresias_policies() {
   for (const auto& [n, s, help] : schedule_table()) out.emplace_back(n + "+yarn|count", help);
   return out;
 }
+
+void set_tiresias_list_loops(bool on) { g_list_loops = on; }
 
 std::vector<double> tiresias_gittins_table(const std::string& cdf) { return GittinsTable(cdf).entries(); }
 

@@ -30,6 +30,10 @@ std::vector<std::pair<std::string, std::string>> tiresias_policies();
 // Python 2's rounding, E3).
 std::vector<double> tiresias_gittins_table(const std::string& cdf);
 
+// dlas, dlas-gpu and gittins run lazy loops (only the jobs that change are touched at an event); `on` makes them
+// walk every runnable job at every event as the peer does, to check the lazy loops against (tests only).
+void set_tiresias_list_loops(bool on);
+
 // Runs the plan (--compat tiresias): the cluster from the spec, the jobs from the trace, records.
 SimResult run_tiresias(const RunPlan& plan);
 
