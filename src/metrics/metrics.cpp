@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -294,7 +295,13 @@ void put_secs(OutBuf& b, Time t) {
   if (t == kNever) return;
   if (t > -1000000000000000LL && t < 1000000000000000LL) {
     const std::uint64_t a = t < 0 ? static_cast<std::uint64_t>(-t) : static_cast<std::uint64_t>(t);
-    put(b, "{}{}.{:06}", t < 0 ? "-" : "", a / 1000000, a % 1000000);
+    char buf[32];  // "-", whole seconds, ".", six digits: written by hand (fmt parses its format at every call)
+    char* p = buf;
+    if (t < 0) *p++ = '-';
+    p = std::to_chars(p, buf + sizeof buf, a / 1000000).ptr;
+    *p++ = '.';
+    for (std::uint64_t f = a % 1000000, d = 100000; d > 0; d /= 10) *p++ = static_cast<char>('0' + (f / d) % 10);
+    b += std::string_view(buf, static_cast<std::size_t>(p - buf));
   } else {
     put(b, "{:.6f}", to_seconds(t));
   }

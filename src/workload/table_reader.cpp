@@ -2,6 +2,8 @@
 #pragma GCC diagnostic ignored "-Wstringop-truncation"  // in libfccp
 #include "workload/table_reader.h"
 
+#include <string_view>
+
 #include <libfccp/csv.h>
 
 #include <algorithm>
@@ -59,10 +61,28 @@ bool TableReader::next(std::vector<std::string>& fields) {
     }
     if (!l) return false;
     line_ = reader_->get_file_line();
-    std::string s(l);
-    if (trim(s).empty() || trim(s)[0] == '#') continue;
-    fields = split_csv(s, sep_, path_, line_);
-    for (auto& f : fields) f = trim(f);
+    const std::string_view v(l);
+    const auto first = v.find_first_not_of(" \t\r");
+    if (first == std::string_view::npos || v[first] == '#') continue;
+    if (v.find_first_of("\"\r") != std::string_view::npos) {  // quotes or CRs: the full CSV rules
+      fields = split_csv(std::string(v), sep_, path_, line_);
+      for (auto& f : fields) f = trim(f);
+      return true;
+    }
+    // The common line: fields between separators, trimmed, into the strings `fields` already holds.
+    std::size_t n = 0, start = 0;
+    for (;;) {
+      const auto end = v.find(sep_, start);
+      std::string_view f = v.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+      const auto b = f.find_first_not_of(" \t");
+      f = b == std::string_view::npos ? std::string_view() : f.substr(b, f.find_last_not_of(" \t") - b + 1);
+      if (n < fields.size()) fields[n].assign(f);
+      else fields.emplace_back(f);
+      ++n;
+      if (end == std::string_view::npos) break;
+      start = end + 1;
+    }
+    fields.resize(n);
     return true;
   }
 }
