@@ -58,6 +58,7 @@ struct TiresiasJob {
   // order (the peer's runnable list), and the time it last became pending.
   long long seq = 0, arrival = 0;
   long pend_since = 0;
+  std::size_t gittins_at = 0;  // where its service last fell in the Gittins table
 };
 
 // A list of waiting jobs in the peer's order (rank, then seq), by GPU count: the first one after a point that fits
@@ -130,6 +131,13 @@ class GittinsTable {
   double operator()(long a) const {
     if (a > d_.back()) return 0;
     return gi_[static_cast<std::size_t>(std::upper_bound(d_.begin(), d_.end(), a) - d_.begin())];
+  }
+  // The same, from where the last lookup of a growing service ended (`at`: the first sample above it).
+  double operator()(long a, std::size_t& at) const {
+    if (a > d_.back()) return 0;
+    if (at >= d_.size() || d_[at] <= a || (at > 0 && d_[at - 1] > a))
+      at = static_cast<std::size_t>(std::upper_bound(d_.begin(), d_.end(), a) - d_.begin());
+    return gi_[at];
   }
 
  private:
@@ -391,24 +399,17 @@ class Sim {
   Event take_event(long& t) {
     const long start = arrivals_left() ? events_[head_].time : kMax;
     const long end = end_events_.empty() ? kMax : end_events_.front().time;
-    Event ev;
-    if (end < start) {
-      t = end;
-      ev.time = end;
-      ev.ends = end_events_.front().ends;
-    } else {
-      t = start;
-      // Equal times: the end event's jobs are attached to the arrival event itself, where they stay if a jump event
-      // is taken first (the peer's dict; they end when that event is taken later).
-      if (end == start) events_[head_].ends = end_events_.front().ends;
-      ev = events_[head_];
-      if (t <= jump_at()) ++head_;
-    }
+    t = std::min(start, end);
+    // Equal times: the end event's jobs are attached to the arrival event itself, where they stay if a jump event
+    // is taken first (the peer's dict; they end when that event is taken later).
+    if (end == start) events_[head_].ends = end_events_.front().ends;
     if (t > jump_at()) {  // a job-jump event: nothing arrives or ends (Q6, Q8)
       t = jump_at();
-      ev = Event{t, {}, {}};
+      return Event{t, {}, {}};
     }
-    return ev;
+    // The event taken: the end event (rebuilt after every turn, so its jobs can move) or the arrival event.
+    if (end < start) return Event{end, {}, std::move(end_events_.front().ends)};
+    return std::move(events_[head_++]);
   }
 
   // smallest_first_sim_jobs / shortest_first_sim_jobs (Q4).
@@ -546,7 +547,7 @@ class Sim {
       return;
     }
     auto& q = run_q_[static_cast<std::size_t>(e.q)];
-    if (running) q.erase(std::find(q.begin(), q.end(), &e));
+    if (running) q.erase(std::find(q.begin(), q.end(), &e)), running_.erase(std::find(running_.begin(), running_.end(), &e));
     else wait_q_[static_cast<std::size_t>(e.q)].erase(&e), promote_at_.erase({promotion_time(e), e.arrival});
   }
   // When a job preempted now (pend_since) is promoted back to queue 0 by the starvation knob (-1: never): the first
@@ -583,10 +584,7 @@ class Sim {
       a->q = 0;
       appended_[0].push_back(a);
     }
-    // The running jobs in the runnable list's (arrival) order: service, then at most one demotion each.
-    running_.clear();
-    for (const auto& q : run_q_) running_.insert(running_.end(), q.begin(), q.end());
-    std::sort(running_.begin(), running_.end(), [](const TiresiasJob* a, const TiresiasJob* b) { return a->arrival < b->arrival; });
+    // The running jobs (running_: in the runnable list's, arrival, order): service, then at most one demotion each.
     for (TiresiasJob* r : running_) {
       ran_until(*r, t);
       const long attained = gputime ? r->executed * r->g : r->executed;
@@ -598,15 +596,13 @@ class Sim {
       }
     }
     // Starvation: the waiting jobs due, in arrival order, back to queue 0 (after this event's arrivals).
+    promoted_.clear();
     while (!promote_at_.empty() && promote_at_.begin()->first.first <= t) {
-      TiresiasJob* p = promote_at_.begin()->second;
+      promoted_.push_back(promote_at_.begin()->second);
       promote_at_.erase(promote_at_.begin());
-      running_.push_back(p);  // reused as scratch: the promoted, sorted below
     }
-    const auto promoted = std::stable_partition(running_.begin(), running_.end(), [](const TiresiasJob* j) { return j->status == St::Running; });
-    std::sort(promoted, running_.end(), [](const TiresiasJob* a, const TiresiasJob* b) { return a->arrival < b->arrival; });
-    for (auto it = promoted; it != running_.end(); ++it) {
-      TiresiasJob* p = *it;
+    std::sort(promoted_.begin(), promoted_.end(), [](const TiresiasJob* a, const TiresiasJob* b) { return a->arrival < b->arrival; });
+    for (TiresiasJob* p : promoted_) {
       wait_q_[static_cast<std::size_t>(p->q)].erase(p);
       p->executed = 0;
       p->last_pending = 0;
@@ -615,10 +611,11 @@ class Sim {
     }
     // The pass (count_pass over the queues in order), then the partition.
     empty_infra();
-    std::vector<TiresiasJob*> started, stopped;
+    auto &started = started_, &stopped = stopped_, &preempted = preempted_, &waiting_tail = waiting_tail_;
+    started.clear(), stopped.clear();
     for (std::size_t q = 0; q < 3; ++q) {
       auto& run = run_q_[q];
-      std::vector<TiresiasJob*> preempted;
+      preempted.clear();
       std::size_t kept = 0;
       for (TiresiasJob* r : run) {
         if (free_ >= r->g) free_ -= r->g, run[kept++] = r;
@@ -639,7 +636,7 @@ class Sim {
         run.push_back(p);
         started.push_back(p);
       }
-      std::vector<TiresiasJob*> waiting_tail;
+      waiting_tail.clear();
       for (TiresiasJob* a : appended_[q]) {
         if (free_ >= a->g) {
           free_ -= a->g;
@@ -664,13 +661,14 @@ class Sim {
       promote_at_.erase({promotion_time(*j), j->arrival});
       start_lazy(*j, t);
     }
+    const auto by_arrival = [](const TiresiasJob* a, const TiresiasJob* b) { return a->arrival < b->arrival; };
+    running_.erase(std::remove_if(running_.begin(), running_.end(), [](const TiresiasJob* j) { return j->status != St::Running; }),
+                   running_.end());
+    for (TiresiasJob* j : started) running_.insert(std::upper_bound(running_.begin(), running_.end(), j, by_arrival), j);
     // earliest_end and the next job-jump, over the running jobs; the waiting ones' promotions after t.
     end_events_.clear();
     Event first{kMax, {}, {}};
     next_jump_ = kMax;
-    running_.clear();
-    for (const auto& q : run_q_) running_.insert(running_.end(), q.begin(), q.end());
-    std::sort(running_.begin(), running_.end(), [](const TiresiasJob* a, const TiresiasJob* b) { return a->arrival < b->arrival; });
     for (TiresiasJob* r : running_) {
       const long end = t + (r->duration - r->total_exec);
       if (end < first.time) first = Event{end, {}, {r}};
@@ -696,21 +694,16 @@ class Sim {
       const auto it = std::find(preempted_last_.begin(), preempted_last_.end(), e);
       if (it != preempted_last_.end()) preempted_last_.erase(it);
     }
-    std::vector<TiresiasJob*> arrived;
-    for (TiresiasJob* a : ev.starts) move_to_runnable(*a), arrived.push_back(a);
-    struct Move {
-      TiresiasJob* job;
-      double rank;
-      Lane::Key old;
-    };
-    std::vector<Move> up, down;
+    for (TiresiasJob* a : ev.starts) move_to_runnable(*a);
+    auto &up = up_, &down = down_;
+    up.clear(), down.clear();
     const auto rerank = [&](TiresiasJob* j, double rank) {
       if (rank == j->rank) return;
       (j->rank < rank ? up : down).push_back({j, rank, Lane::key(j)});
     };
     for (TiresiasJob* r : running_) {
       ran_until(*r, t);
-      rerank(r, (*gittins_)(r->executed * r->g));
+      rerank(r, (*gittins_)(r->executed * r->g, r->gittins_at));
     }
     for (TiresiasJob* p : preempted_last_) rerank(p, (*gittins_)(p->executed));  // seconds while waiting (Q8)
     preempted_last_.clear();
@@ -726,7 +719,7 @@ class Sim {
     };
     for (const Move& m : up) apply(m, --min_seq_);
     for (const Move& m : down) apply(m, ++max_seq_);
-    for (TiresiasJob* a : arrived) {
+    for (TiresiasJob* a : ev.starts) {
       a->rank = (*gittins_)(a->executed);
       a->seq = ++max_seq_;
       wait.insert(a);
@@ -734,7 +727,8 @@ class Sim {
     // The pass: the running jobs and the waiting ones that fit, merged in list order.
     std::sort(running_.begin(), running_.end(), [](const TiresiasJob* a, const TiresiasJob* b) { return Lane::key(a) < Lane::key(b); });
     empty_infra();
-    std::vector<TiresiasJob*> started, kept;
+    auto &started = started_, &kept = stopped_;  // scratch: the started ones, the running ones that stay
+    started.clear(), kept.clear();
     const Lane::Key* after = nullptr;
     Lane::Key cursor;
     std::size_t ri = 0;
@@ -760,7 +754,7 @@ class Sim {
     for (TiresiasJob* j : preempted_last_) preempt_lazy(*j, t), wait.insert(j);
     for (TiresiasJob* j : started) start_lazy(*j, t), kept.push_back(j);
     std::sort(kept.begin(), kept.end(), [](const TiresiasJob* a, const TiresiasJob* b) { return Lane::key(a) < Lane::key(b); });
-    running_ = std::move(kept);
+    running_.swap(kept);
     end_events_.clear();
     Event first{kMax, {}, {}};
     for (TiresiasJob* r : running_) {
@@ -861,6 +855,13 @@ class Sim {
   std::array<Lane, 3> wait_q_;
   std::map<std::pair<long, long long>, TiresiasJob*> promote_at_;  // (time, arrival): a waiting job's promotion
   std::vector<TiresiasJob*> running_, preempted_last_;
+  std::vector<TiresiasJob*> promoted_, started_, stopped_, preempted_, waiting_tail_;  // a turn's scratch
+  struct Move {  // gittins: a job whose rank changes, and its place before
+    TiresiasJob* job;
+    double rank;
+    Lane::Key old;
+  };
+  std::vector<Move> up_, down_;
 };
 
 // The peer's loop as a deciding model under the engine: its events are integer seconds; the engine's arrivals
