@@ -539,26 +539,45 @@ class Sim {
     struct Row {
       const Entry* e;
       double p, d, x;
+      std::size_t i;  // its place in the entries: the stable sort's order among equal keys
     };
+    // Each type's rows by (priority, deficit, allocation) descending, stably (the peer's sorted(), 862-877): a heap
+    // keyed the same with the entry's place last hands them over in that order, only as far as the GPUs last.
+    const auto first = [](const Row& x, const Row& y) {
+      if (x.p != y.p) return x.p > y.p;
+      if (x.d != y.d) return x.d > y.d;
+      if (x.x != y.x) return x.x > y.x;
+      return x.i < y.i;
+    };
+    const auto later = [&](const Row& x, const Row& y) { return first(y, x); };
     std::vector<Row> rows;
+    const bool fifo = pol_ == Pol::Fifo || pol_ == Pol::FifoPerf;
     for (int t : order) {
       rows.clear();
+      bool nan = false;
       for (const auto& e : entries_) {
         if (!e.alive) continue;
+        if (fifo && e.priority[t] <= 0.0) continue;  // skipped below wherever it sorts: not sorted at all
         const auto a = alloc_.find(e.c.key());
-        rows.push_back({&e, e.priority[t], e.deficit[t], a == alloc_.end() ? 0.0 : a->second[t]});
+        rows.push_back({&e, e.priority[t], e.deficit[t], a == alloc_.end() ? 0.0 : a->second[t], rows.size()});
+        nan = nan || std::isnan(rows.back().p) || std::isnan(rows.back().d) || std::isnan(rows.back().x);
       }
-      std::stable_sort(rows.begin(), rows.end(), [](const Row& x, const Row& y) {
-        if (x.p != y.p) return x.p > y.p;
-        if (x.d != y.d) return x.d > y.d;
-        return x.x > y.x;
-      });
-      for (const Row& row : rows) {
+      if (nan)  // no strict order to heap by: the sort itself, as the peer's
+        std::stable_sort(rows.begin(), rows.end(), [](const Row& x, const Row& y) {
+          if (x.p != y.p) return x.p > y.p;
+          if (x.d != y.d) return x.d > y.d;
+          return x.x > y.x;
+        });
+      else
+        std::make_heap(rows.begin(), rows.end(), later);
+      for (std::size_t k = 0; k < rows.size(); ++k) {
         if (left[t] == 0) break;
+        if (!nan) std::pop_heap(rows.begin(), rows.end() - static_cast<long>(k), later);
+        const Row& row = nan ? rows[k] : rows[rows.size() - 1 - k];
         const Combo& c = row.e->c;
         if (taken[c.a] || (c.pair() && taken[c.b])) continue;
         if (throughput(*row.e, t, 0) <= 0 || (c.pair() && throughput(*row.e, t, 1) <= 0)) continue;
-        if ((pol_ == Pol::Fifo || pol_ == Pol::FifoPerf) && row.p <= 0.0) continue;  // 'FIFO' jobs at priority 0
+        if (fifo && row.p <= 0.0) continue;  // 'FIFO' jobs at priority 0
         const int sf = jobs_[c.a].sf;
         if (c.pair() && jobs_[c.b].sf != sf) continue;
         if (sf > left[t]) continue;  // smaller jobs behind it may still fit
