@@ -288,16 +288,22 @@ class Sim {
       compute_allocation();
       need_update_ = false;
     }
+    // Each entry's allocation looked up once per round (schedule() reads it too; alloc_ does not change until the
+    // next reset, and its values do not move while it holds them).
+    alloc_at_.assign(entries_.size(), nullptr);
+    for (std::size_t i = 0; i < entries_.size(); ++i)
+      if (entries_[i].alive)
+        if (const auto a = alloc_.find(entries_[i].c.key()); a != alloc_.end()) alloc_at_[i] = &a->second;
     for (std::size_t t = 0; t < ntypes(); ++t)
-      for (auto& e : entries_) {
+      for (std::size_t i = 0; i < entries_.size(); ++i) {
+        Entry& e = entries_[i];
         if (!e.alive) continue;
         const double fraction = worker_time_[t] == 0.0 ? 0.0 : e.time_so_far[t] / worker_time_[t];
-        const auto a = alloc_.find(e.c.key());
-        if (a == alloc_.end()) {
+        if (!alloc_at_[i]) {
           e.priority[t] = 0.0;
           continue;
         }
-        const double x = a->second[t];
+        const double x = (*alloc_at_[i])[t];
         double p = x * 1e9;  // a job that has had no time: its allocation x 1e9
         if (x == 0.0) {
         } else if (throughput(e, static_cast<int>(t), 0) == 0 ||
@@ -540,6 +546,7 @@ class Sim {
       const Entry* e;
       double p, d, x;
       std::size_t i;  // its place in the entries: the stable sort's order among equal keys
+      bool allocated;
     };
     // Each type's rows by (priority, deficit, allocation) descending, stably (the peer's sorted(), 862-877): a heap
     // keyed the same with the entry's place last hands them over in that order, only as far as the GPUs last.
@@ -555,11 +562,11 @@ class Sim {
     for (int t : order) {
       rows.clear();
       bool nan = false;
-      for (const auto& e : entries_) {
+      for (std::size_t i = 0; i < entries_.size(); ++i) {
+        const Entry& e = entries_[i];
         if (!e.alive) continue;
         if (fifo && e.priority[t] <= 0.0) continue;  // skipped below wherever it sorts: not sorted at all
-        const auto a = alloc_.find(e.c.key());
-        rows.push_back({&e, e.priority[t], e.deficit[t], a == alloc_.end() ? 0.0 : a->second[t], rows.size()});
+        rows.push_back({&e, e.priority[t], e.deficit[t], alloc_at_[i] ? (*alloc_at_[i])[t] : 0.0, rows.size(), alloc_at_[i] != nullptr});
         nan = nan || std::isnan(rows.back().p) || std::isnan(rows.back().d) || std::isnan(rows.back().x);
       }
       if (nan)  // no strict order to heap by: the sort itself, as the peer's
@@ -584,7 +591,7 @@ class Sim {
         left[t] -= sf;
         taken[c.a] = 1;
         if (c.pair()) taken[c.b] = 1;
-        if (alloc_.count(c.key())) start(*row.e, t);
+        if (row.allocated) start(*row.e, t);
       }
     }
     if (!running_.empty()) ++rounds_;
@@ -625,6 +632,7 @@ class Sim {
   std::unordered_map<std::uint64_t, std::size_t> index_;
   std::size_t dead_ = 0;
   std::unordered_map<std::uint64_t, std::vector<double>> alloc_;  // the allocation of the last reset
+  std::vector<const std::vector<double>*> alloc_at_;               // per entry, this round (update_priorities)
   std::map<int, int> fifo_alloc_;                                  // fifo: job -> worker type
   std::map<int, std::pair<Combo, int>> assigned_;                  // gandiva: job -> (its combination, partner)
   std::vector<int> active_;                                        // _jobs, in arrival order

@@ -6,8 +6,9 @@
 // model does; its quirks live here only.
 //
 // Placements `count` (one free-GPU counter) and `yarn` (nodes, CPUs and memory, with the peer's memory leak under
-// the preemptive schedules, Q9-Q10; dlas ignores it, Q5). Not yet: gittins and dlas-gpu-gittins (Q8), refused by
-// name.
+// the preemptive schedules, Q9-Q10; dlas ignores it, Q5); gittins and dlas-gpu-gittins with the peer's Gittins
+// table (Q8). dlas, dlas-gpu and gittins run lazily: at an event only the running jobs and the waiting ones that
+// change are touched (the peer walks every runnable job), in the same order (tiresias_sim.cpp, "The lazy loops").
 #pragma once
 #include <string>
 #include <vector>
