@@ -62,12 +62,11 @@ with cf.ThreadPoolExecutor(args.workers) as ex:
     for kind, policy, w, jct, wall in ex.map(lambda r: run(*r), runs):
         res[(kind, policy, w)] = (jct, wall)
 
-authors = {"sia": golden_means(os.path.join(ROOT, "tests/data/sia/philly-sia.csv")),
-           "gavel": golden_means(os.path.join(ROOT, "tests/data/sia/philly-gavel.csv")), "pollux": {}}
-for p in ("sia", "gavel", "pollux"):  # more runs of the authors' simulator under the shim, kept here
-    path = os.path.join(HERE, f"authors-{p}.csv")
-    if os.path.exists(path):
-        authors[p].update(golden_means(path))
+authors = {"sia": {}, "gavel": {}, "pollux": {}}
+for p in ("sia", "gavel", "pollux"):  # the goldens (tests/data/sia), then runs kept here (Pollux: seeded)
+    for path in [os.path.join(ROOT, f"tests/data/sia/{t}-{p}.csv") for t in TRACES] + [os.path.join(HERE, f"authors-{p}.csv")]:
+        if os.path.exists(path):
+            authors[p].update(golden_means(path))
 cpu = {}
 with open(os.path.join(HERE, "authors-runtime.csv")) as f:
     for r in csv.DictReader(f):
