@@ -32,6 +32,8 @@ cases = [
     ("Tiresias, Muri trace1 (1,494 jobs), dlas-gpu", tiresias("trace1", "dlas-gpu+count"), 1.7, ISSUE + " (1.7-3.0 s)"),
     ("Tiresias, Muri trace2 (5,755 jobs), dlas-gpu", tiresias("trace2", "dlas-gpu+count"), 26.0, ISSUE),
     ("Tiresias, Muri trace2 (5,755 jobs), gittins", tiresias("trace2", "gittins+count"), 30.0, ISSUE),
+    ("Tiresias, Muri trace2 (5,755 jobs), dlas-gpu-gittins", tiresias("trace2", "dlas-gpu-gittins+count"), None,
+     "not measured"),
     ("Gavel, ed69ec first 300 jobs, gavel:6:6:6, isolated", gavel("isolated", "--max-jobs", "300"), 31.7,
      "docs/performance.md, Gavel c4fa400 run here"),
     ("Gavel, ed69ec (951 jobs), gavel:6:6:6, fifo", gavel("fifo"), None, "not measured on this cluster"),

@@ -124,7 +124,7 @@ TEST(PeerTiresias, MuriPhillyTraceAgainstThePeerRunHere) {
   }
 }
 
-// The lazy loops of dlas, dlas-gpu and gittins (touching only the jobs that change at an event) against the list
+// The lazy loops of dlas, dlas-gpu, dlas-gpu-gittins and gittins (touching only the jobs that change at an event) against the list
 // loops (every runnable job at every event, as the peer does: the code the goldens were first matched with), job by
 // job, on Muri's traces where thousands wait: queue limits low enough that jobs go down and come back up by the
 // starvation knob, preemptions, ties of rank.
@@ -141,7 +141,9 @@ TEST(PeerTiresias, LazyLoopsEqualTheListLoops) {
                       {"trace3.csv", "gittins+count"},
                       {"trace3_pr.csv", "gittins+yarn"},
                       {"trace1.csv", "dlas-gpu-4+count"},
-                      {"trace1.csv", "gittins+count"}};
+                      {"trace1.csv", "gittins+count"},
+                      {"trace3.csv", "dlas-gpu-gittins+count"},
+                      {"trace3_pr.csv", "dlas-gpu-gittins:limits=100,1000;starvation=2+count"}};
   long preempted = 0, promoted_runs = 0;
   for (const auto& [trace, policy] : runs) {
     SimConfig c = config(muri + "/cluster_spec_n8g8.csv", policy);
@@ -164,7 +166,7 @@ TEST(PeerTiresias, LazyLoopsEqualTheListLoops) {
     promoted_runs += std::string(policy).find("starvation") != std::string::npos;
   }
   EXPECT_GT(preempted, 1000);  // the runs exercise preemption, not only queueing
-  EXPECT_EQ(promoted_runs, 2);
+  EXPECT_EQ(promoted_runs, 3);
 }
 
 TEST(PeerTiresias, GittinsTableRoundsLikePython2) {

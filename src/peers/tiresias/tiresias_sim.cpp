@@ -57,6 +57,8 @@ struct TiresiasJob {
   // The fast loops' bookkeeping (Sim::lazy_): the place in the peer's list (its rank, then `seq`), the arrival
   // order (the peer's runnable list), and the time it last became pending.
   long long seq = 0, arrival = 0;
+  double key_a = 0;  // the list's sort key (Sim::set_key), then seq
+  long key_b = 0;
   long pend_since = 0;
   std::size_t gittins_at = 0;  // where its service last fell in the Gittins table
 };
@@ -65,8 +67,8 @@ struct TiresiasJob {
 // in `free` GPUs is found without walking past the ones that do not.
 class Lane {
  public:
-  using Key = std::pair<double, long long>;
-  static Key key(const TiresiasJob* j) { return {j->rank, j->seq}; }
+  using Key = std::tuple<double, long, long long>;
+  static Key key(const TiresiasJob* j) { return {j->key_a, j->key_b, j->seq}; }
   void insert(TiresiasJob* j) { by_g_[j->g].emplace(key(j), j); }
   void erase(TiresiasJob* j) {
     const auto it = by_g_.find(j->g);
@@ -187,7 +189,8 @@ class Sim {
       const GittinsTable* gittins)
       : spec_(spec), yarn_(yarn), total_(spec.switches * spec.nodes_per_switch * spec.gpus), free_(total_),
         s_(s), limits_(std::move(limits)), starvation_(starvation), gittins_(gittins),
-        lazy_(!tiresias_list_loops() && (s == Schedule::Dlas || s == Schedule::DlasGpu || s == Schedule::Gittins)) {
+        lazy_(!tiresias_list_loops() && (s == Schedule::Dlas || s == Schedule::DlasGpu || s == Schedule::Gittins ||
+                                        s == Schedule::DlasGpuGittins)) {
     const auto n = static_cast<std::size_t>(spec.switches * spec.nodes_per_switch);
     free_gpus_.assign(n, spec.gpus);
     free_cpus_.assign(n, spec.cpus);
@@ -239,7 +242,7 @@ class Sim {
       case Schedule::ShortestGpu: shortest_step(); break;
       case Schedule::Dlas:
       case Schedule::DlasGpu: lazy_ ? dlas_lazy_step() : dlas_step(); break;
-      case Schedule::DlasGpuGittins: dlas_step(); break;
+      case Schedule::DlasGpuGittins: lazy_ ? dlas_lazy_step() : dlas_step(); break;
       case Schedule::Gittins: lazy_ ? gittins_lazy_step() : gittins_step(); break;
     }
   }
@@ -524,14 +527,13 @@ class Sim {
     }
   }
 
-
-  // The lazy loops (dlas, dlas-gpu, gittins): the same turns as dlas_step and gittins_step, touching only the running
-  // jobs and the waiting ones that change. What the list loops do to every waiting job at every event is kept as a
-  // formula of the event's time: its last_check is that time when it starts; its last_pending grows by the time
-  // since it became pending (while executed > 0); its starvation promotion falls due at a time known when it is
+  // The lazy loops (dlas, dlas-gpu, dlas-gpu-gittins, gittins): the same turns as dlas_step and gittins_step, touching
+  // only the running jobs and the waiting ones that change. What the list loops do to every waiting job at every event
+  // is kept as a formula of the event's time: its last_check is that time when it starts; its last_pending grows by the
+  // time since it became pending (while executed > 0); its starvation promotion falls due at a time known when it is
   // preempted; its rank (gittins) changes once, at the first event after its preemption. The lists' orders, which
-  // stable sorts and partitions keep, are keys (rank, seq): see each step. The goldens and the job-by-job equality
-  // with the list loops on Muri's traces (PeerTiresias.LazyLoopsEqualTheListLoops) check it.
+  // stable sorts and partitions keep, are keys (rank, seq): see each step. The goldens and the job-by-job equality with
+  // the list loops on Muri's traces (PeerTiresias.LazyLoopsEqualTheListLoops) check it.
 
   // A job taken out of the loop by its end event (the list loops' remove_one: a second end is the peer's ValueError).
   void end_lazy(TiresiasJob& e, long t) {
@@ -555,6 +557,12 @@ class Sim {
   long promotion_time(const TiresiasJob& j) const {
     if (starvation_ <= 0 || j.q <= 0 || j.total_exec <= 0 || j.executed <= 0) return -1;
     return j.executed * starvation_ - j.last_pending + j.pend_since;
+  }
+  // The key a job's list is sorted by (then seq): gittins, its rank ascending; dlas-gpu-gittins, its rank descending
+  // then its submit time; dlas, none (the list keeps its order).
+  void set_key(TiresiasJob& j) const {
+    j.key_a = s_ == Schedule::Gittins ? j.rank : gittins_ ? -j.rank : 0.0;
+    j.key_b = s_ == Schedule::DlasGpuGittins ? j.submit : 0;
   }
   // A waiting job starts at t: what the list loops' per-event updates would have made of it by now.
   void start_lazy(TiresiasJob& j, long t) {
@@ -582,6 +590,7 @@ class Sim {
     for (TiresiasJob* a : ev.starts) {
       move_to_runnable(*a);
       a->q = 0;
+      if (gittins_) a->rank = (*gittins_)(0);
       appended_[0].push_back(a);
     }
     // The running jobs (running_: in the runnable list's, arrival, order): service, then at most one demotion each.
@@ -594,6 +603,7 @@ class Sim {
         appended_[static_cast<std::size_t>(r->q + 1)].push_back(r);
         ++r->q;
       }
+      if (gittins_) r->rank = (*gittins_)(attained, r->gittins_at);
     }
     // Starvation: the waiting jobs due, in arrival order, back to queue 0 (after this event's arrivals).
     promoted_.clear();
@@ -607,47 +617,67 @@ class Sim {
       p->executed = 0;
       p->last_pending = 0;
       p->q = 0;
+      if (gittins_) p->rank = (*gittins_)(0);
       appended_[0].push_back(p);
     }
     // The pass (count_pass over the queues in order), then the partition.
     empty_infra();
     auto &started = started_, &stopped = stopped_, &preempted = preempted_, &waiting_tail = waiting_tail_;
     started.clear(), stopped.clear();
+    const auto by_key = [](const TiresiasJob* a, const TiresiasJob* b) {
+      return std::tie(a->key_a, a->key_b) < std::tie(b->key_a, b->key_b);
+    };
     for (std::size_t q = 0; q < 3; ++q) {
-      auto& run = run_q_[q];
-      preempted.clear();
-      std::size_t kept = 0;
-      for (TiresiasJob* r : run) {
-        if (free_ >= r->g) free_ -= r->g, run[kept++] = r;
-        else preempted.push_back(r);
-      }
-      run.resize(kept);
-      stopped.insert(stopped.end(), preempted.begin(), preempted.end());
+      auto &run = run_q_[q], &app = appended_[q];
       Lane& wait = wait_q_[q];
+      // dlas-gpu-gittins sorts each queue stably by (rank descending, submit): its running jobs (new ranks) and the
+      // appended ones by key, the waiting ones are (their ranks do not change while they wait). dlas: all keys equal.
+      for (TiresiasJob* j : run) set_key(*j);
+      for (TiresiasJob* j : app) set_key(*j);
+      std::stable_sort(run.begin(), run.end(), by_key);
+      std::stable_sort(app.begin(), app.end(), by_key);
+      // The pass over the queue in that order: running ones first among equal keys, then the waiting, then the
+      // appended (their places before the sort); a cursor after a running job takes the waiting ones of its key,
+      // after an appended one not.
+      preempted.clear(), waiting_tail.clear(), kept_.clear();
+      std::size_t ri = 0, ai = 0;
+      TiresiasJob* p = nullptr;  // the first waiting job after the cursor that fits: still so while it fits
+      bool none = false;         // no waiting job after the cursor fits: still so, the GPUs only go down
       const Lane::Key* after = nullptr;
       Lane::Key cursor;
-      while (free_ > 0) {
-        TiresiasJob* p = wait.next_fit(after, free_);
-        if (!p) break;
-        free_ -= p->g;
-        cursor = Lane::key(p);
-        after = &cursor;
-        wait.erase(p);
-        run.push_back(p);
-        started.push_back(p);
-      }
-      waiting_tail.clear();
-      for (TiresiasJob* a : appended_[q]) {
-        if (free_ >= a->g) {
-          free_ -= a->g;
-          if (a->status == St::Pending) started.push_back(a);
-          run.push_back(a);
+      for (;;) {
+        if (!none && (!p || p->g > free_)) none = !(p = free_ > 0 ? wait.next_fit(after, free_) : nullptr);
+        TiresiasJob* r = ri < run.size() ? run[ri] : nullptr;
+        TiresiasJob* a = ai < app.size() ? app[ai] : nullptr;
+        if (r && (!p || !by_key(p, r)) && (!a || !by_key(a, r))) {
+          ++ri;
+          cursor = Lane::Key{r->key_a, r->key_b, std::numeric_limits<long long>::min()};
+          if (free_ >= r->g) free_ -= r->g, kept_.push_back(r);
+          else preempted.push_back(r), stopped.push_back(r);
+        } else if (p && (!a || !by_key(a, p))) {
+          free_ -= p->g;
+          cursor = Lane::key(p);
+          wait.erase(p);
+          kept_.push_back(p), started.push_back(p);
+          p = nullptr;
+        } else if (a) {
+          ++ai;
+          cursor = Lane::Key{a->key_a, a->key_b, std::numeric_limits<long long>::max()};
+          if (free_ >= a->g) {
+            free_ -= a->g;
+            if (a->status == St::Pending) started.push_back(a);
+            kept_.push_back(a);
+          } else {
+            if (a->status == St::Running) stopped.push_back(a);
+            waiting_tail.push_back(a);
+          }
         } else {
-          if (a->status == St::Running) stopped.push_back(a);
-          waiting_tail.push_back(a);
+          break;
         }
+        after = &cursor;
       }
-      appended_[q].clear();
+      run.swap(kept_);
+      app.clear();
       for (auto it = preempted.rbegin(); it != preempted.rend(); ++it) (*it)->seq = --min_seq_;
       for (TiresiasJob* w : waiting_tail) w->seq = ++max_seq_;
       for (TiresiasJob* w : preempted) wait.insert(w);
@@ -714,6 +744,7 @@ class Sim {
       const bool waiting = m.job->status == St::Pending;
       if (waiting) wait.erase(m.job);
       m.job->rank = m.rank;
+      set_key(*m.job);
       m.job->seq = seq;
       if (waiting) wait.insert(m.job);
     };
@@ -721,6 +752,7 @@ class Sim {
     for (const Move& m : down) apply(m, ++max_seq_);
     for (TiresiasJob* a : ev.starts) {
       a->rank = (*gittins_)(a->executed);
+      set_key(*a);
       a->seq = ++max_seq_;
       wait.insert(a);
     }
@@ -733,8 +765,9 @@ class Sim {
     Lane::Key cursor;
     std::size_t ri = 0;
     TiresiasJob* p = nullptr;  // the first waiting job after the cursor that fits: still so while it fits
+    bool none = false;         // no waiting job after the cursor fits: still so, the GPUs only go down
     for (;;) {
-      if (!p || p->g > free_) p = free_ > 0 ? wait.next_fit(after, free_) : nullptr;
+      if (!none && (!p || p->g > free_)) none = !(p = free_ > 0 ? wait.next_fit(after, free_) : nullptr);
       TiresiasJob* r = ri < running_.size() ? running_[ri] : nullptr;
       if (!p && !r) break;
       if (r && (!p || Lane::key(r) < Lane::key(p))) {
@@ -855,7 +888,7 @@ class Sim {
   std::array<Lane, 3> wait_q_;
   std::map<std::pair<long, long long>, TiresiasJob*> promote_at_;  // (time, arrival): a waiting job's promotion
   std::vector<TiresiasJob*> running_, preempted_last_;
-  std::vector<TiresiasJob*> promoted_, started_, stopped_, preempted_, waiting_tail_;  // a turn's scratch
+  std::vector<TiresiasJob*> promoted_, started_, stopped_, preempted_, waiting_tail_, kept_;  // a turn's scratch
   struct Move {  // gittins: a job whose rank changes, and its place before
     TiresiasJob* job;
     double rank;
