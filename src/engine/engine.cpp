@@ -169,6 +169,8 @@ void Engine::run() {
       opt_.progress({static_cast<std::int64_t>(finished_), static_cast<std::int64_t>(states_.size()), to_seconds(now_),
                      events_});
   }
+  const double us_per_tick = clock_.us_per_tick();
+  for (float& d : decision_us_) d = static_cast<float>(d * us_per_tick);
   if (stepper_) stepper_->end();
   else check_final();
 }
@@ -214,9 +216,9 @@ void Engine::schedule() {
   }
   SchedContext ctx{now_,        cluster_, ActiveJobs(active_), queued_, true, finished_since_pass_, arrived_since_pass_,
                    &type_iteration_s_, &span_iteration_s_, rate_ ? rate_->job_view() : nullptr};
-  const auto t0 = std::chrono::steady_clock::now();
+  const std::uint64_t t0 = TickClock::ticks();
   Decisions d = scheduler_->schedule(ctx);
-  decision_us_.push_back(std::chrono::duration<float, std::micro>(std::chrono::steady_clock::now() - t0).count());
+  decision_us_.push_back(static_cast<float>(TickClock::ticks() - t0));  // ticks: run() converts them
   decision_waiting_.push_back(queued_);
   finished_since_pass_.clear();
   arrived_since_pass_.clear();

@@ -7,6 +7,7 @@
 // and tells it to advance, instant by instant (exec/execution_model.h). No other code moves simulated time.
 #pragma once
 #include "core/progress.h"
+#include "core/tick_clock.h"
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -134,8 +135,9 @@ class Engine {
   std::int64_t finished_ = 0;
   int queued_ = 0, running_ = 0;
   Time busy_gpu_us_ = 0;
-  std::vector<float> decision_us_;
+  std::vector<float> decision_us_;  // in clock_'s ticks until run() ends, then microseconds
   std::vector<int> decision_waiting_;
+  TickClock clock_;
 };
 
 // The run as the metrics see it.

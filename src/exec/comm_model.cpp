@@ -18,6 +18,13 @@ double ring_allreduce_s(double grad_mb, int n, double gbps, double latency_us) {
 
 Span span_of(const std::vector<GpuRef>& gpus) {
   Span s;
+  span_into(gpus, s);
+  return s;
+}
+
+void span_into(const std::vector<GpuRef>& gpus, Span& s) {
+  s.servers.clear();
+  s.gpus_on.clear();
   for (const auto& g : gpus) {
     auto it = std::lower_bound(s.servers.begin(), s.servers.end(), g.server);
     const auto i = it - s.servers.begin();
@@ -28,7 +35,6 @@ Span span_of(const std::vector<GpuRef>& gpus) {
       ++s.gpus_on[i];
     }
   }
-  return s;
 }
 
 double rack_oversubscription(const ClusterSpec& cluster, int rack) {

@@ -24,6 +24,8 @@ struct Span {
   std::vector<int> gpus_on;
 };
 Span span_of(const std::vector<GpuRef>& gpus);
+// The same into `out`, reusing its vectors' storage (the rate model's per-event path allocates nothing).
+void span_into(const std::vector<GpuRef>& gpus, Span& out);
 
 // A rack's oversubscription (1 for a rack the cluster file does not list: servers_per_rack).
 double rack_oversubscription(const ClusterSpec& cluster, int rack);

@@ -4,8 +4,25 @@
 
 namespace rm {
 
+bool KeySet::insert(const PassKey& k, std::vector<Node>& spare) {
+  if (spare.empty()) return set_.insert(k).second;
+  Node n = std::move(spare.back());
+  spare.pop_back();
+  n.value() = k;
+  auto r = set_.insert(std::move(n));
+  if (!r.inserted) spare.push_back(std::move(r.node));
+  return r.inserted;
+}
+
+bool KeySet::erase(const PassKey& k, std::vector<Node>& spare) {
+  Node n = set_.extract(k);
+  if (n.empty()) return false;
+  spare.push_back(std::move(n));
+  return true;
+}
+
 void WaitingIndex::insert(const JobState& j, double key) {
-  if (by_gpus_[j.spec->num_gpus].insert(pass_key(j, key)).second) {
+  if (by_gpus_[j.spec->num_gpus].insert(pass_key(j, key), spare_)) {
     sums_.insert(pass_key(j, key));
     gpus_ += j.spec->num_gpus;
   }
@@ -13,24 +30,24 @@ void WaitingIndex::insert(const JobState& j, double key) {
 
 void WaitingIndex::erase(const JobState& j, double key) {
   auto c = by_gpus_.find(j.spec->num_gpus);
-  if (c == by_gpus_.end() || c->second.erase(pass_key(j, key)) == 0)
+  if (c == by_gpus_.end() || !c->second.erase(pass_key(j, key), spare_))
     throw InvariantError("job " + j.spec->name + " is not in the waiting index under its key");
   sums_.erase(pass_key(j, key));
   gpus_ -= j.spec->num_gpus;
-  if (c->second.empty()) by_gpus_.erase(c);
+  if (c->second.set().empty()) by_gpus_.erase(c);
 }
 
 const PassKey& WaitingIndex::first() const {
   const PassKey* best = nullptr;
-  for (const auto& [g, s] : by_gpus_)
-    if (!best || *s.begin() < *best) best = &*s.begin();
+  for (const auto& [g, ks] : by_gpus_)
+    if (!best || *ks.set().begin() < *best) best = &*ks.set().begin();
   if (!best) throw InvariantError("first() of an empty waiting index");
   return *best;
 }
 
 WaitingIndex::Walk::Walk(const WaitingIndex& w) {
   cursors_.reserve(w.by_gpus_.size());
-  for (const auto& [g, s] : w.by_gpus_) cursors_.push_back({g, s.begin(), s.end()});
+  for (const auto& [g, ks] : w.by_gpus_) cursors_.push_back({g, ks.set().begin(), ks.set().end()});
 }
 
 const PassKey* WaitingIndex::Walk::next(int budget) {
@@ -55,14 +72,14 @@ void RunningIndex::insert(const JobState& j, double key, Time change) {
   s.job = &j;
   s.key = key;
   ++s.stamp;
-  set_.insert(pass_key(j, key));
+  set_.insert(pass_key(j, key), spare_);
   if (change != kNever) changes_.push({change, j.id(), s.stamp});
 }
 
 void RunningIndex::erase(const JobState& j) {
   Slot& s = slot(j.id());
   if (!s.in) throw InvariantError("job " + j.spec->name + " is not in the running index");
-  set_.erase(pass_key(j, s.key));
+  set_.erase(pass_key(j, s.key), spare_);
   s.in = false;
   ++s.stamp;  // its pending change, if any, is stale
 }

@@ -29,6 +29,22 @@ struct PassKey {
 };
 inline PassKey pass_key(const JobState& j, double key) { return {key, j.spec->submit, j.id(), &j}; }
 
+// An ordered set of pass keys that keeps the nodes of erased keys for the next insertions (C++17 node handles):
+// jobs enter and leave the indexes at every event, and a node allocation each time was a fifth of the loop.
+class KeySet {
+ public:
+  using Set = std::set<PassKey>;
+  using Node = Set::node_type;
+  // Whether k was added (false: an equal key is there).
+  bool insert(const PassKey& k, std::vector<Node>& spare);
+  // Whether k was there.
+  bool erase(const PassKey& k, std::vector<Node>& spare);
+  const Set& set() const { return set_; }
+
+ private:
+  Set set_;
+};
+
 // A pb_ds tree node update keeping the GPUs asked for in each subtree, so that the GPUs of the jobs before a
 // given pass key are summed in O(log n) (GCC's policy-based data structures, part of libstdc++).
 template <class NodeCItr, class NodeItr, class Cmp, class Alloc>
@@ -89,7 +105,8 @@ class WaitingIndex {
   };
 
  private:
-  std::map<int, std::set<PassKey>> by_gpus_;
+  std::map<int, KeySet> by_gpus_;
+  std::vector<KeySet::Node> spare_;
   __gnu_pbds::tree<PassKey, __gnu_pbds::null_type, std::less<PassKey>, __gnu_pbds::rb_tree_tag, GpuSums> sums_;
   long gpus_ = 0;
 };
@@ -111,12 +128,12 @@ class RunningIndex {
   // returns true.
   template <class F>
   void from_top(const PassKey& floor, F&& f) const {
-    for (auto it = set_.end(); it != set_.begin();) {
+    for (auto it = set_.set().end(); it != set_.set().begin();) {
       --it;
       if (*it < floor || !f(*it)) break;
     }
   }
-  std::size_t size() const { return set_.size(); }
+  std::size_t size() const { return set_.set().size(); }
 
  private:
   struct Slot {
@@ -126,7 +143,8 @@ class RunningIndex {
     bool in = false;
   };
   Slot& slot(JobId id);
-  std::set<PassKey> set_;
+  KeySet set_;
+  std::vector<KeySet::Node> spare_;
   std::vector<Slot> slots_;  // by job id
   struct Change {
     Time at;

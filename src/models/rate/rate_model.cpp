@@ -38,7 +38,8 @@ class RateLawModel final : public RateModel {
   std::string name() const override { return use_yu_ ? "rate+yu2022" : trace_law_ ? "rate+trace" : "rate"; }
 
   void start(JobState& j, Time now) override {
-    j.servers = span_of(j.gpus).servers;
+    span_into(j.gpus, span_);
+    j.servers = span_.servers;
     j.progress_time = now;
     if (track_ && j.split()) {
       const auto others = neighbours(j);
@@ -83,7 +84,9 @@ class RateLawModel final : public RateModel {
   // The racks whose oversubscribed uplink j's all-reduce crosses (none unless it crosses one: comm_model.h).
   std::vector<int> crossed_racks(const JobState& j) const {
     std::vector<int> v;
-    if (!racked_ || !crosses_oversubscribed_racks(cluster_, span_of(j.gpus))) return v;
+    if (!racked_) return v;
+    span_into(j.gpus, span_);
+    if (!crosses_oversubscribed_racks(cluster_, span_)) return v;
     for (int s : j.servers)
       if (const int r = cluster_.servers[s].rack; std::find(v.begin(), v.end(), r) == v.end()) v.push_back(r);
     return v;
@@ -124,12 +127,15 @@ class RateLawModel final : public RateModel {
 
   void rerate(JobState& j, Time now) {
     const JobSpec& spec = at_width(j);
-    j.iter_time = (use_yu_     ? yu_iteration_time_s(j)
-                   : trace_law_ ? j.ideal_iter_time
-                                : perf_->iteration_s(
-                                      spec, span_of(j.gpus), [this](int s) { return perf_->contends() ? k_on(s) : 0; },
-                                      [this](int r) { return static_cast<int>(cross_on_[r].size()); })) /
-                  j.alloc_speed;
+    double iter = j.ideal_iter_time;
+    if (use_yu_) {
+      iter = yu_iteration_time_s(j);
+    } else if (!trace_law_) {
+      span_into(j.gpus, span_);
+      iter = perf_->iteration_s(spec, span_, [this](int s) { return perf_->contends() ? k_on(s) : 0; },
+                                [this](int r) { return static_cast<int>(cross_on_[r].size()); });
+    }
+    j.iter_time = iter / j.alloc_speed;
     // Seconds per iteration of the job as it asked (its remaining work's unit): an elastic job at another width does
     // work_per_iteration of one there; under the trace law its time scales linearly with its GPUs.
     if (&spec != j.spec)
@@ -166,6 +172,7 @@ class RateLawModel final : public RateModel {
   std::vector<std::vector<JobState*>> split_on_;
   CompletionHeap heap_;
   std::map<std::pair<JobId, int>, JobSpec> widths_;
+  mutable Span span_;  // scratch: the placement being rated (span_into reuses its storage)
 };
 
 }  // namespace
