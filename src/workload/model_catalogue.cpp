@@ -37,8 +37,9 @@ ModelCatalogue ModelCatalogue::parse(const std::string& text, const std::string&
         const auto colon = p.name.find(':');
         keys.push_back((colon == std::string::npos ? "" : normalise(p.name.substr(0, colon + 1))) + normalise(a));
       }
+    for (const auto& k : keys)
+      if (auto& r = cat.rows_of_[k]; r.empty() || r.back() != cat.rows_.size()) r.push_back(cat.rows_.size());
     cat.rows_.push_back(p);
-    cat.keys_.push_back(keys);
   });
   return cat;
 }
@@ -50,10 +51,9 @@ const ModelCatalogue& ModelCatalogue::builtin() {
 
 std::optional<ModelProfile> ModelCatalogue::find_exact(const std::string& key, int batch) const {
   const ModelProfile* first = nullptr;
-  for (std::size_t i = 0; i < rows_.size(); ++i) {
-    bool match = false;
-    for (const auto& k : keys_[i]) match = match || k == key;
-    if (!match) continue;
+  const auto it = rows_of_.find(key);
+  if (it == rows_of_.end()) return std::nullopt;
+  for (const std::size_t i : it->second) {  // the rows that key names, in catalogue order
     if (batch > 0 && rows_[i].batch == batch) return rows_[i];
     if (!first) first = &rows_[i];
   }

@@ -2,6 +2,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace rm {
@@ -34,7 +35,7 @@ class ModelCatalogue {
  private:
   std::optional<ModelProfile> find_exact(const std::string& key, int batch) const;
   std::vector<ModelProfile> rows_;
-  std::vector<std::vector<std::string>> keys_;  // normalised name + aliases per row
+  std::unordered_map<std::string, std::vector<std::size_t>> rows_of_;  // key -> the rows it names, ascending
 };
 
 }  // namespace rm

@@ -62,9 +62,12 @@ bool TableReader::next(std::vector<std::string>& fields) {
     if (!l) return false;
     line_ = reader_->get_file_line();
     const std::string_view v(l);
-    const auto first = v.find_first_not_of(" \t\r");
-    if (first == std::string_view::npos || v[first] == '#') continue;
-    if (v.find_first_of("\"\r") != std::string_view::npos) {  // quotes or CRs: the full CSV rules
+    // (Loops by hand: string_view's find_first_of calls memchr on the set for every character of the line.)
+    const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+    std::size_t first = 0;
+    while (first < v.size() && blank(v[first])) ++first;
+    if (first == v.size() || v[first] == '#') continue;
+    if (std::any_of(v.begin(), v.end(), [](char c) { return c == '"' || c == '\r'; })) {  // the full CSV rules
       fields = split_csv(std::string(v), sep_, path_, line_);
       for (auto& f : fields) f = trim(f);
       return true;
@@ -74,8 +77,8 @@ bool TableReader::next(std::vector<std::string>& fields) {
     for (;;) {
       const auto end = v.find(sep_, start);
       std::string_view f = v.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
-      const auto b = f.find_first_not_of(" \t");
-      f = b == std::string_view::npos ? std::string_view() : f.substr(b, f.find_last_not_of(" \t") - b + 1);
+      while (!f.empty() && (f.front() == ' ' || f.front() == '\t')) f.remove_prefix(1);
+      while (!f.empty() && (f.back() == ' ' || f.back() == '\t')) f.remove_suffix(1);
       if (n < fields.size()) fields[n].assign(f);
       else fields.emplace_back(f);
       ++n;

@@ -631,11 +631,14 @@ class Sim {
       auto &run = run_q_[q], &app = appended_[q];
       Lane& wait = wait_q_[q];
       // dlas-gpu-gittins sorts each queue stably by (rank descending, submit): its running jobs (new ranks) and the
-      // appended ones by key, the waiting ones are (their ranks do not change while they wait). dlas: all keys equal.
+      // appended ones by key, the waiting ones are (their ranks do not change while they wait). dlas: all keys equal,
+      // nothing to sort.
       for (TiresiasJob* j : run) set_key(*j);
       for (TiresiasJob* j : app) set_key(*j);
-      std::stable_sort(run.begin(), run.end(), by_key);
-      std::stable_sort(app.begin(), app.end(), by_key);
+      if (gittins_) {
+        std::stable_sort(run.begin(), run.end(), by_key);
+        std::stable_sort(app.begin(), app.end(), by_key);
+      }
       // The pass over the queue in that order: running ones first among equal keys, then the waiting, then the
       // appended (their places before the sort); a cursor after a running job takes the waiting ones of its key,
       // after an appended one not.
@@ -696,19 +699,13 @@ class Sim {
                    running_.end());
     for (TiresiasJob* j : started) running_.insert(std::upper_bound(running_.begin(), running_.end(), j, by_arrival), j);
     // earliest_end and the next job-jump, over the running jobs; the waiting ones' promotions after t.
-    end_events_.clear();
-    Event first{kMax, {}, {}};
+    set_end_event(t, running_, [](const TiresiasJob*) { return true; });
     next_jump_ = kMax;
-    for (TiresiasJob* r : running_) {
-      const long end = t + (r->duration - r->total_exec);
-      if (end < first.time) first = Event{end, {}, {r}};
-      else if (end == first.time) first.ends.push_back(r);
+    for (TiresiasJob* r : running_)
       if (r->q < 2) {
         const long left = limits_[static_cast<std::size_t>(r->q)] - r->executed;
         next_jump_ = std::min(next_jump_, (gputime ? floor_div(left, r->g) : left) + t);
       }
-    }
-    if (first.time < kMax) end_events_.push_back(first);
     if (const auto it = promote_at_.lower_bound({t + 1, 0}); it != promote_at_.end()) next_jump_ = std::min(next_jump_, it->first.first);
   }
 
@@ -788,14 +785,7 @@ class Sim {
     for (TiresiasJob* j : started) start_lazy(*j, t), kept.push_back(j);
     std::sort(kept.begin(), kept.end(), [](const TiresiasJob* a, const TiresiasJob* b) { return Lane::key(a) < Lane::key(b); });
     running_.swap(kept);
-    end_events_.clear();
-    Event first{kMax, {}, {}};
-    for (TiresiasJob* r : running_) {
-      const long end = t + (r->duration - r->total_exec);
-      if (end < first.time) first = Event{end, {}, {r}};
-      else if (end == first.time) first.ends.push_back(r);
-    }
-    if (first.time < kMax) end_events_.push_back(first);
+    set_end_event(t, running_, [](const TiresiasJob*) { return true; });
     next_unit_ += t;  // grows by the event's time (Q8)
   }
 
@@ -829,15 +819,21 @@ class Sim {
   }
   // Their end event: only the earliest end of the running jobs (ties together).
   void earliest_end(long t) {
+    set_end_event(t, runnable_, [](const TiresiasJob* r) { return r->status == St::Running; });
+  }
+  // The end event of the jobs of `list` that `runs` says run: only the earliest end, its jobs in list order (two
+  // passes: the time, then the jobs, instead of a new event at every earlier end found).
+  template <class Runs>
+  void set_end_event(long t, const std::vector<TiresiasJob*>& list, Runs&& runs) {
     end_events_.clear();
-    Event first{kMax, {}, {}};
-    for (TiresiasJob* r : runnable_)
-      if (r->status == St::Running) {
-        const long end = t + (r->duration - r->total_exec);
-        if (end < first.time) first = Event{end, {}, {r}};
-        else if (end == first.time) first.ends.push_back(r);
-      }
-    if (first.time < kMax) end_events_.push_back(first);
+    long first = kMax;
+    for (const TiresiasJob* r : list)
+      if (runs(r)) first = std::min(first, t + (r->duration - r->total_exec));
+    if (first == kMax) return;
+    Event& e = end_events_.emplace_back();
+    e.time = first;
+    for (TiresiasJob* r : list)
+      if (runs(r) && t + (r->duration - r->total_exec) == first) e.ends.push_back(r);
   }
 
   // gittins_sim_jobs (Q8): no queues; every runnable job ranked by the table, LOWEST first; GPU counting.
