@@ -319,6 +319,11 @@ void put_double(OutBuf& b, double v, std::chars_format form) {
 }
 void put_f6(OutBuf& b, double v) { put_double(b, v, std::chars_format::fixed); }
 void put_g6(OutBuf& b, double v) { put_double(b, v, std::chars_format::general); }
+// ",a,b,...": integer columns after the row's last one.
+template <typename... I>
+void put_ints(OutBuf& b, I... v) {
+  ((b += ',', put_int(b, v)), ...);
+}
 
 // csv_field(s) appended: quoted (with doubled quotes) only when it holds a comma, quote or newline.
 void put_field(OutBuf& b, const std::string& s) {
@@ -332,6 +337,46 @@ void put_field(OutBuf& b, const std::string& s) {
     b += c;
   }
   b += '"';
+}
+
+// A jobs.csv row's first columns (job_id,submit_s,num_gpus,model,iterations) of a job with microsecond times.
+void put_spec(OutBuf& b, const JobSpec& sp) {
+  put_field(b, sp.name);
+  b += ',';
+  put_secs(b, sp.submit);
+  put_ints(b, sp.num_gpus);
+  b += ',';
+  put_field(b, sp.model);
+  b += ',';
+  put_g6(b, sp.iterations);
+}
+
+// A finished job's columns from first_start_s to preempt_overhead_s, each after a comma.
+void put_run(OutBuf& b, const JobRecord& j, const char* status, const std::string* gpu_type, double rho) {
+  const JobSpec& sp = *j.spec;
+  for (const Time t : {j.first_start, j.finish, j.finish - sp.submit, j.finish - sp.submit - j.run_us, j.run_us}) {
+    b += ',';
+    put_secs(b, t);
+  }
+  put_ints(b, j.preemptions);
+  b += ',';
+  b += status;
+  b += ',';
+  if (j.ideal_us != kNever && j.ideal_us > 0) {
+    put_secs(b, j.ideal_us);
+    b += ',';
+    put_f6(b, static_cast<double>(j.run_us) / static_cast<double>(j.ideal_us));
+  } else {
+    b += ',';
+  }
+  b += ',';
+  if (j.servers > 0) put_int(b, j.servers);
+  b += ',';
+  if (gpu_type) put_field(b, *gpu_type);
+  b += ',';
+  if (!std::isnan(rho)) put_f6(b, rho);
+  b += ',';
+  put_secs(b, j.overhead_us);
 }
 
 // The buffer to the stream once it holds this much (a whole trace's jobs.csv is tens of MB).
@@ -360,14 +405,10 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
       put(b, ",{},{},{},{}", lo, hi, gpu_s, moves);
       return;
     }
-    b += ',';
-    put_int(b, lo);
-    b += ',';
-    put_int(b, hi);
+    put_ints(b, lo, hi);
     b += ',';
     put_f6(b, gpu_s);
-    b += ',';
-    put_int(b, moves);
+    put_ints(b, moves);
   };
   // The row's end: deadline and lateness, the live state, then the elastic columns (empty without a job record).
   const auto tail = [&](const JobSpec& sp, Time finish, const std::string* state, const JobRecord* j, double run_s,
@@ -410,9 +451,9 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
   for (std::size_t i = 0; i < e.jobs.size(); ++i) {
     const auto& j = e.jobs[i];
     const auto& sp = *j.spec;
-    put_field(b, sp.name);
-    b += ',';
     if (!e.exact_s.empty() && j.finish != kNever) {  // a float-seconds peer (--compat gavel): full precision
+      put_field(b, sp.name);
+      b += ',';
       const ExactTimes& x = e.exact_s[i];
       const double jct = x.finish - x.submit;
       put(b, "{},{},", x.submit, sp.num_gpus);
@@ -423,69 +464,21 @@ void write_jobs_csv(std::ostream& f, const RunRecord& e, const std::vector<Unsch
       b += ",,";
       tail(sp, j.finish, state_of(i), &j, x.run, true);
     } else if (j.finish == kNever) {  // a peer's run that stopped before this job ended: no times
-      put_secs(b, sp.submit);
-      b += ',';
-      put_int(b, sp.num_gpus);
-      b += ',';
-      put_field(b, sp.model);
-      b += ',';
-      put_g6(b, sp.iterations);
-      b += ",,,,,,";
-      put_int(b, j.preemptions);
+      put_spec(b, sp);
+      b += ",,,,,";
+      put_ints(b, j.preemptions);
       b += ",unfinished,,,,,,";
       tail(sp, kNever, state_of(i), nullptr, 0, false);
     } else {
-      put_secs(b, sp.submit);
-      b += ',';
-      put_int(b, sp.num_gpus);
-      b += ',';
-      put_field(b, sp.model);
-      b += ',';
-      put_g6(b, sp.iterations);
-      b += ',';
-      put_secs(b, j.first_start);
-      b += ',';
-      put_secs(b, j.finish);
-      b += ',';
-      put_secs(b, j.finish - sp.submit);
-      b += ',';
-      put_secs(b, j.finish - sp.submit - j.run_us);
-      b += ',';
-      put_secs(b, j.run_us);
-      b += ',';
-      put_int(b, j.preemptions);
-      b += ',';
-      b += status(i);
-      b += ',';
-      if (j.ideal_us != kNever && j.ideal_us > 0) {
-        put_secs(b, j.ideal_us);
-        b += ',';
-        put_f6(b, static_cast<double>(j.run_us) / static_cast<double>(j.ideal_us));
-      } else {
-        b += ',';
-      }
-      b += ',';
-      if (j.servers > 0) put_int(b, j.servers);
-      b += ',';
-      if (j.gpu_type >= 0) put_field(b, e.gpu_types.at(static_cast<std::size_t>(j.gpu_type)));
-      b += ',';
-      if (!std::isnan(rho[i])) put_f6(b, rho[i]);
-      b += ',';
-      put_secs(b, j.overhead_us);
+      put_spec(b, sp);
+      put_run(b, j, status(i), j.gpu_type >= 0 ? &e.gpu_types.at(static_cast<std::size_t>(j.gpu_type)) : nullptr,
+              rho[i]);
       tail(sp, j.finish, state_of(i), &j, to_seconds(j.run_us), false);
     }
     flush(false);
   }
   for (const auto& u : unsched) {
-    put_field(b, u.job.name);
-    b += ',';
-    put_secs(b, u.job.submit);
-    b += ',';
-    put_int(b, u.job.num_gpus);
-    b += ',';
-    put_field(b, u.job.model);
-    b += ',';
-    put_g6(b, u.job.iterations);
+    put_spec(b, u.job);
     b += ",,,,,,0,unschedulable,,,,,,";
     tail(u.job, kNever, &u.manager_state, nullptr, 0, false);
     flush(false);
@@ -503,10 +496,7 @@ void write_gpus_csv(std::ostream& f, const RunRecord& e) {
       put_secs(b, s.start);
       b += ',';
       put_secs(b, s.end);
-      b += ',';
-      put_int(b, srv);
-      b += ',';
-      put_int(b, g);
+      put_ints(b, srv, g);
       b += '\n';
       if (b.size() >= kFlushBytes) b.write_to(f);
     }
@@ -540,12 +530,7 @@ void write_timeseries_csv(std::ostream& f, const RunRecord& e) {
   const double total = e.total_gpus;
   for (const auto& r : e.series) {
     put_secs(b, r.t);
-    b += ',';
-    put_int(b, r.queued);
-    b += ',';
-    put_int(b, r.running);
-    b += ',';
-    put_int(b, r.busy_gpus);
+    put_ints(b, r.queued, r.running, r.busy_gpus);
     b += ',';
     put_f6(b, r.busy_gpus / total);
     b += '\n';
