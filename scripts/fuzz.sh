@@ -15,7 +15,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-scripts/setup.sh build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRINGMASTER_FUZZ=ON \
+scripts/setup.sh build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" -DRINGMASTER_FUZZ=ON \
   -DRINGMASTER_TESTS=OFF -DRINGMASTER_BENCH=OFF
 TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] && TARGETS=(trace_canonical trace_philly trace_tiresias trace_gavel trace_synergy trace_wang2020
