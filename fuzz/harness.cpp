@@ -3,11 +3,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <stdexcept>
 
 #include "cluster/cluster_config.h"
 #include "core/error.h"
+#include "policy/gavel.h"
+#include "policy/policy_spec.h"
 #include "run/simulation.h"
 #include "models/round/round_workloads.h"
 #include "workload/cpu_profiles.h"
@@ -19,6 +22,7 @@ constexpr long kMaxJobs = 40;            // the bounded simulation: at most this
 constexpr double kMaxTaskIterations = 5e4;  // the task model's cost follows iterations: fewer jobs beyond
 constexpr double kMaxRounds = 2e4;
 constexpr long kMaxPolluxJobs = 2;
+constexpr double kMaxGavelReset = 86400;  // seconds
 constexpr Time kOneHour = 3600LL * 1000000;  // the round model's cost follows its rounds (a 3e9-iteration job: 4M rounds)
 
 std::string scratch(const std::string& ext) {
@@ -66,7 +70,14 @@ void simulate_bounded(SimConfig cfg) {
     }
     // Pollux's genetic search costs up to 100 generations x 101 matings of 100 offspring every 60 s of the run
     // (pymoo's, kept as is): a few jobs already take seconds; two still go through every round's search.
-    if (make_run_plan(cfg).policy.has(Point::Scheduler, "pollux")) cfg.max_jobs = std::min(cfg.max_jobs, kMaxPolluxJobs);
+    const RunPlan plan = make_run_plan(cfg);
+    if (plan.policy.has(Point::Scheduler, "pollux")) cfg.max_jobs = std::min(cfg.max_jobs, kMaxPolluxJobs);
+    // Gavel's reset (policy/gavel.cpp): a job that arrives within `reset` seconds of the last solve waits for the
+    // next solve through every round; reset=1e8 makes 5M rounds of 20 jobs (2 s in Release, past libFuzzer's timeout
+    // under the sanitizers). Valid, as a long run is: a fuzzing run keeps it to a day.
+    if (const PartSpec* s = plan.policy.part(Point::Scheduler); s && is_gavel_scheduler(s->name))
+      if (const auto it = s->kv.find("reset"); it != s->kv.end() && !(std::strtod(it->second.c_str(), nullptr) <= kMaxGavelReset))
+        return;
     simulate(cfg);
   } catch (const InputError&) {
   }
