@@ -124,14 +124,16 @@ TEST(Sweep, KilledMidwayAndRunAgainEndsAsAnUninterruptedSweep) {
     execl("/bin/sh", "sh", "-c", ("exec " + kBin + kGrid + "-j 1 -q --out " + d + "/cut >/dev/null 2>&1").c_str(), nullptr);
     _exit(127);
   }
-  // Wait until a few runs are complete, then kill -9 the sweep (its running child dies with it).
+  // Wait until a few runs are complete (up to a minute, was 10 s: the test failed once under a heavy load, which run
+  // it was not recorded; a slow machine may take longer to make three), then kill -9 the sweep (its running child
+  // dies with it).
   const auto completed = [&] {
     int n = 0;
     if (std::filesystem::exists(d + "/cut/runs"))
       for (const auto& e : std::filesystem::directory_iterator(d + "/cut/runs")) n += std::filesystem::exists(e.path() / "cell.json");
     return n;
   };
-  for (int i = 0; i < 400 && completed() < 3; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  for (int i = 0; i < 2400 && completed() < 3; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(25));
   // A second sweep on the same folder meanwhile is refused.
   const Out twice = sh(kBin + kGrid + "-j 1 -q --out " + d + "/cut");
   EXPECT_EQ(twice.code, 2) << twice.text;
