@@ -41,7 +41,8 @@ void simulate_bounded(SimConfig cfg) {
   if (cfg.max_jobs == 0 || cfg.max_jobs > kMaxJobs) cfg.max_jobs = kMaxJobs;
   cfg.skip_unschedulable = true;
   try {
-    if (make_run_plan(cfg).exec == ExecModel::Task) {  // the task model simulates every iteration: keep as many jobs as fit
+    const RunPlan plan = make_run_plan(cfg);  // from the command line alone: the bounds below leave it as it is
+    if (plan.exec == ExecModel::Task) {  // the task model simulates every iteration: keep as many jobs as fit
       SimConfig dry = cfg;
       dry.dry_run = true;
       const auto r = simulate(dry);
@@ -55,7 +56,7 @@ void simulate_bounded(SimConfig cfg) {
       if (keep == 0) return;  // one job is already too much work for a fuzzing run
       cfg.max_jobs = keep;
     }
-    if (make_run_plan(cfg).exec == ExecModel::Round && cfg.format == "synergy") {  // likewise, by rounds
+    if (plan.exec == ExecModel::Round && cfg.format == "synergy") {  // likewise, by rounds
       const auto profiles = synergy::ProfileSet::load(3);
       double rounds = 0;  // an upper bound: every job's run time at its proportional share, one after another
       long keep = 0;
@@ -70,7 +71,6 @@ void simulate_bounded(SimConfig cfg) {
     }
     // Pollux's genetic search costs up to 100 generations x 101 matings of 100 offspring every 60 s of the run
     // (pymoo's, kept as is): a few jobs already take seconds; two still go through every round's search.
-    const RunPlan plan = make_run_plan(cfg);
     if (plan.policy.has(Point::Scheduler, "pollux")) cfg.max_jobs = std::min(cfg.max_jobs, kMaxPolluxJobs);
     // Gavel's reset (policy/gavel.cpp): a job that arrives within `reset` seconds of the last solve waits for the
     // next solve through every round; reset=1e8 makes 5M rounds of 20 jobs (2 s in Release, past libFuzzer's timeout

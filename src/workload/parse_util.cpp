@@ -71,16 +71,20 @@ std::string trim(const std::string& s) {
   return s.substr(b, e - b + 1);
 }
 
+namespace {
+// A plain number with nothing around it (a trace's every field, nearly) read by std::from_chars: correctly rounded as
+// strtod is (the same double) and without its locale or a trimmed copy. False for anything else (blanks, a '+', hex,
+// inf, out of range), which the callers read the long way, with its errors.
+template <class T>
+bool read_plain(const std::string& raw, T& v) {
+  const char* end = raw.data() + raw.size();
+  const auto [p, ec] = std::from_chars(raw.data(), end, v);
+  return ec == std::errc() && p == end;
+}
+}  // namespace
+
 double parse_double(const std::string& raw, const std::string& file, long line, const std::string& field) {
-  // A plain number with nothing around it (a trace's every field, nearly): std::from_chars, correctly rounded as
-  // strtod is (the same double) and without its locale or a trimmed copy. Anything else (blanks, a '+', hex, inf,
-  // out of range) goes the long way, with its errors.
-  if (!raw.empty() && raw[0] != '+') {
-    double v = 0;
-    const char* end = raw.data() + raw.size();
-    const auto [p, ec] = std::from_chars(raw.data(), end, v);
-    if (ec == std::errc() && p == end && std::isfinite(v)) return v;
-  }
+  if (double v = 0; read_plain(raw, v) && std::isfinite(v)) return v;
   const std::string s = trim(raw);
   if (s.empty()) throw InputError(file, line, field, "empty, expected a number");
   char* end = nullptr;
@@ -94,12 +98,7 @@ double parse_double(const std::string& raw, const std::string& file, long line, 
 }
 
 long long parse_int(const std::string& raw, const std::string& file, long line, const std::string& field) {
-  if (!raw.empty() && raw[0] != '+') {  // the plain case, as in parse_double
-    long long v = 0;
-    const char* end = raw.data() + raw.size();
-    const auto [p, ec] = std::from_chars(raw.data(), end, v);
-    if (ec == std::errc() && p == end) return v;
-  }
+  if (long long v = 0; read_plain(raw, v)) return v;
   const std::string s = trim(raw);
   if (s.empty()) throw InputError(file, line, field, "empty, expected an integer");
   char* end = nullptr;

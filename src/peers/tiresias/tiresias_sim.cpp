@@ -631,11 +631,11 @@ class Sim {
       auto &run = run_q_[q], &app = appended_[q];
       Lane& wait = wait_q_[q];
       // dlas-gpu-gittins sorts each queue stably by (rank descending, submit): its running jobs (new ranks) and the
-      // appended ones by key, the waiting ones are (their ranks do not change while they wait). dlas: all keys equal,
+      // appended ones by key, the waiting ones are (their ranks do not change while they wait). dlas: all keys 0,
       // nothing to sort.
-      for (TiresiasJob* j : run) set_key(*j);
-      for (TiresiasJob* j : app) set_key(*j);
       if (gittins_) {
+        for (TiresiasJob* j : run) set_key(*j);
+        for (TiresiasJob* j : app) set_key(*j);
         std::stable_sort(run.begin(), run.end(), by_key);
         std::stable_sort(app.begin(), app.end(), by_key);
       }

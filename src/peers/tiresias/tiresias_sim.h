@@ -7,8 +7,9 @@
 //
 // Placements `count` (one free-GPU counter) and `yarn` (nodes, CPUs and memory, with the peer's memory leak under
 // the preemptive schedules, Q9-Q10; dlas ignores it, Q5); gittins and dlas-gpu-gittins with the peer's Gittins
-// table (Q8). The preemptive dlas schedules and gittins run lazily: at an event only the running jobs and the waiting ones that
-// change are touched (the peer walks every runnable job), in the same order (tiresias_sim.cpp, "The lazy loops").
+// table (Q8). The preemptive dlas schedules and gittins run lazily: at an event only the running jobs and the waiting
+// ones that change are touched (the peer walks every runnable job), in the same order (tiresias_sim.cpp, "The lazy
+// loops").
 #pragma once
 #include <string>
 #include <vector>
@@ -31,8 +32,9 @@ std::vector<std::pair<std::string, std::string>> tiresias_policies();
 // Python 2's rounding, E3).
 std::vector<double> tiresias_gittins_table(const std::string& cdf);
 
-// dlas, dlas-gpu, dlas-gpu-gittins and gittins run lazy loops (only the jobs that change are touched at an event); `on` makes them
-// walk every runnable job at every event as the peer does, to check the lazy loops against (tests only).
+// dlas, dlas-gpu, dlas-gpu-gittins and gittins run lazy loops (only the jobs that change are touched at an event);
+// `on` makes them walk every runnable job at every event as the peer does, to check the lazy loops against (tests
+// only).
 void set_tiresias_list_loops(bool on);
 
 // Runs the plan (--compat tiresias): the cluster from the spec, the jobs from the trace, records.
