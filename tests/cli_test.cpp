@@ -42,6 +42,27 @@ TEST(Cli, VersionPrintsTheGitDescribeOfTheBuild) {
   EXPECT_GT(v.text.size(), std::string("ringmaster \n").size()) << v.text;
 }
 
+// main builds only the subcommand argv[1] names (start-up, issue 47); help and unknown names still see them all.
+TEST(Cli, HelpListsEverySubcommandAndEachKeepsItsOwnOptions) {
+  const char* names[] = {"simulate", "generate", "list-policies", "list-clusters", "list-models", "validate", "serve",
+                         "status", "replay", "payload", "compare", "plot", "sweep", "calibrate"};
+  const Out help = sh("--help");
+  EXPECT_EQ(help.code, 0) << help.text;
+  for (const char* n : names) EXPECT_NE(help.text.find(std::string("\n  ") + n + " "), std::string::npos) << n;
+  for (const char* n : names) {
+    const Out h = sh(std::string(n) + " --help");
+    EXPECT_EQ(h.code, 0) << n << ": " << h.text;
+    EXPECT_NE(h.text.find(std::string(" ") + n), std::string::npos) << n << ": " << h.text;
+  }
+  EXPECT_NE(sh("simulate --help").text.find("--policy"), std::string::npos);
+  EXPECT_NE(sh("generate --help").text.find("--jobs"), std::string::npos);
+  const Out typo = sh("simulat --cluster tiny");
+  EXPECT_EQ(typo.code, 2) << typo.text;
+  EXPECT_NE(typo.text.find("did you mean `ringmaster simulate`"), std::string::npos) << typo.text;
+  const Out two = sh("list-models simulate");  // a second subcommand is an extra argument, named or not
+  EXPECT_EQ(two.code, 2) << two.text;
+}
+
 TEST(Cli, PolicyLabelsNameFoldersSummariesAndCompare) {
   // Issue 46: --policy LABEL=SPEC names the run's folder, summary.json's policy_label and compare's policy column; a
   // Python part from a file shows its class name, never its path; the same spec under two labels runs twice.

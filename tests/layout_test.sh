@@ -4,7 +4,8 @@
 #  1. A directory under src/ includes only the layers below it:
 #     core < cluster < workload < sched < exec < policy < engine < models < run < peers < live < cli < python
 #     (metrics sits on sched only: it writes what any backend records; plugins/ holds libraries of their own that
-#     implement a seam of policy/ and include nothing else: docs/design.md "Start-up").
+#     implement a seam of policy/ and include nothing else; static/ is third-party code compiled into the binary and
+#     includes nothing of ours: docs/design.md "Start-up").
 #  2. Every execution model has one home: a class that implements the rate or the stepping interface
 #     (exec/execution_model.h) is defined under src/models/NAME/ or src/peers/NAME/, nowhere else in src/.
 #  3. Only the engine loop moves simulated time: no file under src/ but src/engine/engine.cpp asks a model for its
@@ -40,6 +41,7 @@ declare -A allowed=(
   [cli]="core cluster workload sched exec policy engine metrics models run live cli"
   [python]="core cluster workload sched exec policy engine metrics models run live cli python"
   [plugins]="policy"
+  [static]="static"
 )
 for dir in */; do
   dir=${dir%/}

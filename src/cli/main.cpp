@@ -5,6 +5,7 @@
 #include "rm_version.h"
 
 #include <iostream>
+#include <string_view>
 
 #include "cli/common.h"
 #include "cli/subcommand.h"
@@ -35,18 +36,35 @@ int run_chosen(const std::vector<std::pair<CLI::App*, std::unique_ptr<cli::Subco
   return 0;
 }
 
+// The subcommands by name. Only the one named by argv[1] is built when it names one (CLI11 builds every option of
+// every subcommand it is given: about 3M instructions, most of a small run's start-up), none for --version; --help,
+// an unknown name and the "did you mean" hints get them all.
+struct Entry {
+  const char* name;
+  std::unique_ptr<cli::Subcommand> (*make)();
+};
+constexpr Entry kSubcommands[] = {
+    {"simulate", cli::make_simulate},     {"generate", cli::make_generate},   {"list-policies", cli::make_list_policies},
+    {"list-clusters", cli::make_list_clusters}, {"list-models", cli::make_list_models}, {"validate", cli::make_validate},
+    {"serve", cli::make_serve},           {"status", cli::make_status},       {"replay", cli::make_replay},
+    {"payload", cli::make_payload},       {"compare", cli::make_compare},     {"plot", cli::make_plot},
+    {"sweep", cli::make_sweep},           {"calibrate", cli::make_calibrate}};
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"ringmaster: scheduler and trace-driven simulator for distributed DL training jobs"};
   app.set_version_flag("--version", std::string("ringmaster ") + RM_VERSION, "print the version (git describe of the build)");
   app.require_subcommand(1);
+  const std::string_view first = argc >= 2 ? argv[1] : "";
+  bool named = first == "--version";  // needs none
+  for (const Entry& e : kSubcommands) named = named || first == e.name;
   std::vector<std::pair<CLI::App*, std::unique_ptr<cli::Subcommand>>> subs;
-  for (auto make : {cli::make_simulate, cli::make_generate, cli::make_list_policies, cli::make_list_clusters,
-                    cli::make_list_models, cli::make_validate, cli::make_serve, cli::make_status, cli::make_replay, cli::make_payload,
-                    cli::make_compare, cli::make_plot, cli::make_sweep, cli::make_calibrate}) {
-    auto sub = make();
+  for (const Entry& e : kSubcommands) {
+    if (named && first != e.name) continue;
+    auto sub = e.make();
     CLI::App* a = sub->add(app);
+    if (a->get_name() != e.name) throw InvariantError("main: subcommand " + a->get_name() + " listed as " + e.name);
     subs.emplace_back(a, std::move(sub));
   }
   // Usage errors exit 2, with a "did you mean" for a mistyped subcommand or flag.
