@@ -447,8 +447,9 @@ std::string exec_refusal(const PolicySpec& spec, ExecModel exec) {
   if (place && place->name != "first-fit" && place->name != "consolidated")
     return "the round model places with FIRST_FIT over GPUs, CPUs and DRAM: first-fit or consolidated (the default; "
            "first-fit under --compat synergy)";
-  if (spec.part(Point::Flag))
-    return "the round model re-allocates every job at each boundary: preempt/backfill do not apply";
+  for (const auto& part : spec.parts)
+    if (part.point == Point::Flag && part.name != "full-sort")
+      return "the round model re-allocates every job at each boundary: preempt/backfill do not apply";
   if (const PartSpec* a = spec.part(Point::Allocation); a && !make_allocation(*a, 0)->runs_in_rounds())
     return "allocation '" + a->name + "' has no round-model version (Allocation::round_allocate or round_pass)";
   return "";

@@ -46,6 +46,7 @@ RoundPolicy round_policy(const PolicySpec& spec, std::uint64_t seed) {
   p.allocation = std::shared_ptr<Allocation>(make_allocation(a ? *a : fair, seed));
   p.consolidated = spec.part(Point::Placement)->name == "consolidated";
   p.placement_named = !spec.part(Point::Placement)->defaulted;
+  for (const auto& part : spec.parts) p.full_sort = p.full_sort || (part.point == Point::Flag && part.name == "full-sort");
   return p;
 }
 
@@ -178,6 +179,7 @@ synergy::RoundOptions round_options(const RunPlan& plan, const RoundPolicy& pol)
   o.order_plugin = pol.order;
   o.order = pol.order->name();
   o.allocation = pol.allocation;
+  o.full_sort = pol.full_sort;
   o.matrix_speed = plan.matrix_speed;
   o.compat = plan.compat == Compat::Synergy;
   o.consolidated = pol.consolidated && (pol.placement_named || !o.compat);  // the authors place first-fit

@@ -38,6 +38,7 @@ struct RoundPolicy {
   std::shared_ptr<Allocation> allocation;  // fair when the policy names none
   bool consolidated = false;
   bool placement_named = false;  // false: the default, which --compat synergy reads as the authors' FIRST_FIT
+  bool full_sort = false;        // +full-sort: every pass keys and sorts every runnable job (the keyed passes' reference)
 };
 RoundPolicy round_policy(const PolicySpec& spec, std::uint64_t seed);
 

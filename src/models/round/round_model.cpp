@@ -5,6 +5,8 @@
 #include <cmath>
 #include <queue>
 #include <array>
+#include <cstdlib>
+#include <set>
 
 #include "core/error.h"
 #include "policy/registry.h"
@@ -62,6 +64,13 @@ class Model final : public RoundModel {
     // so the passes skip the keys and the sort, and a pass between boundaries walks only the waiting jobs.
     arrival_sorted_ = order_->arrival_order() && order_->key_fixed_while_waiting() &&
                       order_->running_key() != QueueOrder::RunningKey::Moves && !order_->in_python();
+    // Any other order whose keys only change with what the model changes (a waiting job's key is fixed; a running
+    // job's view is frozen at each refresh: iter_time 0), under the GPU-proportional mechanism (the orders never see
+    // sigma; a pass is the default job-by-job loop): the passes between boundaries re-key only the jobs that
+    // changed and walk only the waiting jobs that fit (keyed passes, below). `+full-sort` keeps the full sort at
+    // every pass (the reference the tests compare against).
+    keyed_ = !arrival_sorted_ && order_->key_fixed_while_waiting() && !order_->in_python() &&
+             !alloc_->in_python() && !traits_.sigma_speedup && !traits_.whole_pass && !o.full_sort;
   }
 
   std::string name() const override { return "round"; }
@@ -148,6 +157,7 @@ class Model final : public RoundModel {
     view.mem_demand = j.m;
     view.ideal_iter_time = j.t;
     j.view = &view;
+    if (keyed_) slots_.emplace_back();
     return j;
   }
 
@@ -159,6 +169,7 @@ class Model final : public RoundModel {
   // Progress of this lease (S.10 item 14): the authors credit floor(R / te) iterations at allocation;
   // exact mode credits what fits before the lease end and schedules the finish.
   void credit(Job& j, bool proportional_path) {
+    touch(j);
     double te = j.t;
     if (!proportional_path) te = te / j.speed;
     if (o_.placement_factor) te *= o_.placement_factor(j);
@@ -185,6 +196,7 @@ class Model final : public RoundModel {
   }
 
   void rollback(Job& j) {
+    touch(j);
     j.done = j.last_progress;
     j.attained = std::max(0.0, j.attained - j.credited_s);
     j.finish_at = -1;
@@ -192,6 +204,8 @@ class Model final : public RoundModel {
   }
 
   void start_lease(Job& j) {
+    touch(j);
+    if (keyed_) unwait(j);
     j.lease_start = now_;
     j.lease_end = lease_end_;
     ++j.leases;
@@ -201,6 +215,7 @@ class Model final : public RoundModel {
   }
 
   void end_lease(Job& j) {
+    touch(j);
     const double held = now_ - j.lease_start;
     r_.busy_gpu_s += held * static_cast<double>(j.gpus.size());
     j.run_s += held;
@@ -210,6 +225,8 @@ class Model final : public RoundModel {
 
   void on_arrival(Job& j) {
     runnable_.push_back(&j);
+    if (keyed_) arrived_.push_back(&j);
+    if (check_) shadow_arrived_.push_back(&j);
     if (arrival_sorted_) wait(j, arrivals_++);  // last in arrival order, as in runnable_
     if (!dynamic_) --pending_arrivals_;
   }
@@ -228,6 +245,7 @@ class Model final : public RoundModel {
   }
 
   void finish(Job& j) {
+    if (keyed_) unwait(j);
     j.finished = true;
     j.finish_time = now_;
     ++finished_in_list_;  // left in runnable_ until the next walk over it (drop_finished): no O(n) erase per job
@@ -260,6 +278,8 @@ class Model final : public RoundModel {
   // round and raises the starvation flag of those waiting too long (S.10 item 16; it counts from the next sort).
   void sort_runnable(bool boundary) {
     if (arrival_sorted_ && !boundary) return;  // in key order already; the pass reads waiting_by_g_
+    if (keyed_ && !boundary) return keyed_sort();
+    if (keyed_) materialize();
     drop_finished();
     const Time now = from_seconds(now_);
     if (arrival_sorted_) {  // a boundary still refreshes and resets every job, as below
@@ -270,19 +290,205 @@ class Model final : public RoundModel {
       }
       return;
     }
-    keyed_.clear();
+    keyed_list_.clear();
     for (Job* j : runnable_) {
       refresh_view(*j, now);
       const double p = starvation_flag_ && j->prio ? -1.0 : 0.0;
-      keyed_.push_back({{p, order_->key(*j->view, now), j->arrival}, j});
+      keyed_list_.push_back({{p, order_->key(*j->view, now), j->arrival}, j});
       if (!boundary) continue;
       j->sigma = j->sigma0;
       if (now_ - (j->last_exec >= 0 ? j->last_exec : j->arrival) > o_.starvation_s) j->prio = true;
     }
     const auto by_key = [](const auto& a, const auto& b) { return a.first < b.first; };
-    if (std::is_sorted(keyed_.begin(), keyed_.end(), by_key)) return;  // FIFO's list always is: O(n), not a sort
-    std::stable_sort(keyed_.begin(), keyed_.end(), by_key);
-    for (std::size_t i = 0; i < keyed_.size(); ++i) runnable_[i] = keyed_[i].second;
+    if (!std::is_sorted(keyed_list_.begin(), keyed_list_.end(), by_key)) {  // FIFO's list always is: O(n), no sort
+      std::stable_sort(keyed_list_.begin(), keyed_list_.end(), by_key);
+      for (std::size_t i = 0; i < keyed_list_.size(); ++i) runnable_[i] = keyed_list_[i].second;
+    }
+    if (keyed_) relabel();
+  }
+
+  // Keyed passes (keyed_): between two boundaries the runnable list is not kept; each job holds the key it had at
+  // the last sort and a label, such that (key, label) orders the jobs as the list would be. A pass's stable sort
+  // moves only the jobs whose key may have changed since (those started, credited, stopped or arrived: touch()),
+  // and a job's place among the others of equal key is its place in the list before the sort: ahead of them all
+  // if its old key was smaller, behind them all if larger (labels from two counters that run below and above every
+  // label given), where it was if equal. The waiting jobs are in one set per GPU count by (key, label), so that a
+  // pass walks only those that fit, as the arrival-sorted passes do. At a boundary the list is rebuilt from the
+  // labels and sorted as before.
+  struct Slot {
+    std::array<double, 3> k{};
+    std::int64_t label = 0;
+    bool labeled = false, dirty = false, waiting = false;
+  };
+  struct Keyed {
+    std::array<double, 3> k;
+    std::int64_t label;
+    Job* j;
+    bool operator<(const Keyed& o) const { return k != o.k ? k < o.k : label < o.label; }
+  };
+  struct Moved {  // a job whose key changed, and its old key and label
+    std::array<double, 3> old_k;
+    std::int64_t old_label;
+    Job* j;
+    std::array<double, 3> k;
+  };
+  Slot& slot(const Job& j) { return slots_[static_cast<std::size_t>(j.key)]; }
+  void touch(Job& j) {
+    if (!keyed_) return;
+    Slot& s = slot(j);
+    if (!s.dirty && s.labeled) dirty_.push_back(&j);
+    s.dirty = true;
+  }
+  void unwait(Job& j) {
+    Slot& s = slot(j);
+    if (!s.waiting) return;
+    wait_sets_[static_cast<std::size_t>(j.g)].erase({s.k, s.label, &j});
+    s.waiting = false;
+  }
+  void enwait(Job& j) {
+    Slot& s = slot(j);
+    if (s.waiting || j.finished || !j.gpus.empty()) return;
+    if (static_cast<std::size_t>(j.g) >= wait_sets_.size()) wait_sets_.resize(static_cast<std::size_t>(j.g) + 1);
+    wait_sets_[static_cast<std::size_t>(j.g)].insert({s.k, s.label, &j});
+    s.waiting = true;
+  }
+  std::array<double, 3> triple(Job& j, Time now) {
+    refresh_view(j, now);
+    return {starvation_flag_ && j.prio ? -1.0 : 0.0, order_->key(*j.view, now), j.arrival};
+  }
+
+  // The list as the last sort left it, with the arrivals since at its end, into runnable_ (at a boundary).
+  void materialize() {
+    std::vector<Keyed> placed;
+    placed.reserve(runnable_.size());
+    for (Job* j : runnable_)
+      if (!j->finished && slot(*j).labeled) placed.push_back({slot(*j).k, slot(*j).label, j});
+    std::sort(placed.begin(), placed.end());
+    runnable_.clear();
+    for (const Keyed& e : placed) runnable_.push_back(e.j);
+    for (Job* j : arrived_)
+      if (!j->finished && !slot(*j).labeled) runnable_.push_back(j);
+    finished_in_list_ = 0;
+  }
+
+  // After a boundary's sort: labels by place, the waiting sets rebuilt (every runnable job waits at a boundary).
+  void relabel() {
+    for (auto& w : wait_sets_) w.clear();
+    for (Job* j : dirty_) slot(*j).dirty = false;
+    dirty_.clear();
+    arrived_.clear();
+    for (std::size_t i = 0; i < keyed_list_.size(); ++i) {
+      Job& j = *keyed_list_[i].second;
+      Slot& s = slot(j);
+      s = Slot{keyed_list_[i].first, static_cast<std::int64_t>(i), true, false, false};
+      enwait(j);
+      if (starvation_flag_ && j.prio && s.k[0] == 0.0) touch(j);  // starved at this boundary, after its key
+    }
+    front_ = -1;
+    back_ = static_cast<std::int64_t>(keyed_list_.size());
+    if (check_) shadow_ = runnable_, shadow_arrived_.clear();
+  }
+
+  // RM_ROUND_CHECK=1 (tests): every keyed pass's order against the full stable sort of a list kept as the full
+  // sorts keep it (shadow_); InvariantError at the first job out of place.
+  void check_against_full() {
+    std::erase_if(shadow_, [](const Job* j) { return j->finished; });
+    shadow_.insert(shadow_.end(), shadow_arrived_.begin(), shadow_arrived_.end());
+    shadow_arrived_.clear();
+    const Time now = from_seconds(now_);
+    std::vector<std::pair<std::array<double, 3>, Job*>> full;
+    for (Job* j : shadow_) {
+      refresh_view(*j, now);
+      full.push_back({{starvation_flag_ && j->prio ? -1.0 : 0.0, order_->key(*j->view, now), j->arrival}, j});
+    }
+    std::stable_sort(full.begin(), full.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<Keyed> mine;
+    for (std::size_t i = 0; i < full.size(); ++i) {
+      shadow_[i] = full[i].second;
+      mine.push_back({slot(*shadow_[i]).k, slot(*shadow_[i]).label, shadow_[i]});
+    }
+    std::sort(mine.begin(), mine.end());
+    for (std::size_t i = 0; i < mine.size(); ++i)
+      if (mine[i].j != shadow_[i] || mine[i].k != full[i].first)
+        throw InvariantError("round model: keyed pass at " + std::to_string(now_) + " s puts job " +
+                             std::to_string(mine[i].j->id) + " where the full sort puts job " +
+                             std::to_string(shadow_[i]->id) + " (place " + std::to_string(i) + ")");
+  }
+  bool check_ = std::getenv("RM_ROUND_CHECK") && std::string(std::getenv("RM_ROUND_CHECK")) == "1";
+  std::vector<Job*> shadow_, shadow_arrived_;  // check_ only
+
+  // A pass's sort between boundaries: the changed jobs and the arrivals re-keyed and placed.
+  void keyed_sort() {
+    const Time now = from_seconds(now_);
+    std::vector<Moved>& ahead = moved_ahead_;
+    std::vector<Moved>& behind = moved_behind_;
+    ahead.clear();
+    behind.clear();
+    for (Job* j : dirty_) {
+      Slot& s = slot(*j);
+      s.dirty = false;
+      if (j->finished) continue;
+      const std::array<double, 3> k = triple(*j, now);
+      if (k == s.k) {  // same key: same place
+        enwait(*j);
+        continue;
+      }
+      unwait(*j);
+      (s.k < k ? ahead : behind).push_back({s.k, s.label, j, k});
+    }
+    dirty_.clear();
+    const auto by_old = [](const Moved& a, const Moved& b) {
+      return a.old_k != b.old_k ? a.old_k < b.old_k : a.old_label < b.old_label;
+    };
+    // Old key below the new: it was ahead of every job now holding the new key.
+    std::sort(ahead.begin(), ahead.end(), by_old);
+    for (auto it = ahead.rbegin(); it != ahead.rend(); ++it) {
+      Slot& s = slot(*it->j);
+      s.k = it->k;
+      s.label = front_--;
+    }
+    // Old key above the new: behind every one of them; then the arrivals, in the order they joined the list's end.
+    std::sort(behind.begin(), behind.end(), by_old);
+    for (const Moved& m : behind) {
+      Slot& s = slot(*m.j);
+      s.k = m.k;
+      s.label = back_++;
+    }
+    for (Job* j : arrived_) {
+      Slot& s = slot(*j);
+      if (j->finished || s.labeled) continue;
+      s.k = triple(*j, now);
+      s.label = back_++;
+      s.labeled = true;
+      enwait(*j);
+    }
+    arrived_.clear();
+    for (const Moved& m : ahead) enwait(*m.j);
+    for (const Moved& m : behind) enwait(*m.j);
+    if (check_) check_against_full();
+  }
+
+  // The waiting jobs a pass between boundaries can start, in (key, label) order, each handed to `visit`: those asking
+  // for at most the GPUs free when reached (try_allocate refuses the others before anything else).
+  template <class Visit>
+  void for_each_fitting_keyed(Visit visit) {
+    using It = std::set<Keyed>::iterator;
+    std::vector<std::pair<int, It>>& heads = keyed_heads_;
+    heads.clear();
+    for (std::size_t g = 1; g < wait_sets_.size() && g <= static_cast<std::size_t>(cl_->free_gpus()); ++g)
+      if (!wait_sets_[g].empty()) heads.push_back({static_cast<int>(g), wait_sets_[g].begin()});
+    for (;;) {
+      const int free = cl_->free_gpus();
+      std::pair<int, It>* best = nullptr;
+      for (auto& h : heads)
+        if (h.first <= free && h.second != wait_sets_[static_cast<std::size_t>(h.first)].end() &&
+            (!best || *h.second < *best->second))
+          best = &h;
+      if (!best) return;
+      Job& j = *best->second->j;
+      ++best->second;  // before the visit: a start takes j's entry out of its set
+      visit(j);
+    }
   }
 
   // The finished jobs out of the runnable list, the others kept in their order.
@@ -408,6 +614,15 @@ class Model final : public RoundModel {
     const auto t0 = std::chrono::steady_clock::now();
     lease_end_ = next_schedule_;
     sort_runnable(false);
+    if (keyed_) {  // the default pass, job by job, over the waiting jobs that fit
+      cl_->allow_peers = false;
+      for_each_fitting_keyed([this](Job& j) {
+        j.sigma = j.sigma0;
+        try_allocate(*alloc_, *cl_, j);
+      });
+      record_decision(t0);
+      return;
+    }
     if (arrival_sorted_ && !traits_.whole_pass) {  // the default pass (Allocation::round_pass), job by job
       cl_->allow_peers = false;
       for_each_fitting([this](Job& j) {
@@ -469,7 +684,14 @@ class Model final : public RoundModel {
   std::vector<WaitList> waiting_by_g_;
   std::vector<std::pair<int, std::size_t>> heads_;  // for_each_fitting: (GPU count, next entry) of the lists it merges
   std::int64_t arrivals_ = 0;
-  std::vector<std::pair<std::array<double, 3>, Job*>> keyed_;
+  std::vector<std::pair<std::array<double, 3>, Job*>> keyed_list_;
+  bool keyed_ = false;                         // keyed passes (see Slot)
+  std::vector<Slot> slots_;                    // keyed_: by Job::key
+  std::vector<Job*> dirty_, arrived_;          // keyed_: touched since the last sort; joined since the last sort
+  std::vector<std::set<Keyed>> wait_sets_;     // keyed_: the waiting jobs by GPU count, in (key, label) order
+  std::int64_t front_ = -1, back_ = 0;         // keyed_: the next label below / above every label given
+  std::vector<std::pair<int, std::set<Keyed>::iterator>> keyed_heads_;
+  std::vector<Moved> moved_ahead_, moved_behind_;
   std::vector<Job*> loop_;
   double now_ = 0, lease_end_ = 0, next_schedule_ = 0, first_schedule_ = 0;
   bool dynamic_ = false, terminate_ = false;

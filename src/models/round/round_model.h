@@ -50,6 +50,7 @@ struct RoundOptions {
   // The CPU/DRAM allocation mechanism: the registry's plugin (policy/allocation), its round_pass; null: fair.
   std::shared_ptr<Allocation> allocation;
   bool consolidated = false;   // placement: first-fit by GPU id (default) or consolidated
+  bool full_sort = false;      // every pass keys and sorts every runnable job (round_model.cpp, keyed passes)
   bool matrix_speed = false;   // speed from the throughput matrix instead of the binary sigma
   bool compat = false;
   bool is_static = false;      // --static: first round at t = 1 s (replay)

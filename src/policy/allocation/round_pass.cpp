@@ -118,7 +118,10 @@ void RoundPass::commit(Job& j, const std::vector<int>& gpus, const std::vector<s
   for (auto& [s, v] : j.res) {
     v[kNet] = 0;  // the network is never consumed (S.10 item 12)
     book_.take_share(j.key, s, v[kCpu], v[kMem], v[kSto]);
-    if (append) round_jobs_[s].push_back(&j);
+    if (append) {
+      if (round_jobs_[s].empty()) round_servers_.push_back(s);
+      round_jobs_[s].push_back(&j);
+    }
   }
 }
 
@@ -157,7 +160,8 @@ bool synergy::try_allocate(Allocation& mechanism, RoundPass& pass, Job& j) {
 namespace rm::synergy {
 
 void RoundPass::new_round() {
-  for (auto& l : round_jobs_) l.clear();
+  for (int s : round_servers_) round_jobs_[s].clear();  // the servers with a list, not all of them
+  round_servers_.clear();
 }
 
 Vec proportional_demand(const Job& j, const RoundPass& pass, bool with_network) {

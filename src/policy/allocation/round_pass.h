@@ -122,6 +122,7 @@ class RoundPass {
   Vec P_{}, f_{}, tot_{};
   std::vector<Vec> hold_;                       // FIRST_FIT's transient holds, per server
   std::vector<std::vector<Job*>> round_jobs_;   // jobs FIRST_FIT committed on each server this round
+  std::vector<int> round_servers_;              // the servers whose round_jobs_ list is not empty
   std::vector<int> chosen_;                     // FIRST_FIT scratch
   std::vector<std::pair<int, Vec>> res_;
 };

@@ -8,6 +8,7 @@ class Las final : public QueueOrder {
  public:
   std::string name() const override { return "las"; }
   double key(const JobState& j, Time now) const override { return j.attained_gpu_s(now); }
+  bool key_fixed_while_waiting() const override { return true; }  // a waiting job attains nothing
   bool default_preemptive() const override { return true; }
   bool fair_share() const override { return true; }
 };
