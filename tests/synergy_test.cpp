@@ -182,8 +182,8 @@ TEST(Tune, NeverBelowProportionalUnlessNeedsLessAndNeverIdleWithFreeGpus) {
       if (j.gpus.empty()) continue;
       const Vec t = j.alloc_total();
       EXPECT_EQ(static_cast<int>(j.gpus.size()), j.g);
-      EXPECT_GE(t[kCpu] + 1e-9, std::min(j.c, 3.0 * j.g)) << j.model << " x" << j.g;
-      EXPECT_GE(t[kMem] + 1e-9, std::min(j.m, 62.5 * j.g)) << j.model << " x" << j.g;
+      EXPECT_GE(t[kCpu] + 1e-9, std::min(j.c, 3.0 * j.g)) << j.prof->model << " x" << j.g;
+      EXPECT_GE(t[kMem] + 1e-9, std::min(j.m, 62.5 * j.g)) << j.prof->model << " x" << j.g;
     }
     for (int s = 0; s < 4; ++s) {  // the book never holds more than a server has
       EXPECT_GE(book.free_cpus(s), -1e-9);
@@ -220,7 +220,7 @@ TEST(Opt, FeasibleAndAtLeastProportionalThroughput) {
     EXPECT_EQ(placed.size(), ptrs.size());
     double sum = 0;
     for (const Job* j : placed) {
-      EXPECT_GE(j->speed, 1.0 - 1e-12) << j->model;
+      EXPECT_GE(j->speed, 1.0 - 1e-12) << j->prof->model;
       sum += j->speed;
     }
     EXPECT_GE(sum, static_cast<double>(placed.size()));

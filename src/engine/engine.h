@@ -6,6 +6,7 @@
 // the --compat peers) places its jobs itself at its own instants: the engine hands it the arrivals, runs no pass
 // and tells it to advance, instant by instant (exec/execution_model.h). No other code moves simulated time.
 #pragma once
+#include "core/chunked.h"
 #include "core/progress.h"
 #include "core/tick_clock.h"
 #include <cstdint>
@@ -62,7 +63,7 @@ class Engine {
   // backwards, a job finishing twice or never, GPU-seconds not conserved).
   void run();
 
-  const std::deque<JobState>& jobs() const { return states_; }
+  const Chunked<JobState>& jobs() const { return states_; }
   const std::vector<SeriesRow>& series() const { return series_; }
   const std::vector<GpuStretch>& stretches() const { return stretches_; }
   const Cluster& cluster() const { return cluster_; }
@@ -104,7 +105,7 @@ class Engine {
   std::unique_ptr<JobFeed> own_feed_;  // the trace's feed when the engine was given a vector
   JobFeed& feed_;
   Cluster cluster_;
-  std::deque<JobState> states_;  // every job taken from the feed, in its order (ids are indexes)
+  Chunked<JobState> states_;  // every job taken from the feed, in its order (ids are indexes)
   std::vector<JobState*> arrivals_;  // the same jobs by submit time (stable); arrivals_[next_arrival_] is next
   std::size_t next_arrival_ = 0;
   bool feed_done_ = false;

@@ -245,7 +245,7 @@ void record_rounds(synergy::RoundResult& rr, const synergy::RoundOptions& o, con
     sp.name = j.name;
     sp.submit = from_seconds(j.arrival);
     sp.num_gpus = j.g;
-    sp.model = j.model;
+    sp.model = j.prof->model;
     sp.iterations = j.N;
     sp.file = file;
     r.workload.jobs.push_back(sp);
@@ -311,7 +311,7 @@ std::unique_ptr<SimResult> run_round_model(const RunPlan& plan, std::unique_ptr<
     o.placement_factor = [perf, per](const Job& j) {
       JobSpec s;
       s.id = j.key;
-      s.model = j.model;
+      s.model = j.prof->model;
       s.num_gpus = static_cast<int>(j.gpus.size());
       std::vector<GpuRef> refs;
       for (int g : j.gpus) refs.push_back({g / per, g % per});

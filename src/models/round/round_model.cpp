@@ -147,7 +147,6 @@ class Model final : public RoundModel {
     Job& j = r_.jobs.emplace_back();
     j.id = ji.id;
     j.key = static_cast<JobId>(r_.jobs.size() - 1);
-    j.model = ji.model;
     j.arrival = ji.arrival;
     j.N = ji.N;
     init_job(j, profiles_.get(ji.model, ji.file, ji.line), ji.g, P_);
@@ -246,6 +245,8 @@ class Model final : public RoundModel {
 
   void finish(Job& j) {
     if (keyed_) unwait(j);
+    std::vector<int>().swap(j.gpus);  // released: a finished job keeps no placement's memory
+    std::vector<std::pair<int, Vec>>().swap(j.res);
     j.finished = true;
     j.finish_time = now_;
     ++finished_in_list_;  // left in runnable_ until the next walk over it (drop_finished): no O(n) erase per job

@@ -6,6 +6,7 @@
 //   compat = false (default): exact finish: a job ends when its last iteration does, frees its resources
 //                  at once, and the waiting jobs are placed on them for the rest of the round.
 #pragma once
+#include "core/chunked.h"
 #include "core/progress.h"
 #include <cstdint>
 #include <deque>
@@ -71,7 +72,7 @@ struct RoundSeries {
 };
 
 struct RoundResult {
-  std::deque<Job> jobs;              // every job generated, in id order
+  Chunked<Job> jobs;                 // every job generated, in id order
   std::vector<double> measured_jct;  // seconds, ascending, the window's jobs
   double mean_h = 0, p99_h = 0, p999_h = 0;  // as the authors compute them (NaN for an empty window)
   std::int64_t rounds = 0, events = 0;
@@ -102,7 +103,7 @@ class RoundFeed final : public JobFeed {
  private:
   JobSource& src_;
   JobInit last_;
-  std::deque<JobSpec> specs_;
+  Chunked<JobSpec> specs_;
 };
 
 // The round model. Run it under the engine (run/round_runner.h: run_rounds) with a RoundFeed and the book

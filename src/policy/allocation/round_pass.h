@@ -29,8 +29,7 @@ enum Dim { kGpu = 0, kCpu = 1, kMem = 2, kSto = 3, kNet = 4 };
 // A job of the round model: its Synergy attributes, progress and current lease.
 struct Job {
   std::int64_t id = 0;                 // the trace's (any integer)
-  std::string model;
-  const Profile* prof = nullptr;
+  const Profile* prof = nullptr;       // its model's profile (prof->model: the model's name)
   double arrival = 0;
   int g = 1;
   double t = 1;                        // s / iteration at the proportional share
