@@ -293,9 +293,7 @@ class Model final : public RoundModel {
     }
     keyed_list_.clear();
     for (Job* j : runnable_) {
-      refresh_view(*j, now);
-      const double p = starvation_flag_ && j->prio ? -1.0 : 0.0;
-      keyed_list_.push_back({{p, order_->key(*j->view, now), j->arrival}, j});
+      keyed_list_.push_back({triple(*j, now), j});
       if (!boundary) continue;
       j->sigma = j->sigma0;
       if (now_ - (j->last_exec >= 0 ? j->last_exec : j->arrival) > o_.starvation_s) j->prio = true;
@@ -353,6 +351,7 @@ class Model final : public RoundModel {
     wait_sets_[static_cast<std::size_t>(j.g)].insert({s.k, s.label, &j});
     s.waiting = true;
   }
+  // A job's place in the list: (starved first, the order's key, arrival), its view refreshed first.
   std::array<double, 3> triple(Job& j, Time now) {
     refresh_view(j, now);
     return {starvation_flag_ && j.prio ? -1.0 : 0.0, order_->key(*j.view, now), j.arrival};
@@ -398,10 +397,7 @@ class Model final : public RoundModel {
     shadow_arrived_.clear();
     const Time now = from_seconds(now_);
     std::vector<std::pair<std::array<double, 3>, Job*>> full;
-    for (Job* j : shadow_) {
-      refresh_view(*j, now);
-      full.push_back({{starvation_flag_ && j->prio ? -1.0 : 0.0, order_->key(*j->view, now), j->arrival}, j});
-    }
+    for (Job* j : shadow_) full.push_back({triple(*j, now), j});
     std::stable_sort(full.begin(), full.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<Keyed> mine;
     for (std::size_t i = 0; i < full.size(); ++i) {
@@ -615,21 +611,14 @@ class Model final : public RoundModel {
     const auto t0 = std::chrono::steady_clock::now();
     lease_end_ = next_schedule_;
     sort_runnable(false);
-    if (keyed_) {  // the default pass, job by job, over the waiting jobs that fit
-      cl_->allow_peers = false;
-      for_each_fitting_keyed([this](Job& j) {
+    if (keyed_ || (arrival_sorted_ && !traits_.whole_pass)) {  // the default pass (Allocation::round_pass), job by
+      cl_->allow_peers = false;                                 // job, over the waiting jobs that fit
+      const auto start = [this](Job& j) {
         j.sigma = j.sigma0;
         try_allocate(*alloc_, *cl_, j);
-      });
-      record_decision(t0);
-      return;
-    }
-    if (arrival_sorted_ && !traits_.whole_pass) {  // the default pass (Allocation::round_pass), job by job
-      cl_->allow_peers = false;
-      for_each_fitting([this](Job& j) {
-        j.sigma = j.sigma0;
-        try_allocate(*alloc_, *cl_, j);
-      });
+      };
+      if (keyed_) for_each_fitting_keyed(start);
+      else for_each_fitting(start);
       record_decision(t0);
       return;
     }
