@@ -7,7 +7,6 @@
 #include <iterator>
 #include <memory>
 #include <new>
-#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -37,8 +36,6 @@ class Chunked {
   bool empty() const { return size_ == 0; }
   T& operator[](std::size_t i) { return chunks_[i >> kShift].get()[i & kMask]; }
   const T& operator[](std::size_t i) const { return chunks_[i >> kShift].get()[i & kMask]; }
-  T& at(std::size_t i) { return i < size_ ? (*this)[i] : throw std::out_of_range("Chunked::at"); }
-  const T& at(std::size_t i) const { return i < size_ ? (*this)[i] : throw std::out_of_range("Chunked::at"); }
   T& back() { return (*this)[size_ - 1]; }
   const T& back() const { return (*this)[size_ - 1]; }
 
@@ -50,7 +47,6 @@ class Chunked {
     ++size_;
     return *p;
   }
-  void push_back(const T& v) { emplace_back(v); }
 
   void clear() {
     for (std::size_t i = size_; i-- > 0;) (*this)[i].~T();

@@ -46,7 +46,7 @@ RoundPolicy round_policy(const PolicySpec& spec, std::uint64_t seed) {
   p.allocation = std::shared_ptr<Allocation>(make_allocation(a ? *a : fair, seed));
   p.consolidated = spec.part(Point::Placement)->name == "consolidated";
   p.placement_named = !spec.part(Point::Placement)->defaulted;
-  for (const auto& part : spec.parts) p.full_sort = p.full_sort || (part.point == Point::Flag && part.name == "full-sort");
+  p.full_sort = spec.has(Point::Flag, "full-sort");
   return p;
 }
 
