@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <set>
 #include <string>
 
 #include "core/error.h"
@@ -113,6 +114,96 @@ TEST(EngineLoop, AJobLevelRunFromAGeneratorEqualsTheSameTrace) {
   }
   // d (10 s on 4 GPUs, 40 GPU-s) is the least service left when it arrives at 20: srsf runs it at once.
   EXPECT_EQ(to_seconds(traced.jobs()[3].finish), 30);
+}
+
+// A trace's feed, by submit time, that counts the specs let go.
+class LettingFeed final : public JobFeed {
+ public:
+  explicit LettingFeed(const std::vector<JobSpec>& jobs) : inner_(jobs) {}
+  const JobSpec* next() override { return inner_.next(); }
+  bool known_up_front() const override { return true; }
+  bool by_submit() const override { return true; }
+  void let_go(const JobSpec&) override { ++freed; }
+  int freed = 0;
+
+ private:
+  VectorFeed inner_;
+};
+
+// Each job runs 2 s after it arrives and its view is let go when it ends; `twice` lets the first job's go again.
+// Records every view's address.
+class Forgetful final : public SteppingModel {
+ public:
+  bool twice = false;
+  std::set<const JobState*> places;
+  std::string name() const override { return "forgetful"; }
+  bool searches_book() const override { return false; }
+  void bind_views(JobViews& v) override { views_ = &v; }
+  void arrive(JobState& j, Time now) override {
+    places.insert(&j);
+    ends_.push_back({now + 2 * kUsPerS, &j});
+  }
+  Time next_event_time() override { return ends_.empty() ? kNever : ends_.front().first; }
+  void advance_to(Time t) override {
+    while (!ends_.empty() && ends_.front().first <= t) {
+      JobState& v = *ends_.front().second;
+      ends_.pop_front();
+      v.status = JobStatus::Finished;
+      views_->let_go(v);
+      if (twice) views_->let_go(v);
+    }
+  }
+
+ private:
+  JobViews* views_ = nullptr;
+  std::deque<std::pair<Time, JobState*>> ends_;
+};
+
+TEST(EngineLoop, AModelLetsFinishedViewsGoAndLaterJobsTakeTheirPlaces) {
+  const auto c = test::cluster(1, 4);
+  std::vector<std::string> rows;
+  for (int k = 0; k < 10000; ++k) rows.push_back("j" + std::to_string(k) + "," + std::to_string(k) + ",1,1000,100");
+  const auto specs = test::jobs(c, rows);
+  LettingFeed feed(specs);
+  auto model = std::make_unique<Forgetful>();
+  Forgetful& m = *model;
+  Engine e(c, feed, nullptr, std::move(model));
+  e.run();
+  // One job a second, each 2 s: taken one ahead of the arrivals, at most four views exist at once.
+  EXPECT_EQ(feed.freed, 10000);
+  EXPECT_LE(m.places.size(), 4u);
+  EXPECT_THROW(e.jobs(), InvariantError);  // the model's result holds the jobs now
+
+  LettingFeed again(specs);
+  auto twice = std::make_unique<Forgetful>();
+  twice->twice = true;
+  Engine e2(c, again, nullptr, std::move(twice));
+  EXPECT_THROW(e2.run(), InvariantError);  // a view let go twice
+}
+
+TEST(Chunked, DropsAWholeChunkAndKeepsTheOthersInPlace) {
+  static int alive = 0;
+  struct Counted {
+    int v;
+    explicit Counted(int x) : v(x) { ++alive; }
+    ~Counted() { --alive; }
+  };
+  constexpr auto n = static_cast<int>(Chunked<Counted>::chunk_size);
+  {
+    Chunked<Counted> c;
+    for (int i = 0; i < 2 * n + 3; ++i) c.emplace_back(i);
+    const Counted* kept = &c[n];
+    c.drop_chunk(2);  // not full: kept
+    EXPECT_EQ(c.dropped_chunks(), 0u);
+    c.drop_chunk(0);
+    c.drop_chunk(0);  // once
+    EXPECT_EQ(c.dropped_chunks(), 1u);
+    EXPECT_EQ(alive, n + 3);
+    EXPECT_EQ(&c[n], kept);
+    EXPECT_EQ(c[2 * n + 2].v, 2 * n + 2);
+    EXPECT_EQ(c.size(), static_cast<std::size_t>(2 * n + 3));
+  }
+  EXPECT_EQ(alive, 0);  // the rest destroyed once each
 }
 
 TEST(EngineLoop, RefusesWhatTheLoopCannotRun) {

@@ -2,6 +2,8 @@
 // keeps one element per job (its state; the round model's jobs and specs) for a million jobs: std::deque gives each
 // element of more than 512 bytes a heap block of its own, so the three per-job records of a run interleave in the
 // heap and freeing one of them returns no page to the system; chunks of megabytes are mapped and unmapped whole.
+// A full chunk whose elements are read no more (a million jobs' finished records) can be dropped: drop_chunk frees it
+// while the others stay where they are; reading an element of a dropped chunk is undefined, as for a freed block.
 #pragma once
 #include <cstddef>
 #include <iterator>
@@ -17,16 +19,20 @@ class Chunked {
   static constexpr std::size_t kShift = 12, kChunk = std::size_t{1} << kShift, kMask = kChunk - 1;
 
  public:
+  static constexpr std::size_t chunk_size = kChunk;  // elements [k * chunk_size, (k + 1) * chunk_size) are chunk k
   Chunked() = default;
   Chunked(const Chunked&) = delete;
   Chunked& operator=(const Chunked&) = delete;
-  Chunked(Chunked&& o) noexcept : chunks_(std::move(o.chunks_)), size_(o.size_) { o.size_ = 0; }
+  Chunked(Chunked&& o) noexcept : chunks_(std::move(o.chunks_)), size_(o.size_), dropped_(o.dropped_) {
+    o.size_ = o.dropped_ = 0;
+  }
   Chunked& operator=(Chunked&& o) noexcept {
     if (this != &o) {
       clear();
       chunks_ = std::move(o.chunks_);
       size_ = o.size_;
-      o.size_ = 0;
+      dropped_ = o.dropped_;
+      o.size_ = o.dropped_ = 0;
     }
     return *this;
   }
@@ -49,11 +55,23 @@ class Chunked {
   }
 
   void clear() {
-    for (std::size_t i = size_; i-- > 0;) (*this)[i].~T();
+    for (std::size_t i = size_; i-- > 0;)
+      if (chunks_[i >> kShift]) (*this)[i].~T();
     size_ = 0;
     for (auto& c : chunks_) c.reset();
     chunks_.clear();
+    dropped_ = 0;
   }
+
+  // Destroys the elements of chunk k, full and not dropped before, and frees its memory.
+  void drop_chunk(std::size_t k) {
+    if ((k + 1) * kChunk > size_ || !chunks_[k]) return;
+    T* p = chunks_[k].get();
+    for (std::size_t i = 0; i < kChunk; ++i) p[i].~T();
+    chunks_[k].reset();
+    ++dropped_;
+  }
+  std::size_t dropped_chunks() const { return dropped_; }
 
   template <class Owner, class V>
   class Iter {
@@ -98,6 +116,7 @@ class Chunked {
   };
   std::vector<std::unique_ptr<T, Free>> chunks_;
   std::size_t size_ = 0;
+  std::size_t dropped_ = 0;
 };
 
 }  // namespace rm

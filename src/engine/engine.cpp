@@ -50,8 +50,11 @@ Engine::Engine(const ClusterSpec& cluster, std::unique_ptr<JobFeed> own, JobFeed
   const ClusterTotals tot = totals_of(cluster);
   cpus_per_gpu_ = tot.gpus > 0 ? tot.cpus / tot.gpus : 0;
   dram_per_gpu_ = tot.gpus > 0 ? tot.mem_gb / tot.gpus : 0;
-  if (stepper_) stepper_->bind(cluster_);
-  if (feed_.known_up_front()) {
+  if (stepper_) {
+    stepper_->bind(cluster_);
+    stepper_->bind_views(views_);
+  }
+  if (feed_.known_up_front() && !feed_.by_submit()) {
     while (const JobSpec* s = feed_.next()) admit(*s);
     feed_done_ = true;
     const auto by_submit = [](const JobState* a, const JobState* b) { return a->spec->submit < b->spec->submit; };
@@ -67,6 +70,28 @@ Engine::Engine(const ClusterSpec& cluster, std::unique_ptr<JobFeed> own, JobFeed
 
 Engine::~Engine() = default;
 
+const Chunked<JobState>& Engine::jobs() const {
+  if (!let_go_.empty())
+    throw InvariantError("the engine's job states are gone: the " + exec_->name() + " model let them go (its result holds the jobs)");
+  return states_;
+}
+
+// A view let go: its place (and the feed's spec under it) for the next job taken.
+void Engine::Views::let_go(JobState& v) {
+  Engine& g = *e;
+  if (!v.spec) throw InvariantError("a view let go twice");
+  const JobId id = v.spec->id;
+  if (id < 0 || id >= static_cast<JobId>(g.taken_)) throw InvariantError("let_go names unknown job");
+  const auto i = static_cast<std::size_t>(id);
+  if (g.let_go_.size() <= i) g.let_go_.resize(std::max(g.taken_, 2 * i + 1));
+  if (g.let_go_[i]) throw InvariantError("job " + std::to_string(id) + " let go twice");
+  if (v.status == JobStatus::Pending) throw InvariantError("job " + std::to_string(id) + " let go before it arrived");
+  g.let_go_[i] = true;
+  g.feed_.let_go(*v.spec);
+  v.spec = nullptr;
+  g.free_views_.push_back(&v);
+}
+
 // A generator's next job, once every job taken so far has arrived.
 void Engine::take_jobs() {
   if (feed_done_ || next_arrival_ < arrivals_.size()) return;
@@ -81,8 +106,15 @@ void Engine::take_jobs() {
 }
 
 JobState& Engine::admit(const JobSpec& spec) {
-  if (spec.id != static_cast<JobId>(states_.size())) throw InvariantError("job ids must be dense and in order");
-  JobState& s = states_.emplace_back();
+  if (spec.id != static_cast<JobId>(taken_)) throw InvariantError("job ids must be dense and in order");
+  ++taken_;
+  JobState* reused = nullptr;
+  if (!free_views_.empty()) {  // a view a stepping model let go
+    reused = free_views_.back();
+    free_views_.pop_back();
+    *reused = JobState{};
+  }
+  JobState& s = reused ? *reused : states_.emplace_back();
   arrivals_.push_back(&s);
   s.spec = &spec;
   if (stepper_) {  // the model fills the view its orders read
@@ -166,7 +198,7 @@ void Engine::run() {
     if (changed) schedule();
     record();
     if (opt_.progress && (++loops & 4095) == 0)
-      opt_.progress({static_cast<std::int64_t>(finished_), static_cast<std::int64_t>(states_.size()), to_seconds(now_),
+      opt_.progress({static_cast<std::int64_t>(finished_), static_cast<std::int64_t>(taken_), to_seconds(now_),
                      events_});
   }
   const double us_per_tick = clock_.us_per_tick();

@@ -63,7 +63,8 @@ class Engine {
   // backwards, a job finishing twice or never, GPU-seconds not conserved).
   void run();
 
-  const Chunked<JobState>& jobs() const { return states_; }
+  // Every job's state; InvariantError once a stepping model has let views go (JobViews): its own result holds them.
+  const Chunked<JobState>& jobs() const;
   const std::vector<SeriesRow>& series() const { return series_; }
   const std::vector<GpuStretch>& stretches() const { return stretches_; }
   const Cluster& cluster() const { return cluster_; }
@@ -106,6 +107,16 @@ class Engine {
   JobFeed& feed_;
   Cluster cluster_;
   Chunked<JobState> states_;  // every job taken from the feed, in its order (ids are indexes)
+  // The views a stepping model has let go (JobViews): which jobs', and their places, for the jobs taken next.
+  struct Views final : JobViews {
+    Engine* e;
+    explicit Views(Engine* engine) : e(engine) {}
+    void let_go(JobState& view) override;
+  };
+  Views views_{this};
+  std::vector<bool> let_go_;
+  std::vector<JobState*> free_views_;
+  std::size_t taken_ = 0;  // jobs taken from the feed (states_ holds fewer once views are reused)
   std::vector<JobState*> arrivals_;  // the same jobs by submit time (stable); arrivals_[next_arrival_] is next
   std::size_t next_arrival_ = 0;
   bool feed_done_ = false;

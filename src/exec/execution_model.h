@@ -59,11 +59,25 @@ class RateModel : public ExecutionModel {
   virtual const JobModelView* job_view() const { return nullptr; }
 };
 
+// The engine's job views as a stepping model gives them back: let_go(view) says that the model, and all it lets read
+// views (its queue order), will never read that view again (a finished job's, whose figures the model keeps itself).
+// The engine gives the view's place, and the feed the spec under it, to a job taken later, so that only the jobs
+// not yet finished hold views (a million jobs' views held to the end were 680 MB); its jobs() is then refused.
+class JobViews {
+ public:
+  virtual void let_go(JobState& view) = 0;
+
+ protected:
+  ~JobViews() = default;
+};
+
 // The stepping interface: the model decides, places and finishes its jobs itself, at its own instants.
 class SteppingModel : public ExecutionModel {
  public:
   // The engine's cluster book, once, before any job.
   virtual void bind(Cluster& /*book*/) {}
+  // Where it may give views back, once, before any job; a model that never does ignores it.
+  virtual void bind_views(JobViews& /*views*/) {}
   // The engine has taken `job` from its feed (before it arrives; every job of a trace before the first instant).
   virtual void admit(JobState& /*job*/) {}
   // Every job of a known feed has been admitted; the first instant comes next.

@@ -52,10 +52,6 @@ RoundPolicy round_policy(const PolicySpec& spec, std::uint64_t seed) {
 
 namespace {
 
-}  // namespace
-
-namespace {
-
 synergy::GenParams gen_params(const InputSpec& cfg, const std::array<int, 3>& split) {
   synergy::GenParams gp;
   gp.jobs_per_hour = cfg.load > 0 ? cfg.load : cfg.gen.load;
@@ -234,29 +230,34 @@ void record_rounds(synergy::RoundResult& rr, const synergy::RoundOptions& o, con
   std::int64_t finished = 0;
   double last_finish = 0;
   const auto measured = [&](const auto& j) { return j.finished && j.id >= o.window_lo && j.id <= o.window_hi; };
-  r.workload.jobs.reserve(r.workload.jobs.size() +
-                          static_cast<std::size_t>(std::count_if(rr.jobs.begin(), rr.jobs.end(), measured)));
-  for (const auto& j : rr.jobs) {
+  // One walk that frees the model's jobs a chunk at a time behind it: the records of a million jobs are made while
+  // those jobs go (the reserve keeps every spec where its record points).
+  const auto n_measured = static_cast<std::size_t>(std::count_if(rr.jobs.begin(), rr.jobs.end(), measured));
+  r.workload.jobs.reserve(r.workload.jobs.size() + n_measured);
+  r.record.jobs.reserve(r.record.jobs.size() + n_measured);
+  const bool sigma_speedup = o.allocation && o.allocation->round_traits().sigma_speedup;
+  constexpr std::size_t chunk = Chunked<synergy::Job>::chunk_size;
+  for (std::size_t i = 0; i < rr.jobs.size(); ++i) {
+    if (i > 0 && i % chunk == 0) {
+      rr.jobs.drop_chunk(i / chunk - 1);
+      // Chunks come from the heap once a freed block has raised malloc's mmap threshold: their pages back to the
+      // system every 64 chunks (about 80 MB), for the records made next.
+      if ((i / chunk) % 64 == 0) ::malloc_trim(0);
+    }
+    const synergy::Job& j = rr.jobs[i];
     finished += j.finished;
     if (j.finished) last_finish = std::max(last_finish, j.finish_time);
     if (!measured(j)) continue;
-    JobSpec sp;
-    sp.id = static_cast<JobId>(r.workload.jobs.size());
+    JobSpec& sp = r.workload.jobs.emplace_back();
+    sp.id = static_cast<JobId>(r.workload.jobs.size() - 1);
     sp.name = j.name;
     sp.submit = from_seconds(j.arrival);
     sp.num_gpus = j.g;
     sp.model = j.prof->model;
     sp.iterations = j.N;
     sp.file = file;
-    r.workload.jobs.push_back(sp);
-  }
-  r.record.jobs.reserve(r.workload.jobs.size());
-  const bool sigma_speedup = o.allocation && o.allocation->round_traits().sigma_speedup;
-  std::size_t k = 0;
-  for (const auto& j : rr.jobs) {
-    if (!measured(j)) continue;
     JobRecord jr;
-    jr.spec = &r.workload.jobs[k++];
+    jr.spec = &sp;
     jr.first_start = from_seconds(j.first_start);
     jr.finish = from_seconds(j.finish_time);
     jr.run_us = from_seconds(j.run_s);

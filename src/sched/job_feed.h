@@ -18,6 +18,12 @@ class JobFeed {
   virtual const JobSpec* next() = 0;
   // True when every job is known at the start (a trace); false for a generator.
   virtual bool known_up_front() const = 0;
+  // A trace that gives its jobs by submit time may say so: the engine then takes them one ahead of the arrivals, as
+  // a generator's, instead of all before the first instant (a million jobs' views need not all exist at once).
+  virtual bool by_submit() const { return false; }
+  // `spec`, one this feed gave, will never be read again (its job's view is gone: exec/execution_model.h, JobViews);
+  // a feed may reuse its place for a later job.
+  virtual void let_go(const JobSpec& /*spec*/) {}
 };
 
 // The jobs of a trace, in the order given (the engine delivers arrivals by submit time).

@@ -89,6 +89,8 @@ class Model final : public RoundModel {
     cl_->start = [this](Job& j) { start_lease(j); };
   }
 
+  void bind_views(JobViews& views) override { views_ = &views; }
+
   void admit(JobState& view) override {
     Job& j = add(feed_.init(view.spec->id), view);
     if (r_.jobs.size() == 1) first_schedule_ = o_.is_static ? 1.0 : std::ceil(j.arrival / o_.round_s) * o_.round_s;
@@ -98,7 +100,7 @@ class Model final : public RoundModel {
   void begin() override {
     if (r_.jobs.empty()) return;  // an empty replay: nothing to schedule
     if (dynamic_) first_schedule_ = 0;
-    else if (o_.window_hi == std::numeric_limits<std::int64_t>::max()) total_ = static_cast<std::int64_t>(r_.jobs.size());
+    else if (o_.window_hi == std::numeric_limits<std::int64_t>::max()) total_ = feed_.count();
     if (o_.window_hi != std::numeric_limits<std::int64_t>::max()) total_ = o_.window_hi - o_.window_lo + 1;
     push({first_schedule_, kSchedule, 0, nullptr, 0});
     next_schedule_ = first_schedule_;
@@ -250,6 +252,10 @@ class Model final : public RoundModel {
     j.finished = true;
     j.finish_time = now_;
     ++finished_in_list_;  // left in runnable_ until the next walk over it (drop_finished): no O(n) erase per job
+    // Its view no more: every walk skips finished jobs before reading one (the orders see runnable jobs only), and
+    // the result keeps the job's own figures.
+    if (views_) views_->let_go(*j.view);
+    j.view = nullptr;
     if (j.id >= o_.window_lo && j.id <= o_.window_hi) {
       r_.measured_jct.push_back(now_ - j.arrival);
       if (static_cast<std::int64_t>(r_.measured_jct.size()) == total_ && o_.window_hi != std::numeric_limits<std::int64_t>::max()) {
@@ -599,6 +605,7 @@ class Model final : public RoundModel {
     r_.series.push_back({now_, static_cast<int>(runnable_.size()) - running, running, busy});
     // The authors stop a replay at the first boundary with nothing runnable (S.9 Q13); we wait for the
     // trace's remaining arrivals.
+    // (A replay by arrival time is taken one job ahead of the arrivals: none pending means none left to take.)
     if ((!dynamic_ || o_.is_static) && runnable_.empty() && (o_.compat || pending_arrivals_ == 0)) {
       terminate_ = true;
       return;
@@ -655,6 +662,7 @@ class Model final : public RoundModel {
   RoundFeed& feed_;
   RoundOptions o_;
   std::unique_ptr<RoundPass> cl_;  // the passes over the engine's book (holds, round lists, the callbacks)
+  JobViews* views_ = nullptr;      // where finished jobs' views go back to the engine
   std::shared_ptr<QueueOrder> order_;
   std::shared_ptr<Allocation> alloc_;
   Allocation::RoundTraits traits_;
@@ -692,7 +700,7 @@ class Model final : public RoundModel {
 }  // namespace
 
 const JobInit& RoundFeed::init(JobId id) const {
-  if (specs_.empty() || id != specs_.back().id)
+  if (id != next_id_ - 1)
     throw InvariantError("round model: job " + std::to_string(id) + " admitted after the feed read another");
   return last_;
 }
@@ -702,12 +710,21 @@ const JobSpec* RoundFeed::next() {
   if (!ji) return nullptr;
   last_ = std::move(*ji);
   const JobInit& i = last_;
-  JobSpec& spec = specs_.emplace_back();
-  spec.id = static_cast<JobId>(specs_.size() - 1);
+  JobSpec* place = nullptr;
+  if (!free_.empty()) {
+    place = free_.back();  // the feed sets only the four fields below: the rest are a new spec's already
+    free_.pop_back();
+  }
+  JobSpec& spec = place ? *place : specs_.emplace_back();
+  spec.id = next_id_++;
   spec.submit = from_seconds(i.arrival);  // what the engine and the orders read; the model keeps the exact time
   spec.num_gpus = i.g;
   spec.iterations = i.N;
   return &spec;
+}
+
+void RoundFeed::let_go(const JobSpec& spec) {
+  free_.push_back(const_cast<JobSpec*>(&spec));  // one of specs_, which the feed owns; handed out const
 }
 
 std::unique_ptr<RoundModel> make_round_model(const Vec& per_server, const ProfileSet& profiles, RoundFeed& feed,

@@ -43,6 +43,9 @@ class JobSource {
   virtual ~JobSource() = default;
   virtual bool dynamic() const = 0;
   virtual std::optional<JobInit> next() = 0;
+  // A replay's: how many jobs it holds in all, and whether they come by arrival time. A generator: -1, and yes.
+  virtual std::int64_t count() const { return -1; }
+  virtual bool by_arrival() const { return true; }
 };
 
 struct RoundOptions {
@@ -91,12 +94,16 @@ void check_job(const JobInit& ji, int servers, int gpus_per_server, const Profil
 // A JobSource's jobs as the engine's feed: each job's spec (dense id, submit time rounded to the microsecond,
 // GPUs, iterations) for the engine and the orders; the model reads the exact JobInit back by id.
 // The engine admits each job as soon as it reads it (the model's admit reads its JobInit then), so the feed keeps
-// only the latest JobInit; the specs stay (the engine's job states point to them).
+// only the latest JobInit; a spec stays while its job's view does (the engine's job states point to them): a spec
+// let go gives its place to a later job.
 class RoundFeed final : public JobFeed {
  public:
   explicit RoundFeed(JobSource& src) : src_(src) {}
   const JobSpec* next() override;
   bool known_up_front() const override { return !src_.dynamic(); }
+  bool by_submit() const override { return src_.by_arrival(); }
+  std::int64_t count() const { return src_.count(); }
+  void let_go(const JobSpec& spec) override;  // its place for the next job
   // The JobInit of the job the feed handed out last (InvariantError for another).
   const JobInit& init(JobId id) const;
 
@@ -104,6 +111,8 @@ class RoundFeed final : public JobFeed {
   JobSource& src_;
   JobInit last_;
   Chunked<JobSpec> specs_;
+  std::vector<JobSpec*> free_;  // places let go
+  JobId next_id_ = 0;
 };
 
 // The round model. Run it under the engine (run/round_runner.h: run_rounds) with a RoundFeed and the book

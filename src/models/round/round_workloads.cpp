@@ -39,8 +39,15 @@ namespace {
 // engine reads a replay up front, so the list and the engine's copies of its jobs are not all held at once.
 class Replay : public JobSource {
  public:
-  explicit Replay(std::vector<JobInit> j) : jobs_(std::move(j)) { std::reverse(jobs_.begin(), jobs_.end()); }
+  explicit Replay(std::vector<JobInit> j)
+      : jobs_(std::move(j)), count_(static_cast<std::int64_t>(jobs_.size())),
+        by_arrival_(std::is_sorted(jobs_.begin(), jobs_.end(),
+                                   [](const JobInit& a, const JobInit& b) { return a.arrival < b.arrival; })) {
+    std::reverse(jobs_.begin(), jobs_.end());
+  }
   bool dynamic() const override { return false; }
+  std::int64_t count() const override { return count_; }
+  bool by_arrival() const override { return by_arrival_; }
   std::optional<JobInit> next() override {
     if (jobs_.empty()) return std::nullopt;
     std::optional<JobInit> out(std::move(jobs_.back()));
@@ -51,6 +58,8 @@ class Replay : public JobSource {
 
  private:
   std::vector<JobInit> jobs_;  // the rest of the list, last job first
+  std::int64_t count_;
+  bool by_arrival_;  // the engine takes a sorted list one job ahead of the arrivals
 };
 
 // Gavel's duration law (S.5.1 item 3): 60 * 10^U(3,4) s with probability 0.2, else 60 * 10^U(1.5,3).
