@@ -93,6 +93,36 @@ TEST(Index, ServerBitsFindTheNextMemberAndNonMember) {
   EXPECT_EQ(b.next_absent(63), 64);
 }
 
+// Past the summary level (a bit per 64 servers): sparse, empty and full stretches of 12,500 servers, as a walk
+// over every bit answers them.
+TEST(Index, ServerBitsAnswerAsAWalkOnLargeSparseAndFullSets) {
+  for (const int n : {12500, 4096, 4097, 64}) {
+    Rng rng(static_cast<std::uint64_t>(n));
+    ServerBits b;
+    b.resize(n);
+    std::vector<bool> in(static_cast<std::size_t>(n), false);
+    const auto walk = [&](int from, bool member) {
+      for (int s = std::max(from, 0); s < n; ++s)
+        if (in[static_cast<std::size_t>(s)] == member) return s;
+      return n;
+    };
+    for (int step = 0; step < 3000; ++step) {
+      const int phase = step / 1000;  // a few members; all but a few; a few again
+      if (step % 1000 == 0)
+        for (int k = 0; k < n; ++k) b.set(k, phase == 1), in[static_cast<std::size_t>(k)] = phase == 1;
+      const int s = static_cast<int>(rng.below(static_cast<std::uint64_t>(n)));
+      const bool on = phase == 1 ? rng.uniform() < 0.99 : rng.uniform() < 0.5;
+      b.set(s, on);
+      in[static_cast<std::size_t>(s)] = on;
+      const int from = static_cast<int>(rng.below(static_cast<std::uint64_t>(n + 2)));
+      ASSERT_EQ(b.next(from), walk(from, true)) << n << " " << step << " " << from;
+      ASSERT_EQ(b.next_absent(from), walk(from, false)) << n << " " << step << " " << from;
+      ASSERT_EQ(b.next(0), walk(0, true)) << n << " " << step;
+      ASSERT_EQ(b.next_absent(0), walk(0, false)) << n << " " << step;
+    }
+  }
+}
+
 // The FreeMap's index answers (first free server, best fit, emptiest first) equal a walk over every server,
 // on random cluster states with a decision's own takes and gives on top.
 TEST(Index, FreeServerQueriesMatchAWalkOverEveryServer) {
