@@ -5,6 +5,7 @@
 // A full chunk whose elements are read no more (a million jobs' finished records) can be dropped: drop_chunk frees it
 // while the others stay where they are; reading an element of a dropped chunk is undefined, as for a freed block.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <iterator>
 #include <memory>
@@ -23,16 +24,13 @@ class Chunked {
   Chunked() = default;
   Chunked(const Chunked&) = delete;
   Chunked& operator=(const Chunked&) = delete;
-  Chunked(Chunked&& o) noexcept : chunks_(std::move(o.chunks_)), size_(o.size_), dropped_(o.dropped_) {
-    o.size_ = o.dropped_ = 0;
-  }
+  Chunked(Chunked&& o) noexcept : chunks_(std::move(o.chunks_)), size_(o.size_) { o.size_ = 0; }
   Chunked& operator=(Chunked&& o) noexcept {
     if (this != &o) {
       clear();
       chunks_ = std::move(o.chunks_);
       size_ = o.size_;
-      dropped_ = o.dropped_;
-      o.size_ = o.dropped_ = 0;
+      o.size_ = 0;
     }
     return *this;
   }
@@ -60,7 +58,6 @@ class Chunked {
     size_ = 0;
     for (auto& c : chunks_) c.reset();
     chunks_.clear();
-    dropped_ = 0;
   }
 
   // Destroys the elements of chunk k, full and not dropped before, and frees its memory.
@@ -69,9 +66,10 @@ class Chunked {
     T* p = chunks_[k].get();
     for (std::size_t i = 0; i < kChunk; ++i) p[i].~T();
     chunks_[k].reset();
-    ++dropped_;
   }
-  std::size_t dropped_chunks() const { return dropped_; }
+  std::size_t dropped_chunks() const {
+    return static_cast<std::size_t>(std::count_if(chunks_.begin(), chunks_.end(), [](const auto& c) { return !c; }));
+  }
 
   template <class Owner, class V>
   class Iter {
@@ -116,7 +114,6 @@ class Chunked {
   };
   std::vector<std::unique_ptr<T, Free>> chunks_;
   std::size_t size_ = 0;
-  std::size_t dropped_ = 0;
 };
 
 }  // namespace rm
