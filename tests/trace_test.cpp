@@ -91,6 +91,36 @@ TEST(Traces, BundledDemoTrace) {
   EXPECT_EQ(w.jobs.size(), 60u);
 }
 
+// What reading and resolving keep per job is the spec alone: the per-row scratch (raw times, model qualifiers, the
+// names' lines) is freed, not just emptied (`= {}` keeps a vector's capacity: 80 B a job at a million jobs), and every
+// job names its file through one shared copy of the name.
+TEST(Traces, ReadingKeepsNoPerRowScratchAndOneFileName) {
+  Workload w = load(kShared + "/traces/philly-jobs/philly.csv");
+  EXPECT_EQ(w.raw.capacity(), 0u);
+  EXPECT_EQ(w.model_qualifier.capacity(), 0u);
+  EXPECT_LE(w.line_of_name.bucket_count(), 1u);
+  ASSERT_GT(w.jobs.size(), 2u);
+  EXPECT_EQ(w.jobs.front().file.str(), kShared + "/traces/philly-jobs/philly.csv");
+  EXPECT_EQ(&w.jobs.front().file.str(), &w.jobs.back().file.str());
+}
+
+TEST(Interned, OneCopyPerTextStandingInForAString) {
+  const std::string a = "some/trace.csv", b = std::string("some/") + "trace.csv";
+  const Interned x = a, y = b, z = "other.csv", none;
+  EXPECT_EQ(&x.str(), &y.str());  // equal texts: one copy
+  EXPECT_NE(&x.str(), &z.str());
+  EXPECT_TRUE(x == y);
+  EXPECT_FALSE(x == z);
+  EXPECT_TRUE(x == a);
+  EXPECT_TRUE(z == "other.csv");
+  EXPECT_TRUE(none.empty());
+  EXPECT_EQ(none.str(), "");
+  const std::string& as_string = x;  // where a const std::string& is asked for (InputError's file)
+  EXPECT_EQ(as_string, a);
+  EXPECT_EQ("in " + x + ":1", "in some/trace.csv:1");
+  EXPECT_STREQ(InputError(x, 3, "num_gpus", "bad").what(), InputError(a, 3, "num_gpus", "bad").what());
+}
+
 // ---- bad input: every error names file:line:field -------------------------------------------
 
 class BadInput : public ::testing::Test {

@@ -232,8 +232,10 @@ void Engine::complete(JobState& j) {
   j.gpu_us += (now_ - j.last_start) * static_cast<Time>(j.gpus.size());
   j.status = JobStatus::Finished;
   j.finish = now_;
-  j.gpus = {};  // freed, not just emptied: a million finished jobs would keep theirs
-  j.servers = {};
+  // Freed, not just emptied (`= {}` assigns an empty list and keeps the capacity): a million finished jobs would
+  // keep theirs.
+  j.gpus = std::vector<GpuRef>();
+  j.servers = std::vector<int>();
   --running_;
   ++finished_;
   ++finished_in_active_;

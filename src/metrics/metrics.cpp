@@ -230,7 +230,7 @@ Summary summarize(const RunRecord& e, std::size_t unschedulable) {
                                        {"decision_p50_us", quantile_sorted(sorted, 0.5)},
                                        {"decision_p99_us", quantile_sorted(sorted, 0.99)},
                                        {"decision_max_us", sorted.back()}});
-    sorted = {};
+    sorted = std::vector<double>();  // freed (`= {}` keeps the capacity)
     // How a pass's cost grows with the queue: the p99 of the passes with at least 1k, 10k, 100k jobs waiting.
     std::vector<std::pair<std::string, double>> by_queue;
     if (e.decision_waiting.size() == d.size())

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cluster/cluster.h"
+#include "core/interned.h"
 #include "core/time.h"
 
 namespace rm {
@@ -38,8 +39,8 @@ struct JobSpec {
   // Mixed parallelism (tp or pp > 1), per iteration, after resolution (data/parallel_models.csv):
   double tp_mb = 0;        // A_p: a stage's tensor-parallel all-reduce volume
   double pp_mb = 0;        // bytes across one pipeline boundary (activations + gradients)
-  // Where it came from, for error messages.
-  std::string file;
+  // Where it came from, for error messages (one copy of the name for all of a trace's jobs).
+  Interned file;
   long line = 0;
 
   bool elastic() const { return gpus_max > 0; }

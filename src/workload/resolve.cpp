@@ -297,8 +297,9 @@ void resolve_workload(Workload& w, const ModelCatalogue& cat, const ClusterSpec&
   }
   // Dense ids in submit order; the trace's own id stays in `name`.
   for (std::size_t i = 0; i < w.jobs.size(); ++i) w.jobs[i].id = static_cast<JobId>(i);
-  w.raw = {};
-  w.model_qualifier = {};
+  // Only for resolving: freed (`= {}` assigns an empty list and keeps the capacity: 80 B a job).
+  w.raw = std::vector<RawTimes>();
+  w.model_qualifier = std::vector<std::string>();
 }
 
 }  // namespace rm

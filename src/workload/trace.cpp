@@ -68,7 +68,7 @@ Workload read_with(TableReader& t, const std::string& format, std::vector<std::s
   else if (format == "pollux") read_pollux(t, w);
   else throw InputError("--format: unknown trace format '" + format + "'");
   if (w.jobs.empty() && !(errors && !errors->empty())) throw InputError(t.file(), t.line(), "", "the trace has no jobs");
-  w.line_of_name = {};  // only for reading
+  w.line_of_name = decltype(w.line_of_name)();  // only for reading (`= {}` would keep its buckets)
   return w;
 }
 
