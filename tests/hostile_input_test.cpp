@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "test_util.h"
+#include "workload/strict_json.h"
 
 namespace rm::test {
 namespace {
@@ -284,6 +285,25 @@ TEST(UnknownModels, ErrorByDefaultThenAliasNearestOrHash) {
   const auto bad = rm("simulate --trace " + f + " --policy fifo --model-alias deepspeech2=nonet -q --out " + d + "/b");
   EXPECT_EQ(bad.code, 2);
   EXPECT_EQ(rm("simulate --trace " + f + " --unknown-model guess -q --out " + d + "/c").code, 2);
+}
+
+// JSON inputs (throughput tables, configs) refuse a key given twice in one object, naming it; the same key in two
+// objects is fine. (The check counts each object's keys against its members, and names the key only then.)
+TEST(StrictJson, AKeyTwiceInOneObjectIsNamed) {
+  EXPECT_EQ(parse_json_text(R"({"a": {"x": 1}, "b": {"x": 2}, "c": [{"x": 1}, {"x": 2}]})", "t.json", "table")["b"]["x"], 2);
+  const auto err = [](const std::string& text) {
+    try {
+      parse_json_text(text, "t.json", "table");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("<no error>");
+  };
+  EXPECT_NE(err(R"({"a": 1, "b": {"x": 1, "y": 2, "x": 3}})").find("x: not a table: the key appears twice"), std::string::npos)
+      << err(R"({"a": 1, "b": {"x": 1, "y": 2, "x": 3}})");
+  EXPECT_NE(err(R"({"a": 1, "a": 1})").find("t.json"), std::string::npos);
+  EXPECT_NE(err(R"({"a": 1, "a": 1})").find("a: not a table: the key appears twice"), std::string::npos);
+  EXPECT_NE(err(R"([{"k": [{"z": 0, "z": 0}]}])").find("z: not a table"), std::string::npos);
 }
 
 }  // namespace

@@ -116,6 +116,50 @@ TEST(PeerGavel, SevenColumnTracesReadAsTen) {
   EXPECT_EQ(a->summary.avg_jct_s, b->summary.avg_jct_s);
 }
 
+// The throughput table is read as it is parsed (no document tree): the values it holds, and every malformed kind
+// refused with the file and the key.
+TEST(PeerGavel, ThroughputTableReadAndRefused) {
+  const std::string dir = test::temp_dir();
+  const std::string a = "('A (batch size 1)', 1)", b = "('B (batch size 2)', 1)";
+  const auto table_with = [&](const std::string& name, const std::string& body) { return test::write_file(dir, name, body); };
+  const std::string ok = table_with("ok.json", "{\"v100\": {\"" + a + "\": {\"null\": 2.5, \"" + b + "\": [1, 0.5]}, \"" + b +
+                                                   "\": {\"null\": 4}}, \"k80\": {}}");
+  const auto t = GavelThroughputs::load(ok);
+  EXPECT_EQ(*t.isolated("v100", {"A (batch size 1)", 1}), 2.5);
+  EXPECT_EQ(*t.isolated("v100", {"B (batch size 2)", 1}), 4.0);
+  EXPECT_EQ((*t.packed("v100", {"A (batch size 1)", 1}, {"B (batch size 2)", 1}))[1], 0.5);
+  EXPECT_EQ(t.packed("v100", {"B (batch size 2)", 1}, {"A (batch size 1)", 1}), nullptr);
+  EXPECT_TRUE(t.has_type("k80"));
+  EXPECT_FALSE(t.has_type("p100"));
+  const auto refused = [&](const std::string& body, const std::string& expect) {
+    const std::string f = table_with("bad.json", body);
+    try {
+      GavelThroughputs::load(f);
+      ADD_FAILURE() << "accepted: " << body;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("bad.json"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(expect), std::string::npos) << e.what() << "\n  wanted: " << expect;
+    }
+  };
+  const std::string v = "{\"v100\": {\"" + a + "\": ";
+  refused("[1, 2]", "expected {worker type");
+  refused("{\"v100\": 3}", "v100: expected {job type");
+  refused("{\"v100\": {\"A\": {\"null\": 1}}}", "v100.A: expected a key");
+  refused(v + "{}}}", "expected an isolated (null) entry");
+  refused(v + "7}}", "expected an isolated (null) entry");
+  refused(v + "{\"null\": \"fast\"}}}", "v100." + a + ".null: expected a number");
+  refused(v + "{\"null\": -1}}}", "finite number >= 0");
+  refused(v + "{\"null\": 2e6}}}", "at most 1e6");
+  refused(v + "{\"null\": 1, \"" + b + "\": 3}}}", "." + b + ": expected [steps/s");
+  refused(v + "{\"null\": 1, \"" + b + "\": [1, 2, 3]}}}", "expected [steps/s");
+  refused(v + "{\"null\": 1, \"" + b + "\": [1, {\"x\": [2]}]}}}", "." + b + ": expected a number");
+  refused(v + "{\"null\": 1, \"" + b + "\": [1, -2]}}}", "finite number >= 0");
+  refused(v + "{\"null\": 1, \"null\": 2}}}", "null: not a Gavel throughput table: the key appears twice");
+  refused(v + "{\"null\": 1, \"" + b + "\": [1, 2], \"" + b + "\": [1, 2]}}}", b + ": not a Gavel throughput table: the key appears twice");
+  refused("{\"v100\": {}, \"v100\": {}}", "v100: not a Gavel throughput table: the key appears twice");
+  refused(v + "{\"null\": 1}}", "not a Gavel throughput table: ");
+}
+
 // G1 by hand: one job alone on one V100 runs int(x * 360) steps a round at x steps/s, each round ending with its
 // micro-task (a little under 360 s), the last one its remaining steps.
 TEST(PeerGavel, RoundsByHand) {

@@ -2,10 +2,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cmath>
-#include <fstream>
+#include <set>
 
 #include "core/error.h"
+#include "core/read_file.h"
 #include "workload/strict_json.h"
 
 namespace rm {
@@ -22,44 +24,163 @@ bool parse_key(const std::string& s, GavelThroughputs::Key& k) {
   return true;
 }
 
-double number(const nlohmann::json& v, const std::string& path, const std::string& where) {
-  if (!v.is_number()) throw InputError(path, 0, where, "expected a number of steps per second");
-  const double x = v.get<double>();
-  if (!std::isfinite(x) || x < 0) throw InputError(path, 0, where, "steps per second must be a finite number >= 0");
+// A number of steps per second, checked.
+template <class Where>
+double steps_per_s(double x, const std::string& path, const Where& where) {
+  if (!std::isfinite(x) || x < 0) throw InputError(path, 0, where(), "steps per second must be a finite number >= 0");
   // A step shorter than the clock's microsecond would finish every job at once (1e308 gave every JCT 0).
-  if (x > 1e6) throw InputError(path, 0, where, "steps per second must be at most 1e6 (a step of at least 1 us)");
+  if (x > 1e6) throw InputError(path, 0, where(), "steps per second must be at most 1e6 (a step of at least 1 us)");
   return x;
 }
+
+constexpr const char* kWhat = "not a Gavel throughput table: ";
+
+// The table read as the parser goes (nlohmann's SAX interface), without a document: {worker type: {job type:
+// {"null": steps/s alone, other job type: [steps/s, other's steps/s]}}}. The whole document tree of the 1.2-MB table
+// took a third of a --compat gavel run on Philly VC ed69ec. The same checks as a document's, each error naming the
+// file and the key; a key twice in one object is refused as the strict JSON reader refuses it (workload/strict_json.h).
+class TableReaderSax final : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  TableReaderSax(const std::string& path, std::map<std::string, std::map<GavelThroughputs::Key, double>>& alone,
+                 std::map<std::string, std::map<std::pair<GavelThroughputs::Key, GavelThroughputs::Key>,
+                                                std::array<double, 2>>>& packed)
+      : path_(path), alone_(alone), packed_(packed) {}
+
+  bool null() override { return value(kOther); }
+  bool boolean(bool) override { return value(kOther); }
+  bool number_integer(number_integer_t v) override { return number(static_cast<double>(v)); }
+  bool number_unsigned(number_unsigned_t v) override { return number(static_cast<double>(v)); }
+  bool number_float(number_float_t v, const string_t&) override { return number(v); }
+  bool string(string_t&) override { return value(kOther); }
+  bool binary(binary_t&) override { return value(kOther); }
+
+  bool start_object(std::size_t) override {
+    if (skip_ > 0) return nest();
+    if (depth_ == 0 || depth_ == 1 || depth_ == 2) {
+      ++depth_;
+      if (depth_ < 3) keys_[depth_].clear();
+      else has_null_ = false;
+      return true;
+    }
+    return value(kObject);  // where a number or a pair goes (3), or inside a pair (4)
+  }
+  bool end_object() override {
+    if (skip_ > 0) return unnest();
+    if (depth_ == 3 && !has_null_)
+      throw InputError(path_, 0, type_ + "." + ks_, "expected an isolated (null) entry");
+    --depth_;
+    return true;
+  }
+  bool start_array(std::size_t) override {
+    if (skip_ > 0) return nest();
+    if (depth_ == 3 && !is_null_) {  // a pair: [steps/s, other's steps/s]
+      depth_ = 4;
+      pair_n_ = 0;
+      pair_bad_ = false;
+      return true;
+    }
+    return value(kArray);
+  }
+  bool end_array() override {
+    if (skip_ > 0) return unnest();
+    depth_ = 3;
+    const auto where = [&] { return type_ + "." + ks_ + "." + os_; };
+    if (pair_n_ != 2) throw InputError(path_, 0, where(), "expected [steps/s, other's steps/s]");
+    if (pair_bad_) throw InputError(path_, 0, where(), "expected a number of steps per second");
+    const std::array<double, 2> v{steps_per_s(pair_[0], path_, where), steps_per_s(pair_[1], path_, where)};
+    if (!packed_[type_].emplace(std::pair{k_, o_}, v).second) twice(os_);
+    return true;
+  }
+  bool key(string_t& k) override {
+    if (skip_ > 0) return true;
+    // A job type's entries (30,000 in Gavel's table) are checked for a second copy where they are stored (a set of
+    // every object's keys cost as much as the document tree): its pairs by key, its isolated entry by a flag.
+    if (depth_ < 3 && !keys_[depth_].insert(k).second) twice(k);
+    if (depth_ == 1) {
+      type_ = k;
+      alone_[type_];
+      packed_[type_];
+    } else if (depth_ == 2) {
+      ks_ = k;
+      if (!parse_key(ks_, k_)) throw InputError(path_, 0, type_ + "." + ks_, "expected a key ('<job type>', <GPUs>)");
+    } else if (depth_ == 3) {
+      os_ = k;
+      is_null_ = os_ == "null";
+      if (is_null_ && has_null_) twice(os_);
+      if (is_null_) has_null_ = true;
+      else if (!parse_key(os_, o_))
+        throw InputError(path_, 0, type_ + "." + ks_ + "." + os_, "expected a key ('<job type>', <GPUs>)");
+    }
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+    throw InputError(path_, 0, "", kWhat + std::string(e.what()));
+  }
+
+ private:
+  enum Kind { kNumber, kObject, kArray, kOther };
+  [[noreturn]] void twice(const std::string& k) const {
+    throw InputError(path_, 0, k, std::string(kWhat) + "the key appears twice in one object");
+  }
+  // A value other than the containers above, at the current depth.
+  bool value(Kind kind) {
+    if (skip_ > 0) return true;
+    if (depth_ == 0) throw InputError(path_, 0, "", "expected {worker type: {job type: {...}}}");
+    if (depth_ == 1) throw InputError(path_, 0, type_, "expected {job type: {...}}");
+    if (depth_ == 2) throw InputError(path_, 0, type_ + "." + ks_, "expected an isolated (null) entry");
+    if (depth_ == 4) {  // inside a pair: counted, and not a number
+      ++pair_n_;
+      pair_bad_ = true;
+      if (kind == kObject || kind == kArray) skip_ = 1;
+      return true;
+    }
+    // depth 3: the isolated entry must be a number, a pair an array
+    if (is_null_) throw InputError(path_, 0, type_ + "." + ks_ + "." + os_, "expected a number of steps per second");
+    throw InputError(path_, 0, type_ + "." + ks_ + "." + os_, "expected [steps/s, other's steps/s]");
+  }
+  bool number(double x) {
+    if (skip_ > 0) return true;
+    if (depth_ == 3 && is_null_) {
+      alone_[type_][k_] = steps_per_s(x, path_, [&] { return type_ + "." + ks_ + "." + os_; });
+      return true;
+    }
+    if (depth_ == 4) {
+      if (pair_n_ < 2) pair_[pair_n_] = x;
+      ++pair_n_;
+      return true;
+    }
+    return value(kNumber);
+  }
+  bool nest() {
+    if (++skip_ > kMaxJsonDepth) throw InputError(path_, 0, "", kWhat + std::string("nested too deep"));
+    return true;
+  }
+  bool unnest() {
+    --skip_;
+    return true;
+  }
+
+  const std::string& path_;
+  std::map<std::string, std::map<GavelThroughputs::Key, double>>& alone_;
+  std::map<std::string, std::map<std::pair<GavelThroughputs::Key, GavelThroughputs::Key>, std::array<double, 2>>>& packed_;
+  int depth_ = 0;  // 1: in the root; 2: in a worker type; 3: in a job type's entries; 4: in a pair
+  int skip_ = 0;   // inside a container inside a pair (not a number): its depth
+  std::array<std::set<std::string>, 3> keys_;  // the root's and a worker type's keys (a key twice is refused)
+  std::string type_, ks_, os_;
+  GavelThroughputs::Key k_, o_;
+  bool is_null_ = false, has_null_ = false, pair_bad_ = false;
+  int pair_n_ = 0;
+  std::array<double, 2> pair_{};
+};
 
 }  // namespace
 
 GavelThroughputs GavelThroughputs::load(const std::string& path) {
-  const nlohmann::json j = parse_json_file(path, "Gavel throughput table");
-  if (!j.is_object()) throw InputError(path, 0, "", "expected {worker type: {job type: {...}}}");
+  const std::string text = read_input_file(path, kMaxConfigBytes, "Gavel throughput table");
   GavelThroughputs t;
   t.path_ = path;
-  for (const auto& [type, jobs] : j.items()) {
-    if (!jobs.is_object()) throw InputError(path, 0, type, "expected {job type: {...}}");
-    auto& alone = t.alone_[type];
-    auto& packed = t.packed_[type];
-    for (const auto& [ks, v] : jobs.items()) {
-      Key k;
-      if (!parse_key(ks, k)) throw InputError(path, 0, type + "." + ks, "expected a key ('<job type>', <GPUs>)");
-      if (!v.is_object() || !v.contains("null"))
-        throw InputError(path, 0, type + "." + ks, "expected an isolated (null) entry");
-      for (const auto& [os, pv] : v.items()) {
-        const std::string where = type + "." + ks + "." + os;
-        if (os == "null") {
-          alone[k] = number(pv, path, where);
-          continue;
-        }
-        Key o;
-        if (!parse_key(os, o)) throw InputError(path, 0, where, "expected a key ('<job type>', <GPUs>)");
-        if (!pv.is_array() || pv.size() != 2) throw InputError(path, 0, where, "expected [steps/s, other's steps/s]");
-        packed[{k, o}] = {number(pv[0], path, where), number(pv[1], path, where)};
-      }
-    }
-  }
+  TableReaderSax sax(path, t.alone_, t.packed_);
+  nlohmann::json::sax_parse(text, &sax);
   return t;
 }
 
