@@ -6,7 +6,13 @@
 # outputs), user + system CPU seconds of REPEAT runs in a row divided by REPEAT (the clock counts 10 ms), the median
 # over ROUNDS such batches. Prints one row per run, then per peer the sums and their ratio.
 # Usage: bench/peers.sh [build-dir] [rounds] [repeat] (default build, 3, 10)
+#        bench/peers.sh --large TIRESIAS GAVEL [build-dir] [runs] [case-regex]: the peers themselves run here on their
+#        largest work beside ours, in one run (bench/peers/large.sh; TIRESIAS and GAVEL are clones of the peers).
 set -euo pipefail
+if [ "${1:-}" = "--large" ]; then
+  shift
+  exec bash "$(dirname "$0")/peers/large.sh" "$@"
+fi
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
 ROUNDS=${2:-3}
