@@ -107,12 +107,15 @@ TEST(Traces, ReadingKeepsNoPerRowScratchAndOneFileName) {
 TEST(Interned, OneCopyPerTextStandingInForAString) {
   const std::string a = "some/trace.csv", b = std::string("some/") + "trace.csv";
   const Interned x = a, y = b, z = "other.csv", none;
-  EXPECT_EQ(&x.str(), &y.str());  // equal texts: one copy
+  EXPECT_EQ(&x.str(), &y.str());  // equal texts made one after the other: one copy
   EXPECT_NE(&x.str(), &z.str());
   EXPECT_TRUE(x == y);
   EXPECT_FALSE(x == z);
   EXPECT_TRUE(x == a);
   EXPECT_TRUE(z == "other.csv");
+  const Interned again = a;  // after another text: a copy of its own, equal
+  EXPECT_NE(&again.str(), &x.str());
+  EXPECT_TRUE(again == x);
   EXPECT_TRUE(none.empty());
   EXPECT_EQ(none.str(), "");
   const std::string& as_string = x;  // where a const std::string& is asked for (InputError's file)

@@ -39,9 +39,9 @@ constexpr const char* kWhat = "not a Gavel throughput table: ";
 // {"null": steps/s alone, other job type: [steps/s, other's steps/s]}}}. The whole document tree of the 1.2-MB table
 // took a third of a --compat gavel run on Philly VC ed69ec. The same checks as a document's, each error naming the
 // file and the key; a key twice in one object is refused as the strict JSON reader refuses it (workload/strict_json.h).
-class TableReaderSax final : public nlohmann::json_sax<nlohmann::json> {
+class ThroughputSax final : public nlohmann::json_sax<nlohmann::json> {
  public:
-  TableReaderSax(const std::string& path, std::map<std::string, std::map<GavelThroughputs::Key, double>>& alone,
+  ThroughputSax(const std::string& path, std::map<std::string, std::map<GavelThroughputs::Key, double>>& alone,
                  std::map<std::string, std::map<std::pair<GavelThroughputs::Key, GavelThroughputs::Key>,
                                                 std::array<double, 2>>>& packed)
       : path_(path), alone_(alone), packed_(packed) {}
@@ -179,7 +179,7 @@ GavelThroughputs GavelThroughputs::load(const std::string& path) {
   const std::string text = read_input_file(path, kMaxConfigBytes, "Gavel throughput table");
   GavelThroughputs t;
   t.path_ = path;
-  TableReaderSax sax(path, t.alone_, t.packed_);
+  ThroughputSax sax(path, t.alone_, t.packed_);
   nlohmann::json::sax_parse(text, &sax);
   return t;
 }

@@ -677,7 +677,7 @@ class Sim {
   std::vector<int> order_;
   std::vector<long> left_;
   std::vector<char> taken_;
-  bool alloc_stale_ = true;             // alloc_ or the entries changed since alloc_at_ was made
+  bool alloc_stale_ = true;  // alloc_ or the entries changed since alloc_at_ was made
   std::map<int, int> fifo_alloc_;                                  // fifo: job -> worker type
   std::map<int, std::pair<Combo, int>> assigned_;                  // gandiva: job -> (its combination, partner)
   std::vector<int> active_;                                        // _jobs, in arrival order
