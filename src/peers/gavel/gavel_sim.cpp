@@ -337,12 +337,13 @@ class Sim {
   void reset_time_run_so_far() {
     const double elapsed = now_ - last_reset_;
     const double half = round_s_ / 2.0;
-    for (std::size_t t = 0; t < ntypes(); ++t) {
-      worker_time_[t] = 0.0;
-      for (auto& e : entries_) {
-        if (!e.alive) continue;
+    // Each entry's allocation found once for all its types (each type's sums still run over the entries in order).
+    std::fill(worker_time_.begin(), worker_time_.end(), 0.0);
+    for (auto& e : entries_) {
+      if (!e.alive) continue;
+      const auto a = alloc_.find(e.c.key());
+      for (std::size_t t = 0; t < ntypes(); ++t) {
         const double received = e.time_so_far[t] - half;
-        const auto a = alloc_.find(e.c.key());
         const double should = a == alloc_.end() ? 0.0 : a->second[t] * elapsed;
         e.deficit[t] += should - received;
         e.time_so_far[t] = half;
