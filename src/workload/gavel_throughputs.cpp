@@ -46,13 +46,13 @@ class ThroughputSax final : public nlohmann::json_sax<nlohmann::json> {
                                                 std::array<double, 2>>>& packed)
       : path_(path), alone_(alone), packed_(packed) {}
 
-  bool null() override { return value(kOther); }
-  bool boolean(bool) override { return value(kOther); }
+  bool null() override { return value(false); }
+  bool boolean(bool) override { return value(false); }
   bool number_integer(number_integer_t v) override { return number(static_cast<double>(v)); }
   bool number_unsigned(number_unsigned_t v) override { return number(static_cast<double>(v)); }
   bool number_float(number_float_t v, const string_t&) override { return number(v); }
-  bool string(string_t&) override { return value(kOther); }
-  bool binary(binary_t&) override { return value(kOther); }
+  bool string(string_t&) override { return value(false); }
+  bool binary(binary_t&) override { return value(false); }
 
   bool start_object(std::size_t) override {
     if (skip_ > 0) return nest();
@@ -62,7 +62,7 @@ class ThroughputSax final : public nlohmann::json_sax<nlohmann::json> {
       else has_null_ = false;
       return true;
     }
-    return value(kObject);  // where a number or a pair goes (3), or inside a pair (4)
+    return value(true);  // where a number or a pair goes (3), or inside a pair (4)
   }
   bool end_object() override {
     if (skip_ > 0) return unnest();
@@ -79,12 +79,12 @@ class ThroughputSax final : public nlohmann::json_sax<nlohmann::json> {
       pair_bad_ = false;
       return true;
     }
-    return value(kArray);
+    return value(true);
   }
   bool end_array() override {
     if (skip_ > 0) return unnest();
     depth_ = 3;
-    const auto where = [&] { return type_ + "." + ks_ + "." + os_; };
+    const auto where = [&] { return entry(); };
     if (pair_n_ != 2) throw InputError(path_, 0, where(), "expected [steps/s, other's steps/s]");
     if (pair_bad_) throw InputError(path_, 0, where(), "expected a number of steps per second");
     const std::array<double, 2> v{steps_per_s(pair_[0], path_, where), steps_per_s(pair_[1], path_, where)};
@@ -109,7 +109,7 @@ class ThroughputSax final : public nlohmann::json_sax<nlohmann::json> {
       if (is_null_ && has_null_) twice(os_);
       if (is_null_) has_null_ = true;
       else if (!parse_key(os_, o_))
-        throw InputError(path_, 0, type_ + "." + ks_ + "." + os_, "expected a key ('<job type>', <GPUs>)");
+        throw InputError(path_, 0, entry(), "expected a key ('<job type>', <GPUs>)");
     }
     return true;
   }
@@ -118,12 +118,14 @@ class ThroughputSax final : public nlohmann::json_sax<nlohmann::json> {
   }
 
  private:
-  enum Kind { kNumber, kObject, kArray, kOther };
   [[noreturn]] void twice(const std::string& k) const {
     throw InputError(path_, 0, k, std::string(kWhat) + "the key appears twice in one object");
   }
-  // A value other than the containers above, at the current depth.
-  bool value(Kind kind) {
+  // The current entry's name in errors: worker type.job type.other job type (or null).
+  std::string entry() const { return type_ + "." + ks_ + "." + os_; }
+  // A value other than the containers above, at the current depth (`container`: an object or an array, whose contents
+  // are then skipped).
+  bool value(bool container) {
     if (skip_ > 0) return true;
     if (depth_ == 0) throw InputError(path_, 0, "", "expected {worker type: {job type: {...}}}");
     if (depth_ == 1) throw InputError(path_, 0, type_, "expected {job type: {...}}");
@@ -131,17 +133,17 @@ class ThroughputSax final : public nlohmann::json_sax<nlohmann::json> {
     if (depth_ == 4) {  // inside a pair: counted, and not a number
       ++pair_n_;
       pair_bad_ = true;
-      if (kind == kObject || kind == kArray) skip_ = 1;
+      if (container) skip_ = 1;
       return true;
     }
     // depth 3: the isolated entry must be a number, a pair an array
-    if (is_null_) throw InputError(path_, 0, type_ + "." + ks_ + "." + os_, "expected a number of steps per second");
-    throw InputError(path_, 0, type_ + "." + ks_ + "." + os_, "expected [steps/s, other's steps/s]");
+    if (is_null_) throw InputError(path_, 0, entry(), "expected a number of steps per second");
+    throw InputError(path_, 0, entry(), "expected [steps/s, other's steps/s]");
   }
   bool number(double x) {
     if (skip_ > 0) return true;
     if (depth_ == 3 && is_null_) {
-      alone_[type_][k_] = steps_per_s(x, path_, [&] { return type_ + "." + ks_ + "." + os_; });
+      alone_[type_][k_] = steps_per_s(x, path_, [&] { return entry(); });
       return true;
     }
     if (depth_ == 4) {
@@ -149,7 +151,7 @@ class ThroughputSax final : public nlohmann::json_sax<nlohmann::json> {
       ++pair_n_;
       return true;
     }
-    return value(kNumber);
+    return value(false);
   }
   bool nest() {
     if (++skip_ > kMaxJsonDepth) throw InputError(path_, 0, "", kWhat + std::string("nested too deep"));
