@@ -134,6 +134,44 @@ TEST(Invariants, ClusterRefusesOverbookedSharesAndSettlesOnlyIdleServers) {
   EXPECT_EQ(c.free_storage(0), 100);
 }
 
+// The round model's boundary frees the whole book at once: the state that every holder's own release leaves (free
+// GPUs per server and in all, owners, the servers-by-free sets, each server's shares settled), and a book then used
+// as before.
+TEST(Invariants, ClusterFreedAtOnceIsTheBookEachReleaseLeaves) {
+  ClusterSpec spec = cluster(3, 4);
+  for (auto& s : spec.servers) {
+    s.cpus = 8;
+    s.dram_gb = 62.5;
+    s.storage_mbps = 100;
+  }
+  Cluster one_by_one(spec), at_once(spec);
+  for (Cluster* c : {&one_by_one, &at_once}) {
+    c->allocate(1, {{0, 0}, {0, 1}, {1, 3}});
+    c->take_shares(1, {{0, 3, 62.5 / 3}, {1, 1, 62.5 / 7}});
+    c->allocate(2, {{2, 0}, {2, 1}, {2, 2}, {2, 3}});
+    c->take_share(2, 2, 5, 10, 40);
+  }
+  one_by_one.release(1, {{0, 0}, {0, 1}, {1, 3}});
+  one_by_one.give_shares(1, {{0, 3, 62.5 / 3}, {1, 1, 62.5 / 7}});
+  one_by_one.release(2, {{2, 0}, {2, 1}, {2, 2}, {2, 3}});
+  one_by_one.give_share(2, 2, 5, 10, 40);
+  for (int s = 0; s < 3; ++s) one_by_one.settle_idle(s);
+  EXPECT_EQ(at_once.free_gpus(), 5);
+  at_once.free_everything();
+  EXPECT_EQ(at_once.free_gpus(), 12);
+  EXPECT_EQ(at_once.owners(), one_by_one.owners());
+  EXPECT_EQ(at_once.free_gpus_per_server(), one_by_one.free_gpus_per_server());
+  EXPECT_EQ(at_once.free_cpus_per_server(), one_by_one.free_cpus_per_server());
+  EXPECT_EQ(at_once.free_mem_per_server(), one_by_one.free_mem_per_server());
+  for (int s = 0; s < 3; ++s) EXPECT_EQ(at_once.free_storage(s), 100);
+  for (int c = 0; c <= 4; ++c)
+    for (int s = 0; s < 3; ++s)
+      EXPECT_EQ(at_once.servers_with_free(c).has(s), one_by_one.servers_with_free(c).has(s)) << c << " " << s;
+  at_once.allocate(3, {{2, 3}});  // and it books as a new one
+  EXPECT_EQ(at_once.servers_with_free(3).next(0), 2);
+  EXPECT_THROW(at_once.release(1, {{0, 0}}), InvariantError);
+}
+
 // GPU memory for GPUs shared by memory (the task model), and a book without the servers-by-free index.
 TEST(Invariants, ClusterBooksSharedGpuMemoryAndRefusesAnIndexItDoesNotKeep) {
   ClusterSpec spec = cluster(1, 2);

@@ -39,6 +39,20 @@ Cluster::Cluster(ClusterSpec spec, bool index_by_free)
   for (int s = 0; s < num_servers(); ++s) by_free_[free_per_server_[s]].set(s, true);
 }
 
+void Cluster::free_everything() {
+  std::fill(owner_.begin(), owner_.end(), kNoJob);
+  for (int s = 0; s < num_servers(); ++s) {
+    const ServerSpec& sv = spec_.servers[static_cast<std::size_t>(s)];
+    if (free_per_server_[s] != sv.gpus) set_free(s, sv.gpus);
+    used_cpus_[s] = used_mem_[s] = used_storage_[s] = 0;
+    free_cpus_[s] = sv.cpus;
+    free_mem_[s] = sv.dram_gb;
+    free_storage_[s] = sv.storage_mbps;
+    for (int g = offset_[s]; g < offset_[s + 1]; ++g) free_gpu_mem_[static_cast<std::size_t>(g)] = sv.gpu_mem_gb * 1024.0;
+  }
+  free_total_ = total_gpus_;
+}
+
 void Cluster::refuse_gpu(GpuRef g) const {
   throw InvariantError("GPU " + std::to_string(g.server) + "/" + std::to_string(g.gpu) + " does not exist");
 }

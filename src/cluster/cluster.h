@@ -234,6 +234,9 @@ class Cluster {
   // Server s holds no job's GPU: its free CPUs, DRAM and storage become its capacity exactly (drops the
   // rounding drift that shares which are not dyadic fractions leave). Throws InvariantError if a GPU is held.
   void settle_idle(int server);
+  // Every GPU, CPU, DRAM, storage and GPU memory share given back at once: the state of a new book, as if each holder
+  // had given its own back (the round model's boundary, where every lease ends). O(GPUs + servers), no checks.
+  void free_everything();
 
  private:
   int index(GpuRef g) const {

@@ -125,7 +125,7 @@ class Model final : public RoundModel {
       switch (e.type) {
         case kArrival: on_arrival(*e.job); break;
         case kJobEnd: on_job_end(*e.job, e.epoch); break;
-        case kLeaseEnd: on_lease_end(*e.job); break;
+        case kLeaseEnd: on_leases_end(); break;
         case kSchedule: on_schedule(); break;
       }
     }
@@ -212,16 +212,30 @@ class Model final : public RoundModel {
     ++j.leases;
     j.max_servers = std::max(j.max_servers, j.servers_spanned());
     ++leases_;
-    push({lease_end_, kLeaseEnd, 0, &j, 0});
+    // The leases ending at one time are one event, placed where the first of them would be (the events of one
+    // time and type run in insertion order, and ending a lease pushes none), holding them in the order they started.
+    if (ending_.empty() || ending_.back().t != lease_end_) {
+      if (!ending_.empty() && ending_.back().t > lease_end_) throw InvariantError("round model: a lease ends early");
+      push({lease_end_, kLeaseEnd, 0, nullptr, 0});
+      ending_.push_back({lease_end_, std::move(spare_)});
+      spare_.clear();
+    }
+    ending_.back().jobs.push_back(&j);
   }
 
-  void end_lease(Job& j) {
+  // `release`: give its GPUs back to the book one by one; else the book was freed at once (on_leases_end).
+  void end_lease(Job& j, bool release = true) {
     touch(j);
     const double held = now_ - j.lease_start;
     r_.busy_gpu_s += held * static_cast<double>(j.gpus.size());
     j.run_s += held;
     j.last_exec = now_;
-    cl_->release(j);
+    if (release) {
+      cl_->release(j);
+    } else {
+      j.gpus.clear();
+      j.res.clear();
+    }
   }
 
   void on_arrival(Job& j) {
@@ -239,10 +253,33 @@ class Model final : public RoundModel {
     if (!terminate_ && now_ < next_schedule_) fill_pass();
   }
 
-  void on_lease_end(Job& j) {
-    if (j.finished || j.gpus.empty() || j.lease_end != now_) return;
-    end_lease(j);
+  bool lease_ends_now(const Job& j) const { return !j.finished && !j.gpus.empty() && j.lease_end == now_; }
+  void on_lease_end(Job& j, bool release) {
+    if (!lease_ends_now(j)) return;
+    end_lease(j, release);
     if (j.done >= j.N) finish(j);
+  }
+  // The leases ending now, in the order they started, each one event. Every lease ends at the boundary after it
+  // started and a job that finished before gave its GPUs back: when these leases hold every GPU held, the book is
+  // freed at once (the state their releases one by one leave: each server settled), unless a window's last job
+  // may stop the run among them (the rest would keep theirs).
+  void on_leases_end() {
+    Leases b = std::move(ending_.front());
+    ending_.pop_front();
+    if (b.t != now_) throw InvariantError("round model: leases ending at " + std::to_string(b.t) + " s taken at " +
+                                          std::to_string(now_) + " s");
+    std::int64_t held = 0;
+    for (const Job* j : b.jobs)
+      if (lease_ends_now(*j)) held += static_cast<std::int64_t>(j->gpus.size());
+    const bool at_once = o_.window_hi == std::numeric_limits<std::int64_t>::max() &&
+                         held == cl_->book().total_gpus() - cl_->free_gpus();
+    if (at_once) cl_->release_all(held);
+    for (std::size_t i = 0; i < b.jobs.size() && !terminate_; ++i) {
+      if (i > 0) ++r_.events;  // one event a lease, as counted before they were grouped
+      on_lease_end(*b.jobs[i], !at_once);
+    }
+    b.jobs.clear();
+    spare_ = std::move(b.jobs);
   }
 
   void finish(Job& j) {
@@ -377,7 +414,8 @@ class Model final : public RoundModel {
     finished_in_list_ = 0;
   }
 
-  // After a boundary's sort: labels by place, the waiting sets rebuilt (every runnable job waits at a boundary).
+  // After a boundary's sort: labels by place, the waiting sets emptied; the jobs its pass leaves waiting join them
+  // after it (enwait_left), so that the jobs it starts are never put in and taken out again.
   void relabel() {
     for (auto& w : wait_sets_) w.clear();
     for (Job* j : dirty_) slot(*j).dirty = false;
@@ -387,7 +425,6 @@ class Model final : public RoundModel {
       Job& j = *keyed_list_[i].second;
       Slot& s = slot(j);
       s = Slot{keyed_list_[i].first, static_cast<std::int64_t>(i), true, false, false};
-      enwait(j);
       if (starvation_flag_ && j.prio && s.k[0] == 0.0) touch(j);  // starved at this boundary, after its key
     }
     front_ = -1;
@@ -592,6 +629,8 @@ class Model final : public RoundModel {
       loop_ = runnable_;  // allocation never changes the runnable list, but keep the pass on a snapshot
       run_pass(loop_, t0);
     }
+    if (keyed_)
+      for (const auto& e : keyed_list_) enwait(*e.second);  // those still waiting (enwait skips the others)
     if (arrival_sorted_) {
       for (auto& l : waiting_by_g_) l.e.clear(), l.head = 0;
       std::int64_t place = 0;
@@ -670,6 +709,12 @@ class Model final : public RoundModel {
   bool arrival_sorted_ = false;                // fifo: runnable_ is always in key order (see the constructor)
   RoundResult r_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> pq_;
+  struct Leases {  // the leases ending at t, in the order they started: one kLeaseEnd event
+    double t;
+    std::vector<Job*> jobs;
+  };
+  std::deque<Leases> ending_;
+  std::vector<Job*> spare_;  // the last group's list, its capacity kept for the next
   std::uint64_t seq_ = 0;
   std::vector<Job*> runnable_;                 // finished jobs linger until drop_finished
   std::int64_t finished_in_list_ = 0;

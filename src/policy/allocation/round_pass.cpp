@@ -140,6 +140,13 @@ void RoundPass::release(Job& j) {
   j.res.clear();
 }
 
+void RoundPass::release_all(std::int64_t held) {
+  if (held != book_.total_gpus() - book_.free_gpus())
+    throw InvariantError("round model: " + std::to_string(held) + " GPUs released at once, but " +
+                         std::to_string(book_.total_gpus() - book_.free_gpus()) + " are held");
+  book_.free_everything();
+}
+
 }  // namespace rm::synergy
 
 namespace rm {

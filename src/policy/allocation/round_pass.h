@@ -101,6 +101,10 @@ class RoundPass {
   // Takes exactly `gpus` with per-server vectors (TUNE's peer re-allocation).
   void assign(Job& j, const std::vector<int>& gpus, const std::vector<std::pair<int, Vec>>& res);
   void release(Job& j);
+  // Every GPU and share of the book free at once (a boundary where every lease ends: the state each release
+  // would leave); the holders' own lists are their caller's to clear. Throws InvariantError unless `held`, the GPUs
+  // the caller's jobs hold, is every GPU held.
+  void release_all(std::int64_t held);
   void new_round();  // clears the per-round job lists
 
   // The pass's settings and the loop's callbacks.
