@@ -201,7 +201,7 @@ TEST(RoundModel, KeyedPassesKeepTheFullSortsOrder) {
     for (const auto& j : r.record.jobs) t.push_back({j.first_start, j.finish});
     return t;
   };
-  for (const char* p : {"srtf", "sjf", "2d-las", "las", "srsf+fair"}) {
+  for (const char* p : {"srtf", "sjf", "2d-las", "las", "srsf+fair", "drf", "tetris"}) {
     cfg.policy = p;
     setenv("RM_ROUND_CHECK", "1", 1);
     const auto keyed = simulate(cfg);

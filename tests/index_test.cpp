@@ -67,7 +67,8 @@ INSTANTIATE_TEST_SUITE_P(Policies, IndexedPolicy,
                                            "srsf+consolidated", "srsf+no-backfill", "srtf+random",
                                            "shortest+preempt+backfill", "sjf+preempt+backfill", "2d-las:thresholds=100+no-backfill",
                                            "fifo", "fifo-backfill", "sjf", "shortest+backfill", "srsf+no-preempt",
-                                           "fifo+consolidated+backfill",
+                                           "fifo+consolidated+backfill", "drf", "drf+preempt+backfill", "tetris",
+                                           "tetris+no-preempt",
                                            "2d-gittins:delta=200;cdf=" RM_SHARED_DIR "/traces/tiresias/yarn-gput1000.csv"),
                          [](const auto& info) {
                            std::string s;

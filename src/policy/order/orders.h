@@ -23,6 +23,9 @@ std::unique_ptr<QueueOrder> make_gittins(PluginParams& p);
 std::unique_ptr<QueueOrder> make_gittins2d(PluginParams& p);
 std::unique_ptr<QueueOrder> make_py_order(PluginParams& p);
 
+// A job's share of a cluster total (drf, tetris): 0 of a resource the cluster does not book (total 0), not 0/0.
+inline double share(double demand, double total) { return total > 0 ? demand / total : 0.0; }
+
 // The first microsecond after `now` at which `j`'s attained GPU-seconds reach `threshold`, running from now on if
 // it is not running yet (2d-las's queue changes, 2d-gittins's quanta).
 Time first_time_attained(const JobState& j, Time now, double threshold);
