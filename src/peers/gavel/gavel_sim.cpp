@@ -237,6 +237,7 @@ class Sim {
     entries_ = std::move(kept);
     dead_ = 0;
     alloc_stale_ = true;
+    zero_reindexed_ = true;
   }
 
   double throughput(const Entry& e, int t, int i) const {
@@ -309,6 +310,7 @@ class Sim {
               allocated_.push_back(i);
           }
       alloc_stale_ = false;
+      zero_stale_ = true;
     }
     const std::size_t n = full ? entries_.size() : allocated_.size();
     for (std::size_t t = 0; t < ntypes(); ++t)
@@ -563,6 +565,13 @@ class Sim {
       if (e.alive && !alloc_.count(e.c.key())) alloc_row(e.c.key()).assign(ntypes(), 0.0);
   }
 
+  struct Row {  // schedule()'s: an entry's place in a type's order
+    const Entry* e;
+    double p, d, x;
+    std::size_t i;  // its place in the entries: the stable sort's order among equal keys
+    bool allocated;
+  };
+
   // _schedule_jobs_on_workers (858-957) and its helper (766-855): entries by (priority, deficit, allocation)
   // descending, stable, per worker type in the (shuffled) type order (G5); a chosen job not in the allocation holds
   // its GPUs' count but gets no workers (947-950). Then each chosen job's micro-task (_get_job_steps_and_finish_times).
@@ -579,18 +588,46 @@ class Sim {
     taken.assign(jobs_.size(), 0);
     // Each type's rows by (priority, deficit, allocation) descending, stably (the peer's sorted(), 862-877): a heap
     // keyed the same with the entry's place last hands them over in that order, only as far as the GPUs last.
-    const auto first = [](const Row& x, const Row& y) {
-      if (x.p != y.p) return x.p > y.p;
-      if (x.d != y.d) return x.d > y.d;
-      if (x.x != y.x) return x.x > y.x;
-      return x.i < y.i;
-    };
-    const auto later = [&](const Row& x, const Row& y) { return first(y, x); };
+    const auto later = [](const Row& x, const Row& y) { return first(y, x); };
     std::vector<Row>& rows = rows_;
     const bool fifo = pol_ == Pol::Fifo || pol_ == Pol::FifoPerf;
+    std::size_t jobs_taken = 0;  // once every active job is taken, every row left is passed over
+    // One row in the order: the peer's checks, then the entry's GPUs taken and its micro-task started.
+    const auto take = [&](const Row& row, int t) {
+      const Combo& c = row.e->c;
+      if (taken[c.a] || (c.pair() && taken[c.b])) return;
+      if (throughput(*row.e, t, 0) <= 0 || (c.pair() && throughput(*row.e, t, 1) <= 0)) return;
+      if (fifo && row.p <= 0.0) return;  // 'FIFO' jobs at priority 0
+      const int sf = jobs_[c.a].sf;
+      if (c.pair() && jobs_[c.b].sf != sf) return;
+      if (sf > left[t]) return;  // smaller jobs behind it may still fit
+      left[t] -= sf;
+      taken[c.a] = 1;
+      jobs_taken += c.pair() ? 2 : 1;
+      if (c.pair()) taken[c.b] = 1;
+      if (row.allocated) start(*row.e, t);
+    };
+    if (!fifo && zero_stale_) split_by_allocation();
     for (int t : order) {
       rows.clear();
       bool nan = false;
+      // Other policies: the rows of the entries allocated a share of t, merged with the others' kept order (zero_).
+      if (!fifo && !zero_nan_[static_cast<std::size_t>(t)]) {
+        for (std::size_t i : some_[static_cast<std::size_t>(t)]) {
+          const Entry& e = entries_[i];
+          if (!e.alive) continue;
+          rows.push_back({&e, e.priority[t], e.deficit[t], (*alloc_at_[i])[t], i, true});
+          nan = nan || std::isnan(rows.back().p) || std::isnan(rows.back().d) || std::isnan(rows.back().x);
+        }
+        if (!nan) {
+          merge_zero(t, rows, [&](const Row& row) {
+            take(row, t);
+            return left[t] > 0 && jobs_taken < active_.size();
+          });
+          continue;
+        }
+        rows.clear();
+      }
       // Under FIFO only the allocated entries can have a priority above 0 (update_priorities): the others' rows
       // would be skipped.
       const std::size_t n = fifo ? allocated_.size() : entries_.size();
@@ -599,7 +636,7 @@ class Sim {
         const Entry& e = entries_[i];
         if (!e.alive) continue;
         if (fifo && e.priority[t] <= 0.0) continue;  // skipped below wherever it sorts: not sorted at all
-        rows.push_back({&e, e.priority[t], e.deficit[t], alloc_at_[i] ? (*alloc_at_[i])[t] : 0.0, rows.size(), alloc_at_[i] != nullptr});
+        rows.push_back({&e, e.priority[t], e.deficit[t], alloc_at_[i] ? (*alloc_at_[i])[t] : 0.0, i, alloc_at_[i] != nullptr});
         nan = nan || std::isnan(rows.back().p) || std::isnan(rows.back().d) || std::isnan(rows.back().x);
       }
       if (nan)  // no strict order to heap by: the sort itself, as the peer's
@@ -611,23 +648,93 @@ class Sim {
       else
         std::make_heap(rows.begin(), rows.end(), later);
       for (std::size_t k = 0; k < rows.size(); ++k) {
-        if (left[t] == 0) break;
+        if (left[t] == 0 || jobs_taken == active_.size()) break;
         if (!nan) std::pop_heap(rows.begin(), rows.end() - static_cast<long>(k), later);
-        const Row& row = nan ? rows[k] : rows[rows.size() - 1 - k];
-        const Combo& c = row.e->c;
-        if (taken[c.a] || (c.pair() && taken[c.b])) continue;
-        if (throughput(*row.e, t, 0) <= 0 || (c.pair() && throughput(*row.e, t, 1) <= 0)) continue;
-        if (fifo && row.p <= 0.0) continue;  // 'FIFO' jobs at priority 0
-        const int sf = jobs_[c.a].sf;
-        if (c.pair() && jobs_[c.b].sf != sf) continue;
-        if (sf > left[t]) continue;  // smaller jobs behind it may still fit
-        left[t] -= sf;
-        taken[c.a] = 1;
-        if (c.pair()) taken[c.b] = 1;
-        if (row.allocated) start(*row.e, t);
+        take(nan ? rows[k] : rows[rows.size() - 1 - k], t);
       }
     }
     if (!running_.empty()) ++rounds_;
+  }
+
+  // The order of the rows (priority, deficit, allocation) descending, then the entry's place: the peer's stable sort.
+  static bool first(const Row& x, const Row& y) {
+    if (x.p != y.p) return x.p > y.p;
+    if (x.d != y.d) return x.d > y.d;
+    if (x.x != y.x) return x.x > y.x;
+    return x.i < y.i;
+  }
+  Row zero_row(std::size_t i, int t) const {
+    const Entry& e = entries_[i];
+    return {&e, e.priority[t], e.deficit[t], alloc_at_[i] ? (*alloc_at_[i])[t] : 0.0, i, alloc_at_[i] != nullptr};
+  }
+
+  // Outside FIFO every entry is a row. One whose allocation on a type is 0 (or that has none) has priority 0 there
+  // (update_priorities) and a deficit that moves only at a reset, which looks the allocation up again: its place
+  // among those, (deficit descending, place), is kept per type from that look-up until the next (zero_), the rows of
+  // the entries allocated a share (some_) are built each round, and the two are merged as the sort would order them
+  // (a NaN deficit among the kept ones: the sort itself). Under gandiva the pairs not chosen, up to 45,000 a round.
+  // A look-up keeps the list's order for the entries still there with the same deficit (most: a pair that has not
+  // run keeps its deficit at a reset) and merges in the others, sorted: no sort of every entry at every reset.
+  void split_by_allocation() {
+    const bool fresh = zero_.size() != ntypes() || zero_reindexed_;
+    zero_.resize(ntypes());
+    some_.assign(ntypes(), {});
+    zero_nan_.resize(ntypes());
+    const auto before = [](const ZeroKey& a, const ZeroKey& b) { return a.d != b.d ? a.d > b.d : a.i < b.i; };
+    for (std::size_t t = 0; t < ntypes(); ++t) {
+      const auto zero_x = [&](std::size_t i) { return !alloc_at_[i] || (*alloc_at_[i])[t] == 0.0; };
+      std::vector<ZeroKey>& z = zero_[t];
+      std::vector<ZeroKey>& kept = zero_kept_;
+      std::vector<ZeroKey>& added = zero_added_;
+      kept.clear();
+      added.clear();
+      seen_.assign(entries_.size(), 0);
+      if (!fresh && !zero_nan_[t])
+        for (const ZeroKey& k : z)
+          if (entries_[k.i].alive && zero_x(k.i) && entries_[k.i].deficit[t] == k.d) {
+            kept.push_back(k);
+            seen_[k.i] = 1;
+          }
+      zero_nan_[t] = 0;
+      for (std::size_t i = 0; i < entries_.size(); ++i) {
+        if (!entries_[i].alive) continue;
+        if (!zero_x(i)) {
+          some_[t].push_back(i);
+        } else if (!seen_[i]) {
+          added.push_back({entries_[i].deficit[t], i});
+          if (std::isnan(added.back().d)) zero_nan_[t] = 1;
+        }
+      }
+      if (zero_nan_[t]) continue;  // the sort's path for this type until the next look-up
+      std::sort(added.begin(), added.end(), before);
+      z.resize(kept.size() + added.size());
+      std::merge(kept.begin(), kept.end(), added.begin(), added.end(), z.begin(), before);
+    }
+    zero_reindexed_ = false;
+    zero_stale_ = false;
+  }
+
+  // The rows of type t in the sort's order, each handed to `visit` until it says stop: `rows` (this round's, the
+  // allocated entries') by a heap, the kept ones by their list, the better of the two heads first.
+  template <class Visit>
+  void merge_zero(int t, std::vector<Row>& rows, Visit visit) {
+    const auto later = [](const Row& x, const Row& y) { return first(y, x); };
+    std::make_heap(rows.begin(), rows.end(), later);
+    const std::vector<ZeroKey>& z = zero_[static_cast<std::size_t>(t)];
+    std::size_t zi = 0, end = rows.size();
+    for (;;) {
+      while (zi < z.size() && !entries_[z[zi].i].alive) ++zi;
+      const bool have_z = zi < z.size();
+      if (end == 0 && !have_z) return;
+      Row row;
+      if (end > 0 && (!have_z || first(rows.front(), zero_row(z[zi].i, t)))) {
+        std::pop_heap(rows.begin(), rows.begin() + static_cast<long>(end), later);
+        row = rows[--end];
+      } else {
+        row = zero_row(z[zi++].i, t);
+      }
+      if (!visit(row)) return;
+    }
   }
 
   void start(const Entry& e, int t) {
@@ -668,13 +775,16 @@ class Sim {
   std::vector<std::unordered_map<std::uint64_t, std::vector<double>>::node_type> spare_;  // alloc_row's
   std::vector<const std::vector<double>*> alloc_at_;               // per entry, this round (update_priorities)
   std::vector<std::size_t> allocated_;  // the entries with a nonzero allocation, in order (with alloc_at_)
-  struct Row {  // schedule()'s: an entry's place in a type's order
-    const Entry* e;
-    double p, d, x;
-    std::size_t i;  // its place in the entries: the stable sort's order among equal keys
-    bool allocated;
-  };
   std::vector<Row> rows_;
+  struct ZeroKey {  // a kept entry's deficit when it was placed, and its place in entries_
+    double d;
+    std::size_t i;
+  };
+  std::vector<std::vector<ZeroKey>> zero_;  // per type, outside FIFO: see split_by_allocation
+  std::vector<std::vector<std::size_t>> some_;
+  std::vector<ZeroKey> zero_kept_, zero_added_;
+  std::vector<char> zero_nan_, seen_;
+  bool zero_stale_ = true, zero_reindexed_ = false;  // reindexed: compact() moved the entries
   std::vector<int> order_;
   std::vector<long> left_;
   std::vector<char> taken_;
