@@ -262,7 +262,7 @@ class Model final : public RoundModel {
   // The leases ending now, in the order they started, each one event. Every lease ends at the boundary after it
   // started and a job that finished before gave its GPUs back: when these leases hold every GPU held, the book is
   // freed at once (the state their releases one by one leave: each server settled), unless a window's last job
-  // may stop the run among them (the rest would keep theirs).
+  // may stop the run among them (the rest would keep theirs) or they hold few of the cluster's GPUs.
   void on_leases_end() {
     Leases b = std::move(ending_.front());
     ending_.pop_front();
@@ -271,8 +271,9 @@ class Model final : public RoundModel {
     std::int64_t held = 0;
     for (const Job* j : b.jobs)
       if (lease_ends_now(*j)) held += static_cast<std::int64_t>(j->gpus.size());
+    // (Freeing the whole book costs its GPUs and servers: below an eighth of them held, one by one is cheaper.)
     const bool at_once = o_.window_hi == std::numeric_limits<std::int64_t>::max() &&
-                         held == cl_->book().total_gpus() - cl_->free_gpus();
+                         held == cl_->book().total_gpus() - cl_->free_gpus() && held * 8 >= cl_->book().total_gpus();
     if (at_once) cl_->release_all(held);
     for (std::size_t i = 0; i < b.jobs.size() && !terminate_; ++i) {
       if (i > 0) ++r_.events;  // one event a lease, as counted before they were grouped
