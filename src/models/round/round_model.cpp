@@ -416,7 +416,7 @@ class Model final : public RoundModel {
   }
 
   // After a boundary's sort: labels by place, the waiting sets emptied; the jobs its pass leaves waiting join them
-  // after it (enwait_left), so that the jobs it starts are never put in and taken out again.
+  // after it (on_schedule), so that the jobs it starts are never put in and taken out again.
   void relabel() {
     for (auto& w : wait_sets_) w.clear();
     for (Job* j : dirty_) slot(*j).dirty = false;
