@@ -105,15 +105,20 @@ TEST(Invariants, ClusterRefusesDoubleBookingAndForeignRelease) {
   EXPECT_EQ(c.free_gpus(), 4);
 }
 
-// The one book's CPUs, DRAM and storage (the job-level engines and the round model book them alike).
-TEST(Invariants, ClusterRefusesOverbookedSharesAndSettlesOnlyIdleServers) {
-  ClusterSpec spec = cluster(2, 2);
+// Servers with 8 CPUs, 62.5 GB of DRAM (OPT's levels, 62.5/3 GB, are not dyadic) and 100 MB/s of storage.
+ClusterSpec cluster_with_shares(int servers, int gpus) {
+  ClusterSpec spec = cluster(servers, gpus);
   for (auto& s : spec.servers) {
     s.cpus = 8;
     s.dram_gb = 62.5;
     s.storage_mbps = 100;
   }
-  Cluster c(spec);
+  return spec;
+}
+
+// The one book's CPUs, DRAM and storage (the job-level engines and the round model book them alike).
+TEST(Invariants, ClusterRefusesOverbookedSharesAndSettlesOnlyIdleServers) {
+  Cluster c(cluster_with_shares(2, 2));
   c.allocate(1, {{0, 0}});
   c.take_shares(1, {{0, 3, 62.5 / 3}});
   c.take_share(1, 0, 0, 0, 40);
@@ -138,12 +143,7 @@ TEST(Invariants, ClusterRefusesOverbookedSharesAndSettlesOnlyIdleServers) {
 // GPUs per server and in all, owners, the servers-by-free sets, each server's shares settled), and a book then used
 // as before.
 TEST(Invariants, ClusterFreedAtOnceIsTheBookEachReleaseLeaves) {
-  ClusterSpec spec = cluster(3, 4);
-  for (auto& s : spec.servers) {
-    s.cpus = 8;
-    s.dram_gb = 62.5;
-    s.storage_mbps = 100;
-  }
+  const ClusterSpec spec = cluster_with_shares(3, 4);
   Cluster one_by_one(spec), at_once(spec);
   for (Cluster* c : {&one_by_one, &at_once}) {
     c->allocate(1, {{0, 0}, {0, 1}, {1, 3}});
