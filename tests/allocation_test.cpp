@@ -187,7 +187,9 @@ TEST(RoundModel, LeaseLengthIsAnOption) {
 // Keyed passes (models/round/round_model.cpp): between boundaries only the jobs that changed are re-keyed, placed
 // by their old key and label. On a queue of 600 Philly jobs on 32 GPUs (queues of hundreds, jobs starved past the
 // 1000-h flag) RM_ROUND_CHECK=1 compares every keyed pass's order with the full stable sort (InvariantError at the
-// first job out of place), and the schedule equals the full sort's at every pass (`+full-sort`).
+// first job out of place), and the schedule equals the full sort's at every pass (`+full-sort`). The check also gives
+// a boundary's leases back one by one and checks the book is then a new one: fifo (no keyed passes) compares that
+// with the book freed at once.
 TEST(RoundModel, KeyedPassesKeepTheFullSortsOrder) {
   SimConfig cfg;
   cfg.cluster = "synergy32";
@@ -201,7 +203,7 @@ TEST(RoundModel, KeyedPassesKeepTheFullSortsOrder) {
     for (const auto& j : r.record.jobs) t.push_back({j.first_start, j.finish});
     return t;
   };
-  for (const char* p : {"srtf", "sjf", "2d-las", "las", "srsf+fair", "drf", "tetris"}) {
+  for (const char* p : {"srtf", "sjf", "2d-las", "las", "srsf+fair", "drf", "tetris", "fifo"}) {
     cfg.policy = p;
     setenv("RM_ROUND_CHECK", "1", 1);
     const auto keyed = simulate(cfg);

@@ -105,6 +105,8 @@ class RoundPass {
   // would leave); the holders' own lists are their caller's to clear. Throws InvariantError unless `held`, the GPUs
   // the caller's jobs hold, is every GPU held.
   void release_all(std::int64_t held);
+  // InvariantError unless the book is as a new one: every GPU free, each server's CPUs, DRAM and storage its capacity.
+  void check_new_book() const;
   void new_round();  // clears the per-round job lists
 
   // The pass's settings and the loop's callbacks.
