@@ -44,10 +44,7 @@ void Cluster::free_everything() {
   for (int s = 0; s < num_servers(); ++s) {
     const ServerSpec& sv = spec_.servers[static_cast<std::size_t>(s)];
     if (free_per_server_[s] != sv.gpus) set_free(s, sv.gpus);
-    used_cpus_[s] = used_mem_[s] = used_storage_[s] = 0;
-    free_cpus_[s] = sv.cpus;
-    free_mem_[s] = sv.dram_gb;
-    free_storage_[s] = sv.storage_mbps;
+    settle_idle(s);
     for (int g = offset_[s]; g < offset_[s + 1]; ++g) free_gpu_mem_[static_cast<std::size_t>(g)] = sv.gpu_mem_gb * 1024.0;
   }
   free_total_ = total_gpus_;

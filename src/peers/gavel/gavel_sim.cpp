@@ -614,9 +614,8 @@ class Sim {
       // Other policies: the rows of the entries allocated a share of t, merged with the others' kept order (zero_).
       if (!fifo && !zero_nan_[static_cast<std::size_t>(t)]) {
         for (std::size_t i : some_[static_cast<std::size_t>(t)]) {
-          const Entry& e = entries_[i];
-          if (!e.alive) continue;
-          rows.push_back({&e, e.priority[t], e.deficit[t], (*alloc_at_[i])[t], i, true});
+          if (!entries_[i].alive) continue;
+          rows.push_back(row_of(i, t));
           nan = nan || std::isnan(rows.back().p) || std::isnan(rows.back().d) || std::isnan(rows.back().x);
         }
         if (!nan) {
@@ -636,7 +635,7 @@ class Sim {
         const Entry& e = entries_[i];
         if (!e.alive) continue;
         if (fifo && e.priority[t] <= 0.0) continue;  // skipped below wherever it sorts: not sorted at all
-        rows.push_back({&e, e.priority[t], e.deficit[t], alloc_at_[i] ? (*alloc_at_[i])[t] : 0.0, i, alloc_at_[i] != nullptr});
+        rows.push_back(row_of(i, t));
         nan = nan || std::isnan(rows.back().p) || std::isnan(rows.back().d) || std::isnan(rows.back().x);
       }
       if (nan)  // no strict order to heap by: the sort itself, as the peer's
@@ -663,7 +662,8 @@ class Sim {
     if (x.x != y.x) return x.x > y.x;
     return x.i < y.i;
   }
-  Row zero_row(std::size_t i, int t) const {
+  // Entry i's row on type t as this round's priorities and the allocation looked up last give it.
+  Row row_of(std::size_t i, int t) const {
     const Entry& e = entries_[i];
     return {&e, e.priority[t], e.deficit[t], alloc_at_[i] ? (*alloc_at_[i])[t] : 0.0, i, alloc_at_[i] != nullptr};
   }
@@ -727,11 +727,11 @@ class Sim {
       const bool have_z = zi < z.size();
       if (end == 0 && !have_z) return;
       Row row;
-      if (end > 0 && (!have_z || first(rows.front(), zero_row(z[zi].i, t)))) {
+      if (end > 0 && (!have_z || first(rows.front(), row_of(z[zi].i, t)))) {
         std::pop_heap(rows.begin(), rows.begin() + static_cast<long>(end), later);
         row = rows[--end];
       } else {
-        row = zero_row(z[zi++].i, t);
+        row = row_of(z[zi++].i, t);
       }
       if (!visit(row)) return;
     }

@@ -151,8 +151,10 @@ void RoundPass::check_new_book() const {
   if (book_.free_gpus() != book_.total_gpus()) throw InvariantError("round model: a GPU is held after every release");
   for (int s = 0; s < num_servers(); ++s) {
     const ServerSpec& sv = book_.server(s);
-    if (book_.free_gpus(s) != sv.gpus || book_.free_cpus(s) != sv.cpus || book_.free_mem_gb(s) != sv.dram_gb ||
-        book_.free_storage(s) != sv.storage_mbps || book_.owner({s, 0}) != kNoJob)
+    bool owned = false;
+    for (int g = 0; g < sv.gpus; ++g) owned = owned || book_.owner({s, g}) != kNoJob;
+    if (owned || book_.free_gpus(s) != sv.gpus || book_.free_cpus(s) != sv.cpus || book_.free_mem_gb(s) != sv.dram_gb ||
+        book_.free_storage(s) != sv.storage_mbps)
       throw InvariantError("round model: server " + std::to_string(s) +
                            " is not as a new book's after every lease ended");
   }
